@@ -1,0 +1,3 @@
+from maild.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""The contract between the framework and a game's rules.
+
+A ruleset is plain code with no I/O: the framework hands it the game state (a JSON-serializable dict it
+owns), the order sets on file and a seeded RNG; it returns the new state and what each player and the
+public should be told, as template contexts. The framework stores, renders and mails.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem with one line of a player's orders."""
+
+    line: int  # 1-based line number in the order text the player sent
+    text: str  # the line as the player wrote it
+    message: str  # what was wrong and what was expected, in a player's words
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "text": self.text, "message": self.message}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Diagnostic:
+        return cls(d["line"], d["text"], d["message"])
+
+
+@dataclass(frozen=True)
+class Order:
+    """One order as understood."""
+
+    line: int
+    text: str
+    kind: str  # the ruleset's own name for the order, e.g. "bid" or "borrow"
+    args: dict[str, Any]  # JSON-serializable arguments
+    summary: str  # the order as understood, in words, for the ack and STATUS
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "text": self.text, "kind": self.kind, "args": self.args,
+                "summary": self.summary}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Order:
+        return cls(d["line"], d["text"], d["kind"], d["args"], d["summary"])
+
+
+@dataclass
+class ParsedOrders:
+    orders: list[Order] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    email: str
+    password: str | None = None
+
+
+@dataclass(frozen=True)
+class OrderSet:
+    """The orders one mail carried for one player, with the mail's receipt sequence."""
+
+    player: str
+    seq: int  # receipt sequence of the mail: earlier mail has the smaller number
+    orders: list[Order]
+
+
+@dataclass(frozen=True)
+class PlacedOrder:
+    """An order in force at the deadline, with the receipt sequence of the mail that carried it."""
+
+    order: Order
+    seq: int
+
+
+@dataclass
+class TurnResult:
+    state: dict[str, Any]  # the new state, JSON-serializable
+    printouts: dict[str, dict[str, Any]]  # player name -> context for templates/<game>/printout.txt.j2
+    newsletter: dict[str, Any]  # context for templates/<game>/newsletter.txt.j2
+    events: list[dict[str, Any]] = field(default_factory=list)  # what happened, machine-readable
+    finished: bool = False  # the game is over after this turn
+
+
+LatePolicy = Literal["next_turn", "refuse"]
+
+
+class Ruleset(Protocol):
+    name: str
+    late_policy: LatePolicy
+
+    def parse(self, text: str) -> ParsedOrders:
+        """Syntax only: every line is an order or a diagnostic (blank lines are neither)."""
+
+    def new_game(self, setup: dict[str, Any]) -> dict[str, Any]:
+        """The state before turn 1, from the setup file's TOML. Raise SetupError on a bad setup."""
+
+    def players(self, state: dict[str, Any]) -> list[PlayerSpec]: ...
+
+    def total_turns(self, state: dict[str, Any]) -> int | None:
+        """How many turns the game lasts, or None if open-ended."""
+
+    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        """Checks against the game state at intake (e.g. a bid for more units than offered)."""
+
+    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
+        """Resubmission policy: None to accept `new`, or the reason it is refused."""
+
+    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
+        """One player's orders in force, from their accepted order sets in receipt order."""
+
+    def resolve(self, state: dict[str, Any], turn: int, orders: dict[str, list[PlacedOrder]],
+                rng: random.Random) -> TurnResult:
+        """Run turn `turn`. `orders` has every player (an empty list for those with nothing on file)."""
+
+    def export_players(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """`players` of the JSON export: player name -> that player's public and private figures."""
+
+    def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
+        """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""
+
+
+class SetupError(ValueError):
+    """A setup file the ruleset cannot start a game from; the message says what is wrong."""
+
+
+def load_ruleset(name: str) -> Ruleset:
+    """The ruleset named `name`: the RULESET object of package rules.<name>."""
+    if not name.isidentifier():
+        raise KeyError(name)
+    try:
+        module = importlib.import_module(f"rules.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"rules.{name}", "rules"):
+            raise KeyError(name) from None
+        raise
+    return module.RULESET
