@@ -1,0 +1,309 @@
+"""The `maild` command line (DESIGN.md's table). Exit 0 on success, 2 on bad usage or input."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from maild.app import App
+from maild.clock import Clock, parse_now
+from maild.config import ConfigError, load_config
+from maild.db import Database, upgrade
+from maild.games import (
+    GameError,
+    create_game,
+    get_game,
+    get_turn,
+    players_of,
+    ruleset_named,
+    state_before,
+    sync_games,
+)
+from maild.intake.pipeline import players_without_orders, process_new
+from maild.intake.store import store_fetched
+from maild.logs import setup_logging
+from maild.mail.base import FetchedMail
+from maild.models import Game, InboundMail
+from maild.outbox import outbox_rows
+from maild.ruleset import SetupError
+
+
+class UsageError(Exception):
+    """Bad usage or bad input: exit status 2 with a one-line reason."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="maild", description="A play-by-mail game master that runs on e-mail.")
+    p.add_argument("--config", type=Path, default=None,
+                   help="config file (default ./maild.toml; without one, the embedded default)")
+    p.add_argument("--now", default=None, help="ISO-8601 date and time to use as the clock (GMs, tests)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("init", help="create or upgrade the database")
+
+    game = sub.add_parser("game", help="games").add_subparsers(dest="game_cmd", required=True)
+    create = game.add_parser("create", help="start a game from a setup file (TOML)")
+    create.add_argument("name")
+    create.add_argument("--ruleset", required=True)
+    create.add_argument("--setup", required=True, type=Path)
+    game.add_parser("list", help="games, turn, next deadline, who has not sent orders")
+    show = game.add_parser("show", help="the game's current state")
+    show.add_argument("name")
+    show.add_argument("--json", action="store_true", help="the machine-readable export")
+
+    run = sub.add_parser("run", help="the daemon")
+    run.add_argument("--once", action="store_true", help="one full pass, then exit")
+    run.add_argument("--now", dest="now_sub", default=None)
+
+    turn = sub.add_parser("turn", help="turns").add_subparsers(dest="turn_cmd", required=True)
+    trun = turn.add_parser("run", help="run the game's current turn now (GM override)")
+    trun.add_argument("name")
+    trun.add_argument("--now", dest="now_sub", default=None)
+    rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it")
+    rerun.add_argument("name")
+    rerun.add_argument("number", type=int)
+    rerun.add_argument("--mail", action="store_true", help="mail corrected printouts if the result changed")
+    release = turn.add_parser("release", help="run a turn the safety gate held")
+    release.add_argument("name")
+
+    mail = sub.add_parser("mail", help="inbound mail").add_subparsers(dest="mail_cmd", required=True)
+    ingest = mail.add_parser("ingest", help="take raw .eml files as if they had arrived, in the order given")
+    ingest.add_argument("files", nargs="+", type=Path)
+    mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)")
+    mlist.add_argument("--all", action="store_true")
+
+    outbox = sub.add_parser("outbox", help="outbound mail").add_subparsers(dest="outbox_cmd", required=True)
+    outbox.add_parser("list", help="queued and failed outbound mail")
+
+    orders = sub.add_parser("orders", help="orders").add_subparsers(dest="orders_cmd", required=True)
+    check = orders.add_parser("check", help="check a file of orders as the daemon would")
+    check.add_argument("--ruleset", required=True)
+    check.add_argument("--game", default=None)
+    check.add_argument("file", type=Path)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    setup_logging(args.verbose)
+    try:
+        return dispatch(args)
+    except (UsageError, ConfigError, GameError, SetupError) as exc:
+        print(f"maild: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
+    config = load_config(args.config)
+    now_text = getattr(args, "now_sub", None) or args.now
+    try:
+        start = parse_now(now_text) if now_text else None
+    except ValueError:
+        raise UsageError(f"--now: {now_text!r} is not an ISO-8601 date and time") from None
+    db = Database(config.database_url)
+    upgrade(db.engine)
+    return App(config=config, db=db, clock=Clock(start, frozen=frozen))
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    if args.command == "orders":
+        return cmd_orders_check(args)
+    app = make_app(args, frozen=not (args.command == "run" and not args.once))
+    try:
+        handler = {
+            "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
+            "outbox": cmd_outbox,
+        }[args.command]
+        return handler(app, args)
+    finally:
+        app.db.close()
+
+
+def cmd_init(app: App, args: argparse.Namespace) -> int:
+    with app.db.session() as s:
+        created = sync_games(s, app.config, app.now())
+    print(f"database ready at {app.db.engine.url.render_as_string(hide_password=True)}")
+    for name in created:
+        print(f"created game {name}")
+    return 0
+
+
+def cmd_game(app: App, args: argparse.Namespace) -> int:
+    if args.game_cmd == "create":
+        if not args.setup.exists():
+            raise UsageError(f"{args.setup}: no such setup file")
+        with app.db.session() as s:
+            game = create_game(s, args.name, args.ruleset, args.setup, app.now(), app.config.game(args.name))
+            print(f"created game {game.name} ({game.ruleset}), {len(players_of(s, game))} players")
+        return 0
+    if args.game_cmd == "list":
+        with app.db.session() as s:
+            sync_games(s, app.config, app.now())
+            for game in s.scalars(select(Game).order_by(Game.name)):
+                print(game_line(s, game))
+        return 0
+    with app.db.session() as s:
+        export = game_export(s, app, get_game(s, args.name))
+    if args.json:
+        print(json.dumps(export, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        print_game(export)
+    return 0
+
+
+def game_line(s: Any, game: Game) -> str:
+    if game.finished:
+        return f"{game.name}  {game.ruleset}  finished after turn {game.turn - 1}"
+    turn = get_turn(s, game, game.turn)
+    deadline = turn.deadline.isoformat() if turn and turn.deadline else "no deadline"
+    held = f"  HELD: {turn.note}" if turn and turn.status == "held" else ""
+    missing = [p.name for p in players_without_orders(s, game, game.turn)]
+    waiting = ", ".join(missing) if missing else "nobody"
+    return (f"{game.name}  {game.ruleset}  turn {game.turn}  deadline {deadline}  "
+            f"no orders from: {waiting}{held}")
+
+
+def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
+    ruleset = ruleset_named(game.ruleset)
+    state = state_before(s, game, game.turn)
+    turn = get_turn(s, game, game.turn)
+    missing = {p.name for p in players_without_orders(s, game, game.turn)}
+    figures = ruleset.export_players(state)
+    players = {}
+    for p in players_of(s, game):
+        players[p.name] = {**figures.get(p.name, {}), "email": p.email,
+                           "orders_on_file": not game.finished and p.name not in missing}
+    return {
+        "game": game.name,
+        "ruleset": game.ruleset,
+        "turn": game.turn,
+        "finished": game.finished,
+        "deadline": turn.deadline.isoformat() if turn and turn.deadline and not game.finished else None,
+        "turn_status": turn.status if turn and not game.finished else None,
+        "players": players,
+        "state": state,
+    }
+
+
+def print_game(export: dict[str, Any]) -> None:
+    print(f"{export['game']} ({export['ruleset']}), turn {export['turn']}"
+          f"{' (finished)' if export['finished'] else ''}, deadline {export['deadline'] or 'none'}")
+    for name, figures in export["players"].items():
+        shown = {k: v for k, v in figures.items() if k != "email"}
+        print(f"  {name} <{figures['email']}>: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+
+
+def cmd_run(app: App, args: argparse.Namespace) -> int:
+    from maild.daemon import Daemon
+    from maild.mail.factory import make_inbox, make_sender
+
+    try:
+        inbox, sender = make_inbox(app.config), make_sender(app.config)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    asyncio.run(Daemon(app, inbox, sender).run(once=args.once))
+    return 0
+
+
+def cmd_turn(app: App, args: argparse.Namespace) -> int:
+    from maild.turn import release_turn, rerun_turn, run_turn
+
+    if args.turn_cmd == "run":
+        outcome = run_turn(app, args.name, force=True)
+        print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
+        return 0 if outcome.status == "done" else 2
+    if args.turn_cmd == "release":
+        outcome = release_turn(app, args.name)
+        print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
+        return 0 if outcome.status == "done" else 2
+    try:
+        outcomes = rerun_turn(app, args.name, args.number, mail=args.mail)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    for o in outcomes:
+        print(f"{o.game} turn {o.turn}: {'same result as before' if o.status == 'same' else 'result changed'}")
+    return 0
+
+
+def cmd_mail(app: App, args: argparse.Namespace) -> int:
+    if args.mail_cmd == "ingest":
+        stored = []
+        for path in args.files:
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                raise UsageError(f"{path}: {exc.strerror}") from None
+            uid = hashlib.sha256(raw).hexdigest()
+            mail_id = store_fetched(app, FetchedMail(source="ingest", uidvalidity=0, uid=uid, raw=raw,
+                                                     arrived_at=None))
+            stored.append((path, mail_id))
+        process_new(app)
+        with app.db.session() as s:
+            for path, mail_id in stored:
+                if mail_id is None:
+                    print(f"{path}: already received")
+                    continue
+                row = s.get(InboundMail, mail_id)
+                assert row is not None
+                print(f"{path}: mail {mail_id}: {row.status}" + (f" ({row.note})" if row.note else ""))
+        return 0
+    with app.db.session() as s:
+        q = select(InboundMail).order_by(InboundMail.id)
+        if not args.all:
+            q = q.where(InboundMail.status.in_(("unknown_sender", "unroutable", "oversized", "garbage",
+                                                "error", "bad_password")))
+        for row in s.scalars(q):
+            print(f"{row.id}  {row.received_at:%Y-%m-%d %H:%M}  {row.status:<14}  {row.sender or '-'}  "
+                  f"{(row.subject or '')[:50]!r}  {row.note or ''}")
+    return 0
+
+
+def cmd_outbox(app: App, args: argparse.Namespace) -> int:
+    with app.db.session() as s:
+        for row in outbox_rows(s):
+            print(f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  "
+                  f"attempts {row.attempts}  {row.subject!r}" + (f"  error: {row.last_error}"
+                                                                  if row.last_error else ""))
+    return 0
+
+
+def cmd_orders_check(args: argparse.Namespace) -> int:
+    try:
+        ruleset = ruleset_named(args.ruleset)
+    except GameError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        text = args.file.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise UsageError(f"{args.file}: {exc.strerror}") from None
+    from maild.intake.header import find_header
+
+    header = find_header(text)
+    parsed = ruleset.parse(text)
+    problems = list(parsed.diagnostics)
+    if args.game:
+        app = make_app(args)
+        try:
+            with app.db.session() as s:
+                game = get_game(s, args.game)
+                if game.ruleset != args.ruleset:
+                    raise UsageError(f"game {game.name} plays {game.ruleset}, not {args.ruleset}")
+                state = state_before(s, game, game.turn)
+                player = header.player if header and header.player else ""
+                problems += ruleset.check(state, game.turn, player, parsed.orders)
+        finally:
+            app.db.close()
+    for d in sorted(problems, key=lambda d: d.line):
+        print(f"{args.file}:{d.line}: {d.message}")
+    return 1 if problems else 0

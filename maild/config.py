@@ -1,0 +1,238 @@
+"""The GM's config file (TOML), with the embedded default when there is none."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from maild.paths import ROOT
+
+DEFAULT_CONFIG = Path("maild.toml")
+
+
+class ConfigError(ValueError):
+    """A config file maild cannot run with; the message names the key."""
+
+
+@dataclass(frozen=True)
+class MailboxConfig:
+    kind: str  # "maildir", "imap" or "smtp"
+    path: Path | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # the table as written, for IMAP/SMTP details
+    base_dir: Path = Path(".")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    timezone: ZoneInfo
+    at: tuple[datetime, ...] = ()  # aware datetimes, one per turn
+    cron: str | None = None
+    remind_before: timedelta | None = None
+
+
+@dataclass(frozen=True)
+class Safety:
+    # A turn is held when at least this share of players have nothing on file ...
+    missing_fraction: float = 0.5
+    # ... and that share is this much above the usual share of the last turns.
+    over_usual: float = 0.25
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    name: str
+    ruleset: str
+    setup: Path
+    address: str | None
+    aliases: tuple[str, ...]
+    schedule: Schedule | None
+    safety: Safety
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None
+    database_url: str
+    inbound: MailboxConfig
+    outbound: MailboxConfig
+    from_addr: str
+    gm_addr: str
+    games: tuple[GameConfig, ...]
+    poll_interval: float = 60.0
+    max_mail_bytes: int = 2_000_000
+
+    def game(self, name: str) -> GameConfig | None:
+        return next((g for g in self.games if g.name == name), None)
+
+
+def load_config(path: Path | None) -> Config:
+    """Read `path`; None means ./maild.toml if it exists, else the embedded default."""
+    if path is None:
+        if not DEFAULT_CONFIG.exists():
+            return embedded_default()
+        path = DEFAULT_CONFIG
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return parse_config(data, path.resolve().parent, path)
+
+
+def embedded_default() -> Config:
+    """SQLite and Maildirs under ./var, running the Venice demo game so a fresh install has something to do."""
+    data = {
+        "database": {"url": "sqlite:///var/maild.db"},
+        "mail": {
+            "inbound": {"kind": "maildir", "path": "var/mail/inbox"},
+            "outbound": {"kind": "maildir", "path": "var/mail/outbox", "from": "gm@localhost"},
+        },
+        "games": [{
+            "name": "venice-demo",
+            "ruleset": "venice",
+            "setup": str(ROOT / "examples" / "venice" / "setup.toml"),
+            "address": "gm@localhost",
+            "schedule": {"timezone": "Europe/Rome", "cron": "15 17 * * *"},
+        }],
+    }
+    return parse_config(data, Path("."), None)
+
+
+def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Config:
+    where = str(path) if path else "embedded default"
+
+    def table(d: dict[str, Any], key: str, ctx: str) -> dict[str, Any]:
+        value = d.get(key, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: [{ctx}] must be a table")
+        return value
+
+    db = table(data, "database", "database")
+    url = db.get("url", "sqlite:///var/maild.db")
+    url = _resolve_sqlite_url(url, base_dir)
+    mail = table(data, "mail", "mail")
+    inbound = _mailbox(table(mail, "inbound", "mail.inbound"), "mail.inbound", base_dir, where,
+                       default_path="var/mail/inbox", kinds=("maildir", "imap"))
+    outbound_t = table(mail, "outbound", "mail.outbound")
+    outbound = _mailbox(outbound_t, "mail.outbound", base_dir, where,
+                        default_path="var/mail/outbox", kinds=("maildir", "smtp"))
+    from_addr = str(outbound_t.get("from", "gm@localhost"))
+    daemon = table(data, "daemon", "daemon")
+    gm_addr = str(daemon.get("gm", from_addr))
+    games_list = data.get("games", [])
+    if not isinstance(games_list, list):
+        raise ConfigError(f"{where}: [[games]] must be an array of tables")
+    games = tuple(_game(g, base_dir, where) for g in games_list)
+    names = [g.name for g in games]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{where}: [[games]]: a game name is used twice")
+    return Config(
+        path=path,
+        database_url=url,
+        inbound=inbound,
+        outbound=outbound,
+        from_addr=from_addr,
+        gm_addr=gm_addr,
+        games=games,
+        poll_interval=float(daemon.get("poll_interval", 60)),
+        max_mail_bytes=int(daemon.get("max_mail_bytes", 2_000_000)),
+    )
+
+
+def _resolve_sqlite_url(url: str, base_dir: Path) -> str:
+    # Relative SQLite paths are relative to the config file, like every other path in it.
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/") and ":memory:" not in url:
+        return prefix + str(base_dir / url[len(prefix):])
+    return url
+
+
+def _mailbox(t: dict[str, Any], ctx: str, base_dir: Path, where: str, default_path: str,
+             kinds: tuple[str, ...]) -> MailboxConfig:
+    kind = t.get("kind", "maildir")
+    if kind not in kinds:
+        raise ConfigError(f"{where}: {ctx}.kind: expected one of {', '.join(kinds)}, got {kind!r}")
+    path = base_dir / t.get("path", default_path) if kind == "maildir" else None
+    return MailboxConfig(kind=kind, path=path, options=dict(t), base_dir=base_dir)
+
+
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhd])\s*$")
+
+
+def parse_duration(text: str) -> timedelta:
+    """'90m', '6h', '1d', '30s'."""
+    m = _DURATION.match(text)
+    if not m:
+        raise ValueError(f"expected a duration like 30m, 6h or 1d, got {text!r}")
+    n, unit = int(m.group(1)), m.group(2)
+    return timedelta(**{{"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}[unit]: n})
+
+
+def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
+    if not isinstance(g, dict):
+        raise ConfigError(f"{where}: [[games]] entries must be tables")
+    for key in ("name", "ruleset", "setup"):
+        if key not in g:
+            raise ConfigError(f"{where}: [[games]]: missing key {key!r}")
+    name = str(g["name"])
+    ctx = f"{where}: games {name!r}"
+    schedule = None
+    if "schedule" in g:
+        schedule = _schedule(g["schedule"], ctx)
+    safety_t = g.get("safety", {})
+    safety = Safety(
+        missing_fraction=float(safety_t.get("missing_fraction", Safety.missing_fraction)),
+        over_usual=float(safety_t.get("over_usual", Safety.over_usual)),
+    )
+    address = g.get("address")
+    return GameConfig(
+        name=name,
+        ruleset=str(g["ruleset"]),
+        setup=base_dir / str(g["setup"]),
+        address=address.lower() if address else None,
+        aliases=tuple(a.lower() for a in g.get("aliases", [])),
+        schedule=schedule,
+        safety=safety,
+    )
+
+
+def _schedule(s: Any, ctx: str) -> Schedule:
+    if not isinstance(s, dict):
+        raise ConfigError(f"{ctx}: [games.schedule] must be a table")
+    try:
+        tz = ZoneInfo(str(s.get("timezone", "UTC")))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"{ctx}: schedule.timezone: unknown time zone {s.get('timezone')!r}") from None
+    at: list[datetime] = []
+    for item in s.get("at", []):
+        try:
+            dt = item if isinstance(item, datetime) else datetime.fromisoformat(str(item))
+        except ValueError:
+            raise ConfigError(f"{ctx}: schedule.at: {item!r} is not an ISO-8601 date and time") from None
+        at.append(dt if dt.tzinfo else dt.replace(tzinfo=tz))
+    if at != sorted(at):
+        raise ConfigError(f"{ctx}: schedule.at: deadlines must be in order")
+    cron = s.get("cron")
+    if cron is not None:
+        from maild.deadlines import validate_cron
+
+        try:
+            validate_cron(str(cron), tz)
+        except ValueError as exc:
+            raise ConfigError(f"{ctx}: schedule.cron: {exc}") from None
+    if not at and cron is None:
+        raise ConfigError(f"{ctx}: schedule needs 'at' (a list of deadlines) or 'cron'")
+    remind = None
+    if "remind_before" in s:
+        try:
+            remind = parse_duration(str(s["remind_before"]))
+        except ValueError as exc:
+            raise ConfigError(f"{ctx}: schedule.remind_before: {exc}") from None
+    return Schedule(timezone=tz, at=tuple(at), cron=str(cron) if cron else None, remind_before=remind)

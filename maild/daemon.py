@@ -1,0 +1,183 @@
+"""The daemon: fetch, store, process, run due turns, send; then wait for mail, a deadline or the next poll."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+from sqlalchemy import select
+
+from maild.app import App
+from maild.games import sync_games
+from maild.intake.pipeline import process_new
+from maild.intake.store import store_fetched
+from maild.mail.base import InboxSource, Sender
+from maild.models import Game, Turn
+from maild.outbox import notify_gm, send_due
+from maild.reminders import queue_reminders, reminder_times
+from maild.turn import due_turns, run_turn
+
+log = logging.getLogger("maild.daemon")
+T = TypeVar("T")
+
+
+@dataclass
+class PassReport:
+    fetched: int = 0
+    processed: dict[str, int] = field(default_factory=dict)
+    turns: list[str] = field(default_factory=list)
+    reminders: int = 0
+    sent: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def line(self, now: datetime) -> str:
+        processed = ", ".join(f"{n} {k}" for k, n in sorted(self.processed.items())) or "0"
+        turns = ", ".join(self.turns) or "none"
+        tail = f"; errors: {'; '.join(self.errors)}" if self.errors else ""
+        return (f"{now:%Y-%m-%d %H:%M:%S} fetched {self.fetched}, processed {processed}, turns {turns}, "
+                f"reminders {self.reminders}, sent {self.sent}, failed {self.failed}{tail}")
+
+
+class Daemon:
+    def __init__(self, app: App, inbox: InboxSource, sender: Sender, status_line: bool | None = None) -> None:
+        self.app = app
+        self.inbox = inbox
+        self.sender = sender
+        self.status_line = sys.stderr.isatty() if status_line is None else status_line
+        # One worker thread for the database keeps SQLite writes serial and sessions on one thread.
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maild-db")
+        self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._reported: set[str] = set()
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def fetch(self, report: PassReport) -> None:
+        try:
+            mails = await self.inbox.fetch_new()
+        except Exception as exc:  # the server being away must not stop turns and sending
+            self._problem(report, "inbox", f"cannot fetch mail: {exc}")
+            return
+        for mail in mails:
+            await self.db(store_fetched, self.app, mail)
+            report.fetched += 1
+            # Only now that the raw bytes are committed may the server forget the mail.
+            try:
+                await self.inbox.mark_done(mail)
+            except Exception as exc:
+                self._problem(report, "inbox-mark", f"cannot mark mail done (it will be fetched again, "
+                                                    f"and recognised): {exc}")
+
+    def _problem(self, report: PassReport, key: str, message: str) -> None:
+        log.error(message)
+        report.errors.append(message)
+        if key not in self._reported:  # tell the GM once per kind of trouble, not every poll
+            self._reported.add(key)
+
+            try:
+                with self.app.db.session() as s:
+                    notify_gm(s, self.app, f"problem:{key}:{self.app.now():%Y-%m-%dT%H}", message, message)
+            except Exception:
+                log.exception("cannot record a notice for the GM")
+
+    def _turns(self, report: PassReport) -> None:
+        for name, _number in due_turns(self.app):
+            try:
+                outcome = run_turn(self.app, name)
+            except Exception as exc:
+                log.exception("turn of %s failed", name)
+                report.errors.append(f"turn of {name} failed: {exc}")
+                continue
+            report.turns.append(f"{name}:{outcome.turn} {outcome.status}")
+
+    def _sync(self) -> list[str]:
+        with self.app.db.session() as s:
+            return sync_games(s, self.app.config, self.app.now())
+
+    async def one_pass(self) -> PassReport:
+        report = PassReport()
+        await self.fetch(report)
+        report.processed = await self.db(process_new, self.app)
+        await self.db(self._turns, report)
+        report.reminders = await self.db(queue_reminders, self.app)
+        try:
+            report.sent, report.failed = await send_due(self.app, self.sender, self.db)
+        except Exception as exc:
+            self._problem(report, "outbox", f"sending failed: {exc}")
+        if self.status_line:
+            print(report.line(self.app.now()), file=sys.stderr, flush=True)
+        log.info("pass done", extra={"fetched": report.fetched, "sent": report.sent})
+        return report
+
+    def _schedule_wakeups(self, scheduler: AsyncIOScheduler) -> None:
+        """A job per coming deadline and reminder. The turns table stays the truth: a job only wakes the
+        loop, and a pass runs whatever is due, so a job missed while we were down costs nothing."""
+        now = self.app.now()
+        offset = datetime.now(UTC) - now  # the clock may run from --now; APScheduler runs on real time
+        times: list[tuple[str, datetime]] = []
+        with self.app.db.session() as s:
+            for name, number, deadline in s.execute(
+                    select(Game.name, Turn.number, Turn.deadline).join(Turn, Turn.game_id == Game.id)
+                    .where(Game.finished.is_(False), Turn.number == Game.turn, Turn.deadline.is_not(None))):
+                times.append((f"deadline:{name}:{number}", deadline))
+        times += [(f"reminder:{name}", when) for name, when in reminder_times(self.app)]
+        for job_id, when in times:
+            if when > now:
+                scheduler.add_job(self._wake.set, DateTrigger(run_date=when + offset), id=job_id,
+                                  replace_existing=True, misfire_grace_time=None)
+
+    async def run(self, once: bool = False) -> None:
+        await self.db(self._sync)
+        if once:
+            await self.one_pass()
+            await self.close()
+            return
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, self._stop.set)
+            except (NotImplementedError, RuntimeError):
+                pass
+        scheduler = AsyncIOScheduler(timezone=UTC)
+        scheduler.start()
+        try:
+            while not self._stop.is_set():
+                try:
+                    await self.one_pass()
+                    await self.db(self._schedule_wakeups, scheduler)
+                except Exception:
+                    log.exception("pass failed; trying again after the poll interval")
+                self._wake.clear()
+                await self._wait(self.app.config.poll_interval)
+        finally:
+            scheduler.shutdown(wait=False)
+            await self.close()
+
+    async def _wait(self, timeout: float) -> None:
+        waits = [asyncio.ensure_future(self.inbox.wait_for_mail(timeout)),
+                 asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(self._stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=timeout + 5, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
+
+    async def close(self) -> None:
+        for closer in (self.inbox.close, self.sender.close):
+            try:
+                await closer()
+            except Exception:
+                log.exception("error while closing")
+        self._db.shutdown(wait=True)

@@ -1,0 +1,26 @@
+"""When each turn's deadline falls, from the config's schedule (explicit list or cron rule)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from apscheduler.triggers.cron import CronTrigger
+
+from maild.config import Schedule
+
+
+def validate_cron(expr: str, tz: ZoneInfo) -> None:
+    CronTrigger.from_crontab(expr, timezone=tz)
+
+
+def deadline_for(schedule: Schedule, turn: int, after: datetime) -> datetime | None:
+    """Deadline of `turn`: the turn-th entry of `at`, or the first cron time strictly after `after`
+    (the previous turn's deadline, or the game's start for turn 1). None when the schedule has run out."""
+    if schedule.at:
+        return schedule.at[turn - 1] if turn <= len(schedule.at) else None
+    assert schedule.cron is not None
+    trigger = CronTrigger.from_crontab(schedule.cron, timezone=schedule.timezone)
+    # CronTrigger answers "at or after now"; a deadline must come strictly after the previous one.
+    fire = trigger.get_next_fire_time(None, after.astimezone(schedule.timezone) + timedelta(seconds=1))
+    return fire

@@ -1,0 +1,118 @@
+"""Games: creating them from a setup file, their players, turns, deadlines and state snapshots."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from maild.config import Config, GameConfig
+from maild.deadlines import deadline_for
+from maild.models import Game, Player, Snapshot, Turn
+from maild.ruleset import Ruleset, SetupError, load_ruleset
+
+
+class GameError(ValueError):
+    """A request about a game that cannot be done; the message says why."""
+
+
+def turn_seed(game_seed: int, turn: int) -> int:
+    """The RNG seed of a turn: fixed by the game's seed and the turn number, so a re-run draws the same."""
+    digest = hashlib.sha256(f"{game_seed}:{turn}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # fits a signed 64-bit column
+
+
+def load_setup(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise SetupError(f"{path}: no such setup file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError(f"{path}: {exc}") from None
+
+
+def ruleset_named(name: str) -> Ruleset:
+    try:
+        return load_ruleset(name)
+    except KeyError:
+        raise GameError(f"unknown ruleset {name!r}") from None
+
+
+def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path, now: datetime,
+                gcfg: GameConfig | None = None) -> Game:
+    if session.scalar(select(Game).where(Game.name == name)) is not None:
+        raise GameError(f"a game named {name!r} exists already")
+    ruleset = ruleset_named(ruleset_name)
+    state = ruleset.new_game(load_setup(setup_path))
+    game = Game(name=name, ruleset=ruleset_name, seed=secrets.randbits(62), turn=1, finished=False,
+                created_at=now)
+    session.add(game)
+    session.flush()
+    for spec in ruleset.players(state):
+        session.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+    session.add(Snapshot(game_id=game.id, turn=1, state=state))
+    deadline = None
+    if gcfg is not None and gcfg.schedule is not None:
+        deadline = deadline_for(gcfg.schedule, 1, now)
+    session.add(Turn(game_id=game.id, number=1, deadline=deadline, seed=turn_seed(game.seed, 1), status="open"))
+    session.flush()
+    return game
+
+
+def sync_games(session: Session, config: Config, now: datetime) -> list[str]:
+    """Create the config's games that do not exist yet and take the deadlines from the config, which the
+    GM may have changed since. Returns the names of the games created."""
+    created = []
+    for gcfg in config.games:
+        game = session.scalar(select(Game).where(Game.name == gcfg.name))
+        if game is None:
+            create_game(session, gcfg.name, gcfg.ruleset, gcfg.setup, now, gcfg)
+            created.append(gcfg.name)
+        elif gcfg.schedule is not None and not game.finished:
+            refresh_deadline(session, game, gcfg)
+    return created
+
+
+def refresh_deadline(session: Session, game: Game, gcfg: GameConfig) -> None:
+    turn = open_turn(session, game)
+    if turn is None or gcfg.schedule is None:
+        return
+    previous = get_turn(session, game, turn.number - 1)
+    after = previous.deadline if previous is not None and previous.deadline is not None else game.created_at
+    turn.deadline = deadline_for(gcfg.schedule, turn.number, after)
+
+
+def get_game(session: Session, name: str) -> Game:
+    game = session.scalar(select(Game).where(Game.name == name))
+    if game is None:
+        raise GameError(f"no game named {name!r}")
+    return game
+
+
+def get_turn(session: Session, game: Game, number: int) -> Turn | None:
+    return session.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == number))
+
+
+def open_turn(session: Session, game: Game) -> Turn | None:
+    """The turn now taking orders, None when the game is over."""
+    if game.finished:
+        return None
+    return get_turn(session, game, game.turn)
+
+
+def state_before(session: Session, game: Game, turn: int) -> dict[str, Any]:
+    snap = session.scalar(select(Snapshot).where(Snapshot.game_id == game.id, Snapshot.turn == turn))
+    if snap is None:
+        raise GameError(f"{game.name}: no state saved before turn {turn}")
+    return snap.state
+
+
+def players_of(session: Session, game: Game) -> list[Player]:
+    return list(session.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.name)))

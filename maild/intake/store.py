@@ -1,0 +1,52 @@
+"""Storing a fetched mail's raw bytes: the first thing that happens to it, before the server forgets it."""
+
+from __future__ import annotations
+
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from maild.app import App
+from maild.mail.base import FetchedMail
+from maild.models import InboundMail
+
+_HEADERS = BytesHeaderParser(policy=compat32)
+
+
+def message_id_of(raw: bytes) -> str | None:
+    # Headers only, with the cheap compat32 policy: this runs for every mail fetched.
+    try:
+        value = _HEADERS.parsebytes(raw[:65536]).get("Message-ID")
+    except Exception:
+        return None
+    if not value:
+        return None
+    value = " ".join(str(value).split())
+    return value[:998] or None
+
+
+def store_fetched(app: App, mail: FetchedMail) -> int | None:
+    """Commit the raw mail; its row id is its receipt sequence. None if we had it already (same mailbox
+    UID, or the same Message-ID through another way in), so a re-fetch after a crash is harmless."""
+    now = app.now()
+    received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
+    message_id = message_id_of(mail.raw)
+    try:
+        with app.db.session() as s:
+            if s.scalar(select(InboundMail.id).where(InboundMail.source == mail.source,
+                                                     InboundMail.uidvalidity == mail.uidvalidity,
+                                                     InboundMail.uid == mail.uid)) is not None:
+                return None
+            if message_id and s.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id)
+                                       .limit(1)) is not None:
+                return None
+            row = InboundMail(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid,
+                              message_id=message_id, raw=mail.raw, size=len(mail.raw), received_at=received,
+                              status="new")
+            s.add(row)
+            s.flush()
+            return row.id
+    except IntegrityError:  # stored by someone else between our look and our insert
+        return None

@@ -1,0 +1,155 @@
+"""The tables: games, players, inbound mail, order sets, turns, state snapshots, outbound mail."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite keeps no time zone)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value.replace(tzinfo=UTC) if value is not None else None
+
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Game(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    ruleset: Mapped[str] = mapped_column(String(50))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    turn: Mapped[int] = mapped_column(Integer, default=1)  # the turn now taking orders
+    finished: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "name", name="uq_players_game_name"),
+                      UniqueConstraint("game_id", "email", name="uq_players_game_email"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    email: Mapped[str] = mapped_column(String(320))  # lower case
+    password: Mapped[str | None] = mapped_column(String(200))
+
+
+class InboundMail(Base):
+    """Every mail that reached the inbox, raw, in order of arrival; `id` is the receipt sequence."""
+
+    __tablename__ = "inbound_mails"
+    __table_args__ = (UniqueConstraint("source", "uidvalidity", "uid", name="uq_inbound_source_uid"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source: Mapped[str] = mapped_column(String(300))
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    uid: Mapped[str] = mapped_column(String(300))
+    message_id: Mapped[str | None] = mapped_column(String(998), index=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # new → orders / command / auto / unknown_sender / unroutable / oversized / bad_password / garbage / error
+    status: Mapped[str] = mapped_column(String(30), default="new", index=True)
+    note: Mapped[str | None] = mapped_column(Text)
+    sender: Mapped[str | None] = mapped_column(String(320))
+    subject: Mapped[str | None] = mapped_column(Text)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+
+
+class OrderSetRow(Base):
+    __tablename__ = "order_sets"
+    __table_args__ = (Index("ix_order_sets_game_turn", "game_id", "turn"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    turn: Mapped[int] = mapped_column(Integer)
+    mail_id: Mapped[int] = mapped_column(ForeignKey("inbound_mails.id"), unique=True)
+    seq: Mapped[int] = mapped_column(Integer)  # receipt sequence = mail_id
+    orders: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    diagnostics: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(20))  # accepted / refused
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
+class Turn(Base):
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_turns_game_number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(20), default="open")  # open / held / released / done
+    note: Mapped[str | None] = mapped_column(Text)
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
+
+
+class Snapshot(Base):
+    """The game state before turn `turn` (turn 1: the state from the setup file)."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (UniqueConstraint("game_id", "turn", name="uq_snapshots_game_turn"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    turn: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class OutboundMail(Base):
+    __tablename__ = "outbound_mails"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # What this mail is, e.g. "ack:17" or "printout:venice1:3:alice"; unique so nothing is queued twice.
+    key: Mapped[str] = mapped_column(String(300), unique=True)
+    message_id: Mapped[str] = mapped_column(String(300), unique=True)
+    kind: Mapped[str] = mapped_column(String(30))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    sender: Mapped[str] = mapped_column(String(320))
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    subject: Mapped[str] = mapped_column(Text)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(20), default="queued", index=True)  # queued / sent / failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

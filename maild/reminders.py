@@ -1,0 +1,54 @@
+"""Reminders to players with nothing on file, a configurable time before the deadline."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+
+from maild.app import App
+from maild.games import get_turn
+from maild.intake.pipeline import format_deadline, game_timezone, players_without_orders
+from maild.models import Game
+from maild.outbox import queue_mail
+from maild.render import render
+
+
+def reminder_times(app: App) -> list[tuple[str, datetime]]:
+    """When each game's next reminder is due (for the scheduler)."""
+    out = []
+    with app.db.session() as s:
+        for gcfg in app.config.games:
+            if gcfg.schedule is None or gcfg.schedule.remind_before is None:
+                continue
+            game = s.scalar(select(Game).where(Game.name == gcfg.name))
+            turn = get_turn(s, game, game.turn) if game is not None and not game.finished else None
+            if turn is not None and turn.deadline is not None:
+                out.append((gcfg.name, turn.deadline - gcfg.schedule.remind_before))
+    return out
+
+
+def queue_reminders(app: App) -> int:
+    now = app.now()
+    queued = 0
+    with app.db.session() as s:
+        for gcfg in app.config.games:
+            if gcfg.schedule is None or gcfg.schedule.remind_before is None:
+                continue
+            game = s.scalar(select(Game).where(Game.name == gcfg.name))
+            if game is None or game.finished:
+                continue
+            turn = get_turn(s, game, game.turn)
+            if turn is None or turn.deadline is None or turn.status != "open":
+                continue
+            if not (turn.deadline - gcfg.schedule.remind_before <= now < turn.deadline):
+                continue
+            deadline = format_deadline(turn.deadline, game_timezone(app, game))
+            for player in players_without_orders(s, game, turn.number):
+                body = render(game.ruleset, "reminder.txt.j2", game=game.name, player=player.name,
+                              turn=turn.number, deadline=deadline)
+                row = queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}:{player.name}",
+                                 kind="reminder", to=[player.email], game_id=game.id,
+                                 subject=f"[{game.name}] no orders on file for turn {turn.number}", body=body)
+                queued += row is not None
+    return queued

@@ -1,0 +1,185 @@
+"""Running a turn: exactly once per (game, turn), in one transaction, with a seeded and recorded RNG."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from maild.app import App
+from maild.config import Safety
+from maild.deadlines import deadline_for
+from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
+from maild.intake.pipeline import format_deadline, game_timezone
+from maild.models import Game, Player, Snapshot, Turn
+from maild.orderbook import accepted_sets, orders_in_force
+from maild.outbox import notify_gm, queue_mail
+from maild.render import render
+from maild.ruleset import TurnResult
+
+log = logging.getLogger("maild.turn")
+
+
+@dataclass
+class TurnOutcome:
+    game: str
+    turn: int
+    status: str  # done / held / not_due / finished
+    message: str = ""
+
+
+def due_turns(app: App) -> list[tuple[str, int]]:
+    """Open (or released) turns whose deadline has passed, oldest deadline first."""
+    now = app.now()
+    with app.db.session() as s:
+        rows = s.execute(select(Game.name, Turn.number, Turn.deadline).join(Turn, Turn.game_id == Game.id)
+                         .where(Game.finished.is_(False), Turn.number == Game.turn,
+                                Turn.status.in_(("open", "released")), Turn.deadline.is_not(None))).all()
+    return sorted(((name, n) for name, n, deadline in rows if deadline <= now),
+                  key=lambda t: t[1])
+
+
+def usual_missing(s: Session, game: Game, before: int, last: int = 3) -> float:
+    rows = s.scalars(select(Turn).where(Turn.game_id == game.id, Turn.number < before, Turn.status == "done")
+                     .order_by(Turn.number.desc()).limit(last))
+    shares = [r.result["missing_share"] for r in rows if r.result and "missing_share" in r.result]
+    return sum(shares) / len(shares) if shares else 0.0
+
+
+def should_hold(share: float, usual: float, safety: Safety) -> bool:
+    """Far more players than usual with nothing on file most often means the intake broke, not the players."""
+    return share > 0 and share >= safety.missing_fraction and share >= usual + safety.over_usual
+
+
+def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
+    """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate."""
+    with app.db.session() as s:
+        game = get_game(s, name)
+        if game.finished:
+            return TurnOutcome(name, game.turn, "finished", "the game is over")
+        turn = get_turn(s, game, game.turn)
+        assert turn is not None
+        if turn.status == "done":  # another run got here first
+            return TurnOutcome(name, turn.number, "done", "already processed")
+        ruleset = ruleset_named(game.ruleset)
+        players = [p.name for p in players_of(s, game)]
+        book = accepted_sets(s, game, turn.number)
+        missing = [p for p in players if p not in book]
+        share = len(missing) / len(players) if players else 0.0
+        gcfg = app.config.game(name)
+        safety = gcfg.safety if gcfg else Safety()
+        if not force and turn.status != "released":
+            usual = usual_missing(s, game, turn.number)
+            if should_hold(share, usual, safety):
+                turn.status = "held"
+                turn.note = (f"{len(missing)} of {len(players)} players have nothing on file "
+                             f"({share:.0%}; usually {usual:.0%})")
+                notify_gm(s, app, f"held-turn:{name}:{turn.number}", f"{name}: turn {turn.number} held",
+                          render(None, "gm_turn_held.txt.j2", game=name, turn=turn.number, note=turn.note,
+                                 missing=missing), game.id)
+                log.warning("%s turn %d held: %s", name, turn.number, turn.note)
+                return TurnOutcome(name, turn.number, "held", turn.note)
+        state = state_before(s, game, turn.number)
+        result = resolve(ruleset, state, turn, orders_in_force(ruleset, book, players))
+        finish_turn(s, app, game, turn, result, missing, share)
+        return TurnOutcome(name, turn.number, "done")
+
+
+def resolve(ruleset: Any, state: dict[str, Any], turn: Turn, orders: dict[str, Any]) -> TurnResult:
+    # The only randomness a turn may use: seeded from the game and the turn, recorded on the turn row.
+    return ruleset.resolve(state, turn.number, orders, random.Random(turn.seed))
+
+
+def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult, missing: list[str],
+                share: float) -> None:
+    now = app.now()
+    s.add(Snapshot(game_id=game.id, turn=turn.number + 1, state=result.state))
+    turn.status = "done"
+    turn.processed_at = now
+    turn.result = {"events": result.events, "missing": missing, "missing_share": share}
+    ruleset = ruleset_named(game.ruleset)
+    total = ruleset.total_turns(result.state)
+    finished = result.finished or (total is not None and turn.number >= total)
+    game.turn = turn.number + 1
+    next_deadline = None
+    if finished:
+        game.finished = True
+    else:
+        gcfg = app.config.game(game.name)
+        if gcfg is not None and gcfg.schedule is not None:
+            next_deadline = deadline_for(gcfg.schedule, turn.number + 1, turn.deadline or now)
+        s.add(Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
+                   seed=turn_seed(game.seed, turn.number + 1), status="open"))
+    s.flush()
+    queue_turn_mail(s, app, game, turn.number, result, finished,
+                    format_deadline(next_deadline, game_timezone(app, game)))
+    log.info("%s turn %d done", game.name, turn.number)
+
+
+def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
+                    next_deadline: str, key_suffix: str = "", subject_note: str = "") -> None:
+    players = {p.name: p for p in players_of(s, game)}
+    common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
+    newsletter = render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
+    for name, player in players.items():
+        context = result.printouts.get(name)
+        if context is not None:
+            body = render(game.ruleset, "printout.txt.j2", **common, player=name, **context)
+            queue_mail(s, app, key=f"printout:{game.name}:{number}:{name}{key_suffix}", kind="printout",
+                       to=[player.email], game_id=game.id,
+                       subject=f"[{game.name}] turn {number} printout for {name}{subject_note}", body=body)
+        queue_mail(s, app, key=f"newsletter:{game.name}:{number}:{name}{key_suffix}", kind="newsletter",
+                   to=[player.email], game_id=game.id,
+                   subject=f"[{game.name}] turn {number} newsletter{subject_note}", body=newsletter)
+
+
+def release_turn(app: App, name: str) -> TurnOutcome:
+    with app.db.session() as s:
+        game = get_game(s, name)
+        turn = get_turn(s, game, game.turn)
+        if turn is None or turn.status != "held":
+            return TurnOutcome(name, game.turn, "not_held", "the open turn is not held")
+        turn.status = "released"
+    return run_turn(app, name, force=True)
+
+
+def rerun_turn(app: App, name: str, number: int, mail: bool = False) -> list[TurnOutcome]:
+    """Recompute turn `number` from the snapshot before it, with the recorded seed and the order book as it
+    stands (so a GM's correction of an order set takes effect); later processed turns follow from the new
+    state. Reports for each turn whether the result is the same as before."""
+    outcomes = []
+    with app.db.session() as s:
+        game = get_game(s, name)
+        done = list(s.scalars(select(Turn).where(Turn.game_id == game.id, Turn.status == "done",
+                                                 Turn.number >= number).order_by(Turn.number)))
+        if not done or done[0].number != number:
+            raise ValueError(f"{name}: turn {number} has not been processed")
+        ruleset = ruleset_named(game.ruleset)
+        players = [p.name for p in players_of(s, game)]
+        for turn in done:
+            state = state_before(s, game, turn.number)
+            book = accepted_sets(s, game, turn.number)
+            result = resolve(ruleset, state, turn, orders_in_force(ruleset, book, players))
+            after = s.scalar(select(Snapshot).where(Snapshot.game_id == game.id,
+                                                    Snapshot.turn == turn.number + 1))
+            assert after is not None
+            same = after.state == json.loads(json.dumps(result.state))
+            if not same:
+                after.state = result.state
+                turn.result = {**(turn.result or {}), "events": result.events}
+                if mail:
+                    queue_turn_mail(s, app, game, turn.number, result, game.finished, "see your next mail",
+                                    key_suffix=f":rerun:{app.now().isoformat()}",
+                                    subject_note=" (corrected)")
+            outcomes.append(TurnOutcome(name, turn.number, "same" if same else "changed"))
+    return outcomes
+
+
+def players_missing(s: Session, game: Game) -> list[Player]:
+    book = accepted_sets(s, game, game.turn)
+    return [p for p in players_of(s, game) if p.name not in book]

@@ -1,0 +1,148 @@
+"""Fixtures shared by the tests: databases (SQLite and PostgreSQL), apps on Maildirs, a Venice game."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from maild.app import App
+from maild.clock import Clock
+from maild.config import parse_config
+from maild.db import Database, upgrade
+
+pytest_plugins = ["tests.servers"]
+
+PG_URL = os.environ.get("MAILD_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+VENICE_SETUP = """
+credit_limit = 500
+interest_per_day = 0.05
+scale_per_players = 4
+
+[[players]]
+name = "alice"
+email = "alice@example.org"
+[[players]]
+name = "bob"
+email = "bob@example.org"
+password = "sesame"
+[[players]]
+name = "carol"
+email = "carol@example.net"
+
+[[agendas]]
+name = "silk tax"
+value = 20
+force = 0
+popularity = 10
+influence = 20
+[[agendas]]
+name = "exile competitor"
+value = 50
+force = 20
+popularity = 5
+influence = 10
+
+[[assets]]
+name = "opera"
+force = 0
+popularity = 20
+influence = 0
+[[assets]]
+name = "senator"
+force = 0
+popularity = 5
+influence = 5
+[[assets]]
+name = "swiss mercenaries"
+force = 10
+popularity = 0
+influence = 0
+
+[[auctions]]
+items = { "silk tax" = 2, "exile competitor" = 1 }
+[[auctions]]
+items = { "opera" = 1, "senator" = 2 }
+[[auctions]]
+items = { "swiss mercenaries" = 2, "senator" = 1 }
+[[auctions]]
+items = { "senator" = 2 }
+[[auctions]]
+items = { "opera" = 1, "swiss mercenaries" = 1 }
+[[auctions]]
+items = { "senator" = 2, "swiss mercenaries" = 1 }
+[[auctions]]
+items = { "silk tax" = 1, "exile competitor" = 1 }
+"""
+
+
+def _pg_available() -> bool:
+    try:
+        engine = sa.create_engine(PG_URL)
+        with engine.connect():
+            pass
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each test that takes this runs on SQLite and on PostgreSQL (a fresh schema of database `test`)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'maild.db'}"
+        return
+    if not _pg_available():
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {PG_URL}")
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+    admin.dispose()
+
+
+@pytest.fixture
+def venice_setup(tmp_path: Path) -> Path:
+    path = tmp_path / "venice-setup.toml"
+    path.write_text(VENICE_SETUP)
+    return path
+
+
+def config_dict(tmp_path: Path, db_url: str, setup: Path | None = None, **game: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "database": {"url": db_url},
+        "mail": {
+            "inbound": {"kind": "maildir", "path": str(tmp_path / "inbox")},
+            "outbound": {"kind": "maildir", "path": str(tmp_path / "outbox"), "from": "gm@example.org"},
+        },
+        "daemon": {"gm": "referee@example.org"},
+        "games": [],
+    }
+    if setup is not None:
+        data["games"].append({
+            "name": "venice1", "ruleset": "venice", "setup": str(setup), "address": "gm@example.org",
+            "schedule": {"timezone": "Europe/Rome",
+                         "at": [f"2026-11-{22 + i}T17:15" for i in range(7)]},
+            **game,
+        })
+    return data
+
+
+def make_app(tmp_path: Path, db_url: str, now: datetime, setup: Path | None = None, **game: Any) -> App:
+    config = parse_config(config_dict(tmp_path, db_url, setup, **game), tmp_path, None)
+    db = Database(config.database_url)
+    upgrade(db.engine)
+    return App(config=config, db=db, clock=Clock(now, frozen=True))

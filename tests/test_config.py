@@ -1,0 +1,82 @@
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from maild.config import ConfigError, embedded_default, load_config, parse_config, parse_duration
+from maild.deadlines import deadline_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_example_config_loads() -> None:
+    config = load_config(ROOT / "config.example.toml")
+    assert config.inbound.kind == "imap"
+    assert config.outbound.kind == "smtp"
+    game = config.game("venice1")
+    assert game is not None and game.schedule is not None
+    assert game.setup == ROOT / "examples/venice/setup.toml"
+    assert game.schedule.remind_before == timedelta(hours=6)
+    assert game.aliases == ("venice@example.org",)
+
+
+def test_embedded_default_is_sqlite_and_maildirs_under_var() -> None:
+    config = embedded_default()
+    assert config.database_url == "sqlite:///var/maild.db"
+    assert config.inbound.path == Path("var/mail/inbox")
+    assert config.outbound.path == Path("var/mail/outbox")
+    assert [g.name for g in config.games] == ["venice-demo"]
+
+
+def test_relative_paths_follow_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "gm.toml").write_text('[database]\nurl = "sqlite:///db/m.db"\n')
+    config = load_config(tmp_path / "gm.toml")
+    assert config.database_url == f"sqlite:///{tmp_path}/db/m.db"
+    assert config.inbound.path == tmp_path / "var/mail/inbox"
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"mail": {"inbound": {"kind": "pop3"}}}, "mail.inbound.kind"),
+    ({"games": [{"name": "g", "ruleset": "venice"}]}, "missing key 'setup'"),
+    ({"games": [{"name": "g", "ruleset": "venice", "setup": "s", "schedule": {"cron": "99 * * * *"}}]},
+     "schedule.cron"),
+    ({"games": [{"name": "g", "ruleset": "venice", "setup": "s", "schedule": {"timezone": "Mars/Olympus"}}]},
+     "unknown time zone"),
+    ({"games": [{"name": "g", "ruleset": "venice", "setup": "s", "schedule": {}}]}, "needs 'at'"),
+])
+def test_bad_configs_name_the_key(data: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_config(data, Path("."), Path("gm.toml"))
+
+
+def test_durations() -> None:
+    assert parse_duration("90m") == timedelta(minutes=90)
+    assert parse_duration("1d") == timedelta(days=1)
+    with pytest.raises(ValueError):
+        parse_duration("soon")
+
+
+def schedule(**kw):
+    data = {"games": [{"name": "g", "ruleset": "venice", "setup": "s",
+                       "schedule": {"timezone": "Europe/Rome", **kw}}]}
+    return parse_config(data, Path("."), None).games[0].schedule
+
+
+def test_explicit_deadlines_are_in_the_game_time_zone() -> None:
+    s = schedule(at=["2026-11-22T17:15", "2026-11-23T17:15"])
+    # Rome is UTC+1 in November: 17:15 there is 16:15 UTC.
+    assert deadline_for(s, 1, datetime(2026, 11, 1, tzinfo=UTC)) == datetime(2026, 11, 22, 16, 15, tzinfo=UTC)
+    assert deadline_for(s, 2, datetime(2026, 11, 1, tzinfo=UTC)) == datetime(2026, 11, 23, 16, 15, tzinfo=UTC)
+    assert deadline_for(s, 3, datetime(2026, 11, 1, tzinfo=UTC)) is None
+
+
+def test_cron_deadline_comes_strictly_after_the_previous_one() -> None:
+    s = schedule(cron="15 17 * * *")
+    first = deadline_for(s, 1, datetime(2026, 11, 22, 10, 0, tzinfo=UTC))
+    assert first == datetime(2026, 11, 22, 16, 15, tzinfo=UTC)
+    # From the previous deadline itself the next one is a day later, not the same instant.
+    second = deadline_for(s, 2, first)
+    assert second == datetime(2026, 11, 23, 16, 15, tzinfo=UTC)
+    # Summer time: on 2027-03-28 Rome moves to UTC+2, so 17:15 is 15:15 UTC.
+    summer = deadline_for(s, 9, datetime(2027, 3, 28, 12, 0, tzinfo=UTC))
+    assert summer == datetime(2027, 3, 28, 15, 15, tzinfo=UTC)
