@@ -17,6 +17,7 @@ from apscheduler.triggers.date import DateTrigger
 from sqlalchemy import select
 
 from maild.app import App
+from maild.crashpoints import crashpoint
 from maild.games import sync_games
 from maild.intake.pipeline import process_new
 from maild.intake.store import store_fetched
@@ -72,12 +73,14 @@ class Daemon:
         for mail in mails:
             await self.db(store_fetched, self.app, mail)
             report.fetched += 1
+            crashpoint("fetch.stored")
             # Only now that the raw bytes are committed may the server forget the mail.
             try:
                 await self.inbox.mark_done(mail)
             except Exception as exc:
                 self._problem(report, "inbox-mark", f"cannot mark mail done (it will be fetched again, "
                                                     f"and recognised): {exc}")
+            crashpoint("fetch.marked")
 
     def _problem(self, report: PassReport, key: str, message: str) -> None:
         log.error(message)

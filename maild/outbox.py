@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.crashpoints import crashpoint
 from maild.mail.base import OutgoingMail, Sender
 from maild.mail.compose import compose
 from maild.models import OutboundMail
@@ -64,7 +65,9 @@ async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
     sent = failed = 0
     for row_id, mail in await run_db(due):
         result = await sender.send(mail)
+        crashpoint("send.delivered")
         outcome = await run_db(record_result, app, row_id, result.status, result.detail, result.refused)
+        crashpoint("send.recorded")
         sent += outcome == "sent"
         failed += outcome == "failed"
     return sent, failed

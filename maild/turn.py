@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.config import Safety
+from maild.crashpoints import crashpoint
 from maild.deadlines import deadline_for
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
 from maild.intake.pipeline import format_deadline, game_timezone
@@ -87,7 +88,9 @@ def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
         state = state_before(s, game, turn.number)
         result = resolve(ruleset, state, turn, orders_in_force(ruleset, book, players))
         finish_turn(s, app, game, turn, result, missing, share)
-        return TurnOutcome(name, turn.number, "done")
+        number = turn.number
+    crashpoint("turn.committed")
+    return TurnOutcome(name, number, "done")
 
 
 def resolve(ruleset: Any, state: dict[str, Any], turn: Turn, orders: dict[str, Any]) -> TurnResult:
@@ -118,6 +121,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
     s.flush()
     queue_turn_mail(s, app, game, turn.number, result, finished,
                     format_deadline(next_deadline, game_timezone(app, game)))
+    crashpoint("turn.before_commit")
     log.info("%s turn %d done", game.name, turn.number)
 
 

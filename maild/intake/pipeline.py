@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.crashpoints import crashpoint
 from maild.games import get_turn, players_of, ruleset_named, state_before
 from maild.intake.read import ReadMail, read_mail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
@@ -51,6 +52,8 @@ def process_new(app: App) -> dict[str, int]:
                     continue
                 process_mail(s, app, row)
                 status = row.status
+                crashpoint("intake.before_commit")
+            crashpoint("intake.committed")
         except Exception:  # a bug must not lose the mail nor stop the daemon: keep it, tell the GM
             log.exception("intake failed for mail %d", mail_id)
             status = "error"
