@@ -63,13 +63,18 @@ async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
             return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw)) for r in rows]
 
     sent = failed = 0
-    for row_id, mail in await run_db(due):
-        result = await sender.send(mail)
-        crashpoint("send.delivered")
-        outcome = await run_db(record_result, app, row_id, result.status, result.detail, result.refused)
-        crashpoint("send.recorded")
-        sent += outcome == "sent"
-        failed += outcome == "failed"
+    tried: set[int] = set()
+    # A failure queues a notice for the GM; a second round sends it in the same pass.
+    for _round in range(2):
+        batch = [(row_id, mail) for row_id, mail in await run_db(due) if row_id not in tried]
+        for row_id, mail in batch:
+            tried.add(row_id)
+            result = await sender.send(mail)
+            crashpoint("send.delivered")
+            outcome = await run_db(record_result, app, row_id, result.status, result.detail, result.refused)
+            crashpoint("send.recorded")
+            sent += outcome == "sent"
+            failed += outcome == "failed"
     return sent, failed
 
 
