@@ -95,14 +95,19 @@ class Daemon:
                 log.exception("cannot record a notice for the GM")
 
     def _turns(self, report: PassReport) -> None:
-        for name, _number in due_turns(self.app):
-            try:
-                outcome = run_turn(self.app, name)
-            except Exception as exc:
-                log.exception("turn of %s failed", name)
-                report.errors.append(f"turn of {name} failed: {exc}")
-                continue
-            report.turns.append(f"{name}:{outcome.turn} {outcome.status}")
+        # After a long downtime several deadlines of a game may have passed: run them in order, each
+        # turn opening the next, until nothing is due (or a turn is held or fails).
+        tried: set[tuple[str, int]] = set()
+        while due := [t for t in due_turns(self.app) if t not in tried]:
+            for name, number in due:
+                tried.add((name, number))
+                try:
+                    outcome = run_turn(self.app, name)
+                except Exception as exc:
+                    log.exception("turn of %s failed", name)
+                    report.errors.append(f"turn {number} of {name} failed: {exc}")
+                    continue
+                report.turns.append(f"{name}:{outcome.turn} {outcome.status}")
 
     def _sync(self) -> list[str]:
         with self.app.db.session() as s:

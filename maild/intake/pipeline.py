@@ -8,7 +8,6 @@ became of it.
 from __future__ import annotations
 
 import logging
-import re
 import traceback
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,9 +27,6 @@ from maild.render import render
 from maild.ruleset import Diagnostic, OrderSet, ParsedOrders, Ruleset
 
 log = logging.getLogger("maild.intake")
-
-SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.-]*)\]")
-
 
 @dataclass
 class Routed:
@@ -124,9 +120,7 @@ def route(s: Session, app: App, mail: ReadMail) -> Routed | None:
                 candidates = [games[tag.lower()]]
                 break
     if not candidates:
-        m = SUBJECT_TAG.search(mail.subject or "")
-        if m and m.group(1).lower() in games:
-            candidates = [games[m.group(1).lower()]]
+        candidates = [games[t.lower()] for t in mail.subject_tags if t.lower() in games][:1]
     if not candidates:
         addressed = set(mail.to_addrs)
         for gcfg in app.config.games:

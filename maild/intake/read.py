@@ -1,0 +1,40 @@
+"""Everything intake needs from one raw mail, read once: who, to whom, robot or not, the order text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from maild.intake.decode import decode_mail
+from maild.intake.header import OrderHeader
+
+
+@dataclass(frozen=True)
+class ReadMail:
+    from_addr: str | None
+    to_addrs: list[str]
+    subject: str
+    message_id: str | None
+    references: list[str]
+    auto_reason: str | None  # why this mail must not be answered, if it must not
+    header: OrderHeader | None  # the "#GAME PLAYER PASSWORD" line
+    order_text: str
+    subject_tags: list[str] = field(default_factory=list)
+    commands: frozenset[str] = frozenset()  # "HELP", "STATUS"
+    problems: list[str] = field(default_factory=list)
+
+
+def read_mail(raw: bytes) -> ReadMail:
+    d = decode_mail(raw)
+    return ReadMail(
+        from_addr=d.from_addr,
+        to_addrs=list(d.to_addrs),
+        subject=d.subject or "",
+        message_id=d.message_id,
+        references=list(d.references),
+        auto_reason=d.auto,
+        header=d.header,
+        order_text=d.text,
+        subject_tags=list(d.subject_tags),
+        commands=frozenset({d.command.upper()}) if d.command else frozenset(),
+        problems=list(d.problems),
+    )

@@ -1,0 +1,140 @@
+"""The daemon end to end on the embedded default (Maildir in, Maildir out), on SQLite and PostgreSQL:
+players mail orders, get acks, the deadline passes, printouts and newsletters go out."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import os
+from datetime import datetime
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+
+from maild.app import App
+from maild.cli import game_export
+from maild.clock import Clock
+from maild.daemon import Daemon
+from maild.games import get_game
+from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
+from maild.models import InboundMail, OutboundMail, Turn
+from tests.conftest import make_app
+
+ROME = ZoneInfo("Europe/Rome")
+
+
+def mail(sender: str, body: str, n: int, subject: str = "my bids", extra: str = "") -> bytes:
+    return (f"From: Player <{sender}>\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
+            f"Message-ID: <flow-{n}@example.org>\r\n{extra}\r\n{body}\r\n").encode()
+
+
+def drop(app: App, raw: bytes, when: datetime) -> None:
+    assert app.config.inbound.path is not None
+    path = deliver(app.config.inbound.path, raw)
+    os.utime(path, (when.timestamp(), when.timestamp()))
+
+
+def run_pass(app: App, at: datetime) -> None:
+    app.clock = Clock(at, frozen=True)
+    assert app.config.inbound.path and app.config.outbound.path
+    daemon = Daemon(app, MaildirInbox(app.config.inbound.path), MaildirSender(app.config.outbound.path),
+                    status_line=False)
+    asyncio.run(daemon.run(once=True))
+
+
+def sent(app: App) -> list[EmailMessage]:
+    assert app.config.outbound.path is not None
+    files = sorted((app.config.outbound.path / "new").iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    return [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]  # type: ignore[misc]
+
+
+def by_subject(mails: list[EmailMessage], text: str) -> EmailMessage:
+    found = [m for m in mails if text in str(m["Subject"])]
+    assert len(found) == 1, [str(m["Subject"]) for m in mails]
+    return found[0]
+
+
+def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    morning = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, morning, venice_setup)
+    drop(app, mail("alice@example.org", "borrow 300$\nbid 30$ for 2 of silk tax", 1), morning)
+    drop(app, mail("bob@example.org", "#venice1 bob sesame\nborrow 200$\nBID $45 FOR 1 OF \"Exile Competitor\"", 2),
+         morning)
+    drop(app, mail("carol@example.net", "borrow 100$\nbid 25$ for 1 of silk tax\nbid lots for everything", 3),
+         morning)
+    run_pass(app, morning)
+
+    acks = sent(app)
+    assert len(acks) == 3
+    alice = by_subject(acks, "Re: my bids")  # threaded replies keep the subject
+    assert all(m["In-Reply-To"] for m in acks)
+    assert all(m["Auto-Submitted"] == "auto-replied" for m in acks)
+    carol = next(m for m in acks if m["To"] == "carol@example.net")
+    carol_text = carol.get_content()
+    # The bad line is named with its number and text, and the good ones are listed as understood.
+    assert "line 3: bid lots for everything" in carol_text
+    assert "Understood (2)" in carol_text
+    assert "Deadline for turn 1: Sunday 22 November 2026, 17:15 CET (Europe/Rome)" in carol_text
+    assert alice["In-Reply-To"] in ("<flow-1@example.org>", "<flow-2@example.org>", "<flow-3@example.org>")
+
+    with app.db.session() as s:
+        assert [r.status for r in s.scalars(select(InboundMail).order_by(InboundMail.id))] == ["orders"] * 3
+
+    # A second pass before the deadline changes nothing.
+    run_pass(app, morning.replace(hour=17, minute=14))
+    assert len(sent(app)) == 3
+
+    run_pass(app, morning.replace(hour=17, minute=16))
+    mails = sent(app)
+    assert len(mails) == 3 + 3 + 3  # acks, printouts, newsletters
+    alice_printout = by_subject(mails, "turn 1 printout for alice").get_content()
+    # Alice borrowed 300 and won both silk tax at 30: 300 - 2 × 30 = 240.
+    assert "240" in alice_printout
+    with app.db.session() as s:
+        export = game_export(s, app, get_game(s, "venice1"))
+        turns = list(s.scalars(select(Turn).order_by(Turn.number)))
+        assert [(t.number, t.status) for t in turns] == [(1, "done"), (2, "open")]
+        # The next deadline is the config's second one.
+        assert turns[1].deadline == datetime(2026, 11, 23, 17, 15, tzinfo=ROME)
+        assert s.scalar(select(OutboundMail).where(OutboundMail.status != "sent")) is None
+    assert export["turn"] == 2
+    assert export["players"]["alice"]["money"] == 240
+    assert export["players"]["alice"]["holdings"] == {"silk tax": 2}
+    # Bob: 200 - 45 = 155, and the exile competitor.
+    assert export["players"]["bob"]["money"] == 155
+    assert export["players"]["bob"]["holdings"] == {"exile competitor": 1}
+    # Carol's 25 lost to alice's 30 for both units: she keeps her 100.
+    assert export["players"]["carol"]["money"] == 100
+    assert export["players"]["carol"]["holdings"] == {}
+
+
+def test_deadline_missed_while_down_runs_on_start(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    morning = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, morning, venice_setup)
+    for i, who in enumerate(("alice@example.org", "carol@example.net")):
+        drop(app, mail(who, "bid 10$ for 1 of silk tax", i), morning)
+    run_pass(app, morning)
+    # The daemon was down for three days: on start it runs turn 1, whose deadline passed; turn 2's
+    # (23 November) has passed too, so it runs next, but nobody could send orders for it, and the
+    # safety gate holds it for the GM rather than resolving an empty auction.
+    run_pass(app, datetime(2026, 11, 25, 9, 0, tzinfo=ROME))
+    with app.db.session() as s:
+        statuses = [(t.number, t.status) for t in s.scalars(select(Turn).order_by(Turn.number))]
+    assert statuses == [(1, "done"), (2, "held")]
+
+
+def test_safety_gate_holds_a_turn_when_nobody_sent_orders(tmp_path: Path, db_url: str,
+                                                          venice_setup: Path) -> None:
+    morning = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, morning, venice_setup)
+    run_pass(app, morning.replace(hour=17, minute=16))
+    with app.db.session() as s:
+        turn = s.scalar(select(Turn).where(Turn.number == 1))
+        assert turn is not None and turn.status == "held"
+        assert turn.note == "3 of 3 players have nothing on file (100%; usually 0%)"
+    notice = by_subject(sent(app), "turn 1 held")
+    assert notice["To"] == "referee@example.org"
+    assert "maild turn release venice1" in notice.get_content()
