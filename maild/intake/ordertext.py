@@ -1,0 +1,121 @@
+"""From a mail's decoded text to the order text the ruleset parses.
+
+The rules, in order:
+
+1. **Where the player's text ends.** The first *cut* outside ``>``-quoted lines (a signature separator, a
+   phone signature, or the start of an unquoted original in an Outlook-style top-posted reply; see
+   `quotes`) ends the player's own text; what is below it is someone else's.
+2. **The header line** (``#GAME PLAYER PASSWORD``, see `header`), never one inside ``>`` quotes:
+   the first one above the cut is used. If there is none above the cut and the player wrote nothing
+   there, the *last* one below it is used: that is a player who pasted orders at the bottom of an
+   unquoted (Outlook) reply. Text above the header line is ignored (a note says so if it was more than
+   quotes).
+3. **The order text** runs from the line after the header (or from the top) to ``#end``, the next
+   header line (one mail carries one player's orders; the rest is ignored and noted), or the end. In it,
+   quoted lines, attributions, forward headers and what follows a cut are removed (`quotes.strip_quotes`);
+   unquoted lines between quoted ones stay, so orders interleaved with a quoted report survive.
+4. **Commands**: lines that are just ``HELP`` or ``STATUS`` are taken out of the order text and
+   reported as `command` (the first one wins); with no order text left, a subject of just that word
+   counts too.
+5. Leading and trailing blank lines are dropped.
+
+**Line numbers**: "line N" in an ack means line N of `OrderText.text`, the order text as the ack shows
+it back to the player (the header line is not part of it: line 1 is the first line kept after it).
+`line_map[N - 1]` is the 1-based line of the decoded mail text it came from, for the GM's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from maild.intake.header import (
+    OrderHeader,
+    is_end_line,
+    line_command,
+    parse_header_line,
+    subject_command,
+)
+from maild.intake.quotes import first_cut, is_quoted, strip_quotes
+
+
+@dataclass(frozen=True)
+class OrderText:
+    text: str
+    line_map: tuple[int, ...]  # 1-based line in the decoded text for each line of `text`
+    header: OrderHeader | None = None
+    command: str | None = None  # "help" or "status"
+    quoted_removed: bool = False  # quoted text, attributions or a signature were removed
+    notes: list[str] = field(default_factory=list)  # for the ack's list of problems
+
+
+def _headers(lines: Sequence[str]) -> list[OrderHeader]:
+    found = []
+    for i, line in enumerate(lines):
+        if line[:1] in ("#", " ", "*", "\t") and not is_quoted(line):
+            h = parse_header_line(line, i)
+            if h is not None:
+                found.append(h)
+    return found
+
+
+def find_header(lines: Sequence[str]) -> OrderHeader | None:
+    """The header line that applies to these lines (rule 2 of the module docstring), or None."""
+    candidates = _headers(lines)
+    if not candidates:
+        return None
+    cut = first_cut(lines)
+    above = [h for h in candidates if h.line_index < cut]
+    if above:
+        return above[0]
+    own = strip_quotes(lines, 0, cut)
+    if any(lines[i].strip() for i in own.indices):
+        return None
+    return candidates[-1]
+
+
+def extract(text: str, subject: str = "") -> OrderText:
+    """The order text of a decoded mail text (see the module docstring); never raises."""
+    lines = text.split("\n")
+    notes: list[str] = []
+    header = find_header(lines)
+    start, stop = 0, len(lines)
+    if header is not None:
+        start = header.line_index + 1
+        above = strip_quotes(lines, 0, header.line_index)
+        if any(lines[i].strip() for i in above.indices):
+            notes.append(f"the text above the line {lines[header.line_index].strip()!r} was ignored")
+    # Past the next cut is someone else's text: an #end or a header line there is not the player's.
+    for i in range(start, first_cut(lines, start)):
+        line = lines[i]
+        if is_quoted(line):
+            continue
+        if is_end_line(line):
+            stop = i
+            break
+        if header is not None and parse_header_line(line, i) is not None:
+            notes.append(f"only one header line is read per mail; the text from {line.strip()!r} on "
+                         "was ignored")
+            stop = i
+            break
+    kept = strip_quotes(lines, start, stop)
+    indices: list[int] = []
+    command = None
+    for i in kept.indices:
+        word = line_command(lines[i]) if len(lines[i]) < 12 else None
+        if word:
+            command = command or word
+        else:
+            indices.append(i)
+    nonblank = [k for k, i in enumerate(indices) if lines[i].strip()]
+    indices = indices[nonblank[0]:nonblank[-1] + 1] if nonblank else []
+    if not indices and command is None:
+        command = subject_command(subject)
+    return OrderText(
+        text="\n".join(lines[i] for i in indices),
+        line_map=tuple(i + 1 for i in indices),
+        header=header,
+        command=command,
+        quoted_removed=kept.removed,
+        notes=notes,
+    )
