@@ -162,7 +162,12 @@ def test_only_one_header_per_mail() -> None:
     ot = extract("#venice1 alice\nborrow 5$\n#venice1 bob sesame\nborrow 9$")
     assert ot.header is not None and ot.header.player == "alice"
     assert ot.text == "borrow 5$"
-    assert any("only one header" in n for n in ot.notes)
+    assert ot.notes == ["only one header line is read per mail; the text from '#venice1 bob ...' on was ignored"]
+
+
+def test_notes_never_show_the_password() -> None:
+    ot = extract("Hello\n#venice1 bob sesame\nborrow 5$")
+    assert ot.notes == ["the text above the line '#venice1 bob ...' was ignored"]
 
 
 def test_header_in_the_original_below_a_top_post_is_not_used() -> None:

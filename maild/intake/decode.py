@@ -212,7 +212,7 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
     """(display name, address) pairs; encoded words are decoded after splitting, as they may hide commas."""
     out: list[tuple[str, str]] = []
     for value in values:
-        m = _SIMPLE_ADDRESS.fullmatch(value) if value.isascii() else None
+        m = _SIMPLE_ADDRESS.fullmatch(value) if value.isascii() and "\n" not in value else None
         if m:
             out.append(((m.group(1) or "").strip(), m.group(2) or m.group(3)))
             continue

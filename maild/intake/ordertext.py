@@ -59,6 +59,12 @@ def _headers(lines: Sequence[str]) -> list[OrderHeader]:
     return found
 
 
+def _shown(header: OrderHeader) -> str:
+    """A header line as notes quote it: never with the password, since notes go into mail."""
+    shown = f"#{header.game}" + (f" {header.player}" if header.player else "")
+    return shown + (" ..." if header.password is not None else "")
+
+
 def find_header(lines: Sequence[str]) -> OrderHeader | None:
     """The header line that applies to these lines (rule 2 of the module docstring), or None."""
     candidates = _headers(lines)
@@ -84,7 +90,7 @@ def extract(text: str, subject: str = "") -> OrderText:
         start = header.line_index + 1
         above = strip_quotes(lines, 0, header.line_index)
         if any(lines[i].strip() for i in above.indices):
-            notes.append(f"the text above the line {lines[header.line_index].strip()!r} was ignored")
+            notes.append(f"the text above the line '{_shown(header)}' was ignored")
     # Past the next cut is someone else's text: an #end or a header line there is not the player's.
     for i in range(start, first_cut(lines, start)):
         line = lines[i]
@@ -93,8 +99,9 @@ def extract(text: str, subject: str = "") -> OrderText:
         if is_end_line(line):
             stop = i
             break
-        if header is not None and parse_header_line(line, i) is not None:
-            notes.append(f"only one header line is read per mail; the text from {line.strip()!r} on "
+        other = parse_header_line(line, i) if header is not None else None
+        if other is not None:
+            notes.append(f"only one header line is read per mail; the text from '{_shown(other)}' on "
                          "was ignored")
             stop = i
             break

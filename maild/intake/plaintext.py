@@ -20,7 +20,6 @@ import unicodedata
 _SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufffe]")
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
 def normalize(text: str) -> str:
@@ -33,7 +32,8 @@ def normalize(text: str) -> str:
         if not unicodedata.is_normalized("NFC", text):
             text = unicodedata.normalize("NFC", text)
     text = _CONTROLS.sub("", text.replace("\f", "\n").replace("\v", "\n"))
-    return _TRAILING.sub("", text)
+    # Not a "[ \t]+$" regex: that backtracks quadratically on long runs of blanks inside a line.
+    return "\n".join(line.rstrip(" \t") for line in text.split("\n"))
 
 
 def unflow(text: str, delsp: bool) -> str:

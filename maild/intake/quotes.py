@@ -30,11 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 _VERBS = r"(?:wrote|writes|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef|escreveu|skrev|kirjoitti|napisał)"
-_ATTRIBUTION = re.compile(
-    rf"^(?:.{{0,300}}\s)?{_VERBS}\b[^:]{{0,150}}\s?:$"  # On/Am/Le/El/Il giorno ... wrote: (and "X wrote:")
-    r"|^(?:quoting|zitat\s+von|citando)\s.{1,250}:$",
-    re.IGNORECASE,
-)
+# "On/Am/Le/El/Il giorno ... wrote:" and plain "X wrote:": searched for, not matched with a leading .*,
+# which would backtrack badly on long lines.
+_ATTRIBUTION_VERB = re.compile(rf"(?:^|\s){_VERBS}\b[^:]{{0,150}}\s?:$", re.IGNORECASE)
+_ATTRIBUTION_QUOTING = re.compile(r"^(?:quoting|zitat\s+von|citando)\s.{1,250}:$", re.IGNORECASE)
 _ATTRIBUTION_OPENER = re.compile(r"^(?:on|am|le|el|il|op|em|den|w)\s", re.IGNORECASE)
 
 _SIGNATURE_LINES = re.compile(
@@ -86,15 +85,19 @@ def is_quoted(line: str) -> bool:
 def attribution_length(lines: Sequence[str], i: int, stop: int) -> int:
     """1 or 2 if an attribution line (or one wrapped over two lines) starts at `i`, else 0."""
     first = plain(lines[i])
-    if not first or first[-1:] not in ":" and not _ATTRIBUTION_OPENER.match(first):
+    if not first or len(first) > 400 or first[-1:] not in ":" and not _ATTRIBUTION_OPENER.match(first):
         return 0
-    if len(first) <= 400 and _ATTRIBUTION.match(first):
+    if _is_attribution(first):
         return 1
     if i + 1 < stop and _ATTRIBUTION_OPENER.match(first):
         second = plain(lines[i + 1])
-        if second and len(second) <= 120 and _ATTRIBUTION.match(f"{first} {second}"):
+        if second and len(second) <= 120 and _is_attribution(f"{first} {second}"):
             return 2
     return 0
+
+
+def _is_attribution(line: str) -> bool:
+    return bool(_ATTRIBUTION_VERB.search(line) or _ATTRIBUTION_QUOTING.match(line))
 
 
 def _followed_by_quote(lines: Sequence[str], i: int, stop: int) -> bool:
