@@ -97,10 +97,17 @@ def test_attribution_and_quote_removed(attribution: str) -> None:
     assert kept(text) == ["bid 30$ for 2 of silk tax"]
 
 
-def test_attribution_followed_by_text_is_kept() -> None:
+def test_vague_attribution_followed_by_text_is_kept() -> None:
     # Without a quote after it, cutting could lose orders: the line is left for the grammar to reject.
-    text = "On Monday I wrote:\nbid 30$ for 2 of silk tax"
-    assert kept(text) == ["On Monday I wrote:", "bid 30$ for 2 of silk tax"]
+    assert kept("On Monday I wrote:\nborrow 5$") == ["On Monday I wrote:", "borrow 5$"]
+    assert kept("Bob wrote:\nborrow 5$") == ["Bob wrote:", "borrow 5$"]
+
+
+def test_full_attribution_followed_by_unquoted_original_is_a_cut() -> None:
+    # Yahoo's plain part: the original follows the attribution without '>' markers.
+    text = ("borrow 5$\n\n\nOn Sunday, November 22, 2026, 05:15:00 PM GMT+1, GM <gm@example.org> wrote:\n\n\n"
+            "Venice, turn 1\nbid 40$ for 2 of silk tax\n")
+    assert kept(text) == ["borrow 5$"]
 
 
 def test_interleaved_and_bottom_posted_text_is_kept() -> None:

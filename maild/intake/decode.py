@@ -24,9 +24,10 @@ read, with the trouble listed in `DecodedMail.problems` (worded for the player's
 - The order text is then cut out by `ordertext.extract` (header line, ``#end``, quoted replies,
   signatures, HELP/STATUS); see there for what "line N" means.
 
-**Speed**: the stdlib parser runs with the ``compat32`` policy and the header decoding, part selection
-and charset handling are ours; ``policy.default`` gives the same results here at ~25 times the cost
-(about 1 ms against 40 µs for a small plain mail).
+**Speed**: the stdlib parser runs with the ``compat32`` policy (about 35 µs for a small mail, against
+about 1 ms with ``policy.default`` and ``get_body().get_content()``), once per mail; header decoding,
+address splitting, part selection and charsets are ours, with fast paths for the common cases. The whole
+of `decode_mail` takes about 150-200 µs for an ordinary plain-text order mail (``bench/bench_decode.py``).
 """
 
 from __future__ import annotations

@@ -65,12 +65,15 @@ def _shown(header: OrderHeader) -> str:
     return shown + (" ..." if header.password is not None else "")
 
 
-def find_header(lines: Sequence[str]) -> OrderHeader | None:
-    """The header line that applies to these lines (rule 2 of the module docstring), or None."""
+def find_header(lines: Sequence[str], cut: int | None = None) -> OrderHeader | None:
+    """The header line that applies to these lines (rule 2 of the module docstring), or None.
+
+    `cut` is `quotes.first_cut(lines)` if the caller has it already.
+    """
     candidates = _headers(lines)
     if not candidates:
         return None
-    cut = first_cut(lines)
+    cut = first_cut(lines) if cut is None else cut
     above = [h for h in candidates if h.line_index < cut]
     if above:
         return above[0]
@@ -84,7 +87,8 @@ def extract(text: str, subject: str = "") -> OrderText:
     """The order text of a decoded mail text (see the module docstring); never raises."""
     lines = text.split("\n")
     notes: list[str] = []
-    header = find_header(lines)
+    cut = first_cut(lines)
+    header = find_header(lines, cut)
     start, stop = 0, len(lines)
     if header is not None:
         start = header.line_index + 1
@@ -92,7 +96,7 @@ def extract(text: str, subject: str = "") -> OrderText:
         if any(lines[i].strip() for i in above.indices):
             notes.append(f"the text above the line '{_shown(header)}' was ignored")
     # Past the next cut is someone else's text: an #end or a header line there is not the player's.
-    for i in range(start, first_cut(lines, start)):
+    for i in range(start, cut if header is None or header.line_index < cut else first_cut(lines, start)):
         line = lines[i]
         if is_quoted(line):
             continue

@@ -9,8 +9,10 @@ Three kinds of removal:
   stay: players interleave orders with a quoted report and bottom-post under it.
 - **An attribution** ("On <date>, <name> wrote:", "Am ... schrieb ...:", "Le ... a écrit :",
   "El ... escribió:", "Il giorno ... ha scritto:", and others; also wrapped over two lines as Gmail
-  does) is dropped when the next non-blank line is quoted or nothing follows. An attribution followed
-  by ordinary text is kept: cutting there could lose orders.
+  does) is dropped when the next non-blank line is quoted or nothing follows. Followed by ordinary text,
+  a full attribution (opening with On/Am/Le/El/Il/... and naming a date or an address) is a cut, since
+  Yahoo and some phone clients put the original there without ``>``; a vaguer one ("Bob wrote:",
+  "On Monday I wrote:") is kept, as cutting there could lose orders.
 - **Cuts**: everything from the line on is dropped. A cut is a signature separator (``-- `` or ``--``),
   a phone or app signature ("Sent from my iPhone", "Get Outlook for iOS", "Sent from Mail for
   Windows", and their French/German/Italian/Spanish forms), Outlook's ``-----Original Message-----``,
@@ -100,6 +102,11 @@ def _is_attribution(line: str) -> bool:
     return bool(_ATTRIBUTION_VERB.search(line) or _ATTRIBUTION_QUOTING.match(line))
 
 
+def _full_attribution(lines: Sequence[str], i: int, n: int) -> bool:
+    text = " ".join(plain(lines[j]) for j in range(i, i + n))
+    return bool(_ATTRIBUTION_OPENER.match(text)) and ("@" in text or any(c.isdigit() for c in text))
+
+
 def _followed_by_quote(lines: Sequence[str], i: int, stop: int) -> bool:
     for j in range(i, stop):
         if lines[j].strip():
@@ -128,6 +135,9 @@ def cut_reason(lines: Sequence[str], i: int, stop: int) -> str | None:
     if _ORIGINAL_MESSAGE.match(line) or _UNDERSCORES.match(line):
         return "original message"
     if _is_outlook_header_block(lines, i, stop):
+        return "original message"
+    n = attribution_length(lines, i, stop)
+    if n and not _followed_by_quote(lines, i + n, stop) and _full_attribution(lines, i, n):
         return "original message"
     return None
 
