@@ -1,0 +1,234 @@
+"""Outgoing mail through an SMTP server, over aiosmtplib.
+
+`SmtpSender` implements `Sender`: one connection, reused across sends and checked with NOOP before
+each reuse (servers drop idle clients), and every outcome mapped onto `SendResult`:
+
+- 2xx: "sent" (recipients refused individually are listed in `refused`; the rest got the mail),
+- 4xx, a dropped, refused or timed-out connection: "temporary" (the outbox retries later),
+- 5xx, a malformed address: "permanent",
+- authentication problems: "permanent" with detail "authentication failed: ..." (the GM must act).
+
+The raw bytes go out unchanged through `sendmail` (`send_message` would re-serialise the message);
+aiosmtplib only adds the dot-stuffing and CRLF line ends that SMTP itself requires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import ssl
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import aiosmtplib
+
+from maild.mail.base import OutgoingMail, SendResult, is_loopback, resolve_password
+
+log = logging.getLogger(__name__)
+
+# local@domain with nothing SMTP would misread: no spaces, control characters, brackets or separators.
+_ADDR_SPEC = re.compile(r"[^\s<>()\[\]\\,;:\"@\x00-\x1f\x7f]+@[^\s<>()\\,;:\"@\x00-\x1f\x7f]+")
+
+
+class SmtpSender:
+    """`Sender` over one SMTP server.
+
+    tls: implicit TLS from the first byte (usually port 465). starttls: True requires the STARTTLS
+    upgrade (port 587), None uses it when the server offers it, False never (a relay on loopback).
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        user: str | None = None,
+        password: str | None = None,
+        *,
+        tls: bool = False,
+        starttls: bool | None = False,
+        timeout: float = 30.0,
+        ssl_context: ssl.SSLContext | None = None,
+        allow_plain: bool = False,
+        local_hostname: str | None = None,
+    ) -> None:
+        if tls and starttls:
+            raise ValueError("use either tls (implicit TLS, port 465) or starttls (port 587), not both")
+        if (user is None) != (password is None):
+            raise ValueError("SMTP authentication needs both user and password")
+        # starttls=None may silently stay in plain text if the server does not offer STARTTLS.
+        if user is not None and not tls and starttls is not True and not allow_plain and not is_loopback(host):
+            raise ValueError(
+                f"SMTP login to {host} without TLS would send the password in clear text; "
+                "use tls = true (port 465) or starttls = true (port 587), or set allow_plain = true"
+            )
+        self.host, self.port = host, port
+        self.user, self._password = user, password
+        self.tls, self.starttls = tls, starttls
+        self.timeout = timeout
+        self.ssl_context = ssl_context
+        self.local_hostname = local_hostname
+        self.connect_count = 0  # connections opened, for diagnostics and tests
+        self._smtp: aiosmtplib.SMTP | None = None
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any], base_dir: Path, **overrides: Any) -> SmtpSender:
+        """Build from a `[mail.outbound]` table with kind = "smtp" (see docs/mail-transport.md)."""
+        if not cfg.get("host"):
+            raise ValueError('[mail.outbound] kind = "smtp" needs host')
+        tls = bool(cfg.get("tls", False))
+        starttls = cfg.get("starttls", False)
+        if starttls not in (True, False, None, "auto"):
+            raise ValueError('[mail.outbound] starttls must be true, false or "auto"')
+        starttls = None if starttls == "auto" else starttls
+        user = cfg.get("user")
+        password = resolve_password(dict(cfg), base_dir)
+        if user and password is None:
+            raise ValueError("[mail.outbound] user given but no password_env or password_file")
+        context = None
+        if cfg.get("ca_file"):
+            # For a relay with a private CA or a self-signed certificate.
+            context = ssl.create_default_context(cafile=str(base_dir / Path(cfg["ca_file"])))
+        kwargs: dict[str, Any] = dict(
+            host=str(cfg["host"]),
+            port=int(cfg.get("port", 465 if tls else 587 if starttls else 25)),
+            user=str(user) if user else None,
+            password=password if user else None,
+            tls=tls,
+            starttls=starttls,
+            timeout=float(cfg.get("timeout", 30.0)),
+            ssl_context=context,
+            allow_plain=bool(cfg.get("allow_plain", False)),
+            local_hostname=cfg.get("local_hostname"),
+        )
+        kwargs.update(overrides)
+        return cls(**kwargs)
+
+    async def send(self, mail: OutgoingMail) -> SendResult:
+        # aiosmtplib "parses" addresses and may send to whatever part of a malformed one it picks
+        # (a CR/LF-laden string can come out as a different recipient), so only bare addr-specs pass.
+        if mail.sender and not _ADDR_SPEC.fullmatch(mail.sender):
+            return SendResult("permanent", f"invalid sender address: {mail.sender!r}")
+        invalid = {addr: "invalid address" for addr in mail.recipients if not _ADDR_SPEC.fullmatch(addr)}
+        recipients = [addr for addr in mail.recipients if addr not in invalid]
+        if not recipients:
+            return SendResult("permanent", "no valid recipient address", invalid)
+        result = await self._send(mail, recipients)
+        return replace(result, refused={**invalid, **result.refused}) if invalid else result
+
+    async def _send(self, mail: OutgoingMail, recipients: list[str]) -> SendResult:
+        async with self._lock:
+            try:
+                smtp = await self._connection()
+            except _AuthFailed as exc:
+                self._discard()
+                return SendResult("permanent", f"authentication failed: {exc}")
+            except _DELIVERY_ERRORS as exc:
+                self._discard()
+                return _classify(exc)
+            try:
+                options = []
+                # Declare 8-bit bodies where the server lets us; servers without 8BITMIME get them as is.
+                if any(byte > 0x7F for byte in mail.raw) and smtp.supports_extension("8bitmime"):
+                    options.append("BODY=8BITMIME")
+                refused, reply = await smtp.sendmail(mail.sender, recipients, mail.raw, mail_options=options)
+            except _DELIVERY_ERRORS as exc:
+                result = _classify(exc)
+                if result.status == "temporary" or not smtp.is_connected:
+                    self._discard()  # its state is unknown; a fresh connection next time
+                log.info("send %s: %s %s", mail.message_id, result.status, result.detail)
+                return result
+            return SendResult(
+                "sent", reply, {addr: f"{response.code} {response.message}" for addr, response in refused.items()}
+            )
+
+    async def close(self) -> None:
+        async with self._lock:
+            smtp, self._smtp = self._smtp, None
+            if smtp is not None and smtp.is_connected:
+                try:
+                    await asyncio.wait_for(smtp.quit(), min(self.timeout, 5.0))
+                except (aiosmtplib.SMTPException, OSError):
+                    pass
+            if smtp is not None:
+                smtp.close()
+
+    async def _connection(self) -> aiosmtplib.SMTP:
+        smtp = self._smtp
+        if smtp is not None and smtp.is_connected:
+            # The server may have dropped us while idle without our noticing yet: ask before reusing,
+            # so a stale connection costs a reconnect rather than a failed send.
+            try:
+                await smtp.noop()
+                return smtp
+            except (aiosmtplib.SMTPException, OSError):
+                log.info("SMTP connection to %s:%d went stale; reconnecting", self.host, self.port)
+        self._discard()
+        smtp = aiosmtplib.SMTP(
+            hostname=self.host,
+            port=self.port,
+            use_tls=self.tls,
+            start_tls=self.starttls,
+            tls_context=self.ssl_context,
+            timeout=self.timeout,
+            local_hostname=self.local_hostname,
+        )
+        await smtp.connect()
+        self._smtp = smtp
+        self.connect_count += 1
+        if self.user is not None and self._password is not None:
+            try:
+                await smtp.login(self.user, self._password)
+            except aiosmtplib.SMTPAuthenticationError as exc:
+                raise _AuthFailed(f"{exc.code} {exc.message}") from exc
+            except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError):
+                raise
+            except aiosmtplib.SMTPException as exc:  # e.g. the server offers no AUTH at all
+                raise _AuthFailed(str(exc)) from exc
+        if smtp.is_ehlo_or_helo_needed:
+            await smtp.ehlo()  # so supports_extension() knows the server's extensions
+        return smtp
+
+    def _discard(self) -> None:
+        smtp, self._smtp = self._smtp, None
+        if smtp is not None:
+            smtp.close()
+
+
+class _AuthFailed(Exception):
+    pass
+
+
+# What a delivery attempt can raise (TimeoutError and ssl.SSLError are OSErrors). Anything else is
+# a bug in maild and propagates.
+_DELIVERY_ERRORS = (aiosmtplib.SMTPException, OSError, ValueError)
+
+
+def _classify(exc: BaseException) -> SendResult:
+    """Map an aiosmtplib (or socket) failure onto temporary / permanent."""
+    if isinstance(exc, aiosmtplib.SMTPAuthenticationError):
+        return SendResult("permanent", f"authentication failed: {exc.code} {exc.message}")
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        refused = {err.recipient: f"{err.code} {err.message}" for err in exc.recipients}
+        # Retry if any refusal is temporary; the 5xx ones will be listed as refused again then.
+        permanent = all(err.code >= 500 for err in exc.recipients)
+        return SendResult("permanent" if permanent else "temporary", "all recipients refused", refused)
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        # Covers refused sender, DATA, HELO and a 4xx/5xx greeting.
+        status = "permanent" if 500 <= exc.code < 600 else "temporary"
+        return SendResult(status, f"{exc.code} {exc.message}")
+    if isinstance(exc, aiosmtplib.SMTPNotSupported):
+        # e.g. starttls = true but the server offers no STARTTLS: configuration, not this mail.
+        return SendResult("temporary", f"not supported by the server: {exc}")
+    if isinstance(exc, ValueError):
+        # aiosmtplib refuses addresses that cannot be sent safely (CR/LF, no SMTPUTF8 for non-ASCII).
+        return SendResult("permanent", f"invalid address: {exc}")
+    cause = exc.__cause__
+    if isinstance(cause, ssl.SSLError):
+        return SendResult("temporary", f"TLS failed: {cause}")
+    if isinstance(exc, aiosmtplib.SMTPException | OSError):  # disconnects, timeouts, refused connections
+        return SendResult("temporary", str(exc) or type(exc).__name__)
+    return SendResult("temporary", f"{type(exc).__name__}: {exc}")
