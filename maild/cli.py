@@ -209,7 +209,7 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
     from maild.mail.factory import make_inbox, make_sender
 
     try:
-        inbox, sender = make_inbox(app.config), make_sender(app.config)
+        inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     asyncio.run(Daemon(app, inbox, sender).run(once=args.once))

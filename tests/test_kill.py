@@ -36,7 +36,7 @@ MAILS = [
 def write_game(tmp: Path) -> Path:
     (tmp / "setup.toml").write_text(VENICE_SETUP)
     config = tmp / "maild.toml"
-    config.write_text(f"""
+    config.write_text("""
 [database]
 url = "sqlite:///maild.db"
 [mail.inbound]

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 from maild.config import Config
-from maild.mail.base import InboxSource, Sender, resolve_password
+from maild.mail.base import InboxSource, Sender
 from maild.mail.maildir import MaildirInbox, MaildirSender
 
+# With `run --once` an IMAP server that is away must not make the pass wait for it forever.
+ONCE_CONNECT_ATTEMPTS = 3
 
-def make_inbox(config: Config) -> InboxSource:
+
+def make_inbox(config: Config, once: bool = False) -> InboxSource:
     cfg = config.inbound
     if cfg.kind == "maildir":
         assert cfg.path is not None
         return MaildirInbox(cfg.path)
     from maild.mail.imap import ImapInbox
 
-    o = cfg.options
-    if "host" not in o or "user" not in o:
-        raise ValueError("mail.inbound: kind = \"imap\" needs host and user")
-    tls = bool(o.get("tls", True))
-    return ImapInbox(host=str(o["host"]), port=int(o.get("port", 993 if tls else 143)), user=str(o["user"]),
-                     password=resolve_password(o, cfg.base_dir) or "", folder=str(o.get("folder", "INBOX")),
-                     tls=tls, done_action=str(o.get("done_action", "seen")),
-                     use_idle=bool(o.get("idle", True)))
+    overrides = {"max_attempts": ONCE_CONNECT_ATTEMPTS} if once else {}
+    return ImapInbox.from_config(cfg.options, cfg.base_dir, **overrides)
 
 
 def make_sender(config: Config) -> Sender:
@@ -31,11 +28,4 @@ def make_sender(config: Config) -> Sender:
         return MaildirSender(cfg.path)
     from maild.mail.smtp import SmtpSender
 
-    o = cfg.options
-    if "host" not in o:
-        raise ValueError("mail.outbound: kind = \"smtp\" needs host")
-    tls = bool(o.get("tls", False))
-    starttls = o.get("starttls")
-    return SmtpSender(host=str(o["host"]), port=int(o.get("port", 465 if tls else 587)),
-                      user=o.get("user"), password=resolve_password(o, cfg.base_dir), tls=tls,
-                      starttls=None if starttls is None else bool(starttls))
+    return SmtpSender.from_config(cfg.options, cfg.base_dir)
