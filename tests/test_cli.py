@@ -1,0 +1,149 @@
+"""The command line of DESIGN.md: every command, its output and its exit status."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from maild.cli import main
+from tests.conftest import VENICE_SETUP
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Path:
+    (tmp_path / "setup.toml").write_text(VENICE_SETUP)
+    config = tmp_path / "gm.toml"
+    config.write_text("""
+[database]
+url = "sqlite:///maild.db"
+[mail.outbound]
+kind = "maildir"
+path = "out"
+from = "gm@example.org"
+[[games]]
+name = "venice1"
+ruleset = "venice"
+setup = "setup.toml"
+address = "gm@example.org"
+[games.schedule]
+timezone = "Europe/Rome"
+at = ["2026-11-22T17:15", "2026-11-23T17:15", "2026-11-24T17:15", "2026-11-25T17:15",
+      "2026-11-26T17:15", "2026-11-27T17:15", "2026-11-28T17:15"]
+""")
+    return config
+
+
+def maild(config: Path, *args: str) -> int:
+    return main(["--config", str(config), *args])
+
+
+def eml(tmp: Path, name: str, sender: str, body: str) -> Path:
+    path = tmp / name
+    path.write_text(f"From: {sender}\nTo: gm@example.org\nSubject: bids\nMessage-ID: <{name}@x>\n\n{body}\n")
+    return path
+
+
+def test_init_creates_the_config_games(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert maild(gm, "init") == 0
+    assert "created game venice1" in capsys.readouterr().out
+    assert maild(gm, "init") == 0  # again: an upgrade that has nothing to do
+    assert "created game" not in capsys.readouterr().out
+
+
+def test_game_list_and_json_export(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert maild(gm, "--now", "2026-11-22T09:00+01:00", "init") == 0
+    capsys.readouterr()
+    a = eml(gm.parent, "a.eml", "alice@example.org", "bid 5$ for 1 of silk tax")
+    assert maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", str(a)) == 0
+    assert "mail 1: orders" in capsys.readouterr().out
+    assert maild(gm, "game", "list") == 0
+    line = capsys.readouterr().out
+    assert "venice1  venice  turn 1  deadline 2026-11-22T16:15:00+00:00  no orders from: bob, carol" in line
+    assert maild(gm, "game", "show", "venice1", "--json") == 0
+    export = json.loads(capsys.readouterr().out)
+    assert {"game", "ruleset", "turn", "deadline", "players", "state"} <= set(export)
+    assert export["game"] == "venice1" and export["ruleset"] == "venice" and export["turn"] == 1
+    assert export["deadline"] == "2026-11-22T16:15:00+00:00"
+    assert set(export["players"]) == {"alice", "bob", "carol"}
+    for figures in export["players"].values():
+        assert {"money", "borrowed", "interest_due", "holdings"} <= set(figures)
+    assert export["players"]["alice"]["orders_on_file"] is True
+
+
+def test_turn_run_then_rerun_gives_the_same_result(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "init")
+    a = eml(gm.parent, "a.eml", "alice@example.org", "borrow 50$\nbid 5$ for 1 of silk tax")
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", str(a))
+    capsys.readouterr()
+    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:00+01:00") == 0
+    assert "venice1 turn 1: done" in capsys.readouterr().out
+    assert maild(gm, "turn", "rerun", "venice1", "1") == 0
+    assert "venice1 turn 1: same result as before" in capsys.readouterr().out
+    assert maild(gm, "game", "show", "venice1", "--json") == 0
+    export = json.loads(capsys.readouterr().out)
+    assert export["turn"] == 2 and export["players"]["alice"]["money"] == 45  # 50 − 5
+    assert maild(gm, "turn", "rerun", "venice1", "2") == 2  # not processed yet
+    assert "turn 2 has not been processed" in capsys.readouterr().err
+
+
+def test_orders_check_prints_file_line_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("borrow 100$\nbid 30$ for 2 of silk tax\n")
+    assert main(["orders", "check", "--ruleset", "venice", str(good)]) == 0
+    assert capsys.readouterr().out == ""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("borrow 100$\nbid thirty for silk tax\n\nbid 30$ for 2 of silk tax\nsell everything\n")
+    assert main(["orders", "check", "--ruleset", "venice", str(bad)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [f"{bad}:2", f"{bad}:5"]
+
+
+def test_orders_check_against_a_game(gm: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    maild(gm, "init")
+    orders = tmp_path / "o.txt"
+    orders.write_text("bid 30$ for 3 of silk tax\nbid 10$ for 1 of opera\n")
+    # Syntax is fine; against the game, 3 silk tax are more than the 2 offered and opera is not on sale.
+    assert main(["orders", "check", "--ruleset", "venice", str(orders)]) == 0
+    capsys.readouterr()
+    assert maild(gm, "orders", "check", "--ruleset", "venice", "--game", "venice1", str(orders)) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[0] for line in out] == [f"{orders}:1", f"{orders}:2"]
+
+
+@pytest.mark.parametrize("args, reason", [
+    (["orders", "check", "--ruleset", "chess", "x.txt"], "unknown ruleset 'chess'"),
+    (["orders", "check", "--ruleset", "venice", "/nonexistent/x.txt"], "/nonexistent/x.txt"),
+    (["game", "show", "nosuchgame"], "no game named 'nosuchgame'"),
+    (["--now", "yesterday", "game", "list"], "--now"),
+    (["game", "create", "g2", "--ruleset", "venice", "--setup", "/nonexistent.toml"], "no such setup file"),
+])
+def test_bad_input_exits_2_with_one_line(gm: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+                                         reason: str) -> None:
+    assert maild(gm, *args) == 2
+    err = capsys.readouterr().err
+    assert reason in err and err.count("\n") == 1
+
+
+def test_bad_usage_exits_2(gm: Path) -> None:
+    with pytest.raises(SystemExit) as exc:
+        maild(gm, "frobnicate")
+    assert exc.value.code == 2
+
+
+def test_game_create_without_config_entry_has_no_deadline(gm: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert maild(gm, "game", "create", "side", "--ruleset", "venice", "--setup", str(gm.parent / "setup.toml")) == 0
+    assert "created game side (venice), 3 players" in capsys.readouterr().out
+    assert maild(gm, "game", "show", "side", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["deadline"] is None
+    assert maild(gm, "game", "create", "side", "--ruleset", "venice", "--setup", str(gm.parent / "setup.toml")) == 2
+
+
+def test_python_dash_m_and_global_options_before_the_command(gm: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "maild", "--config", str(gm), "--now", "2027-03-01T17:16",
+                           "run", "--once"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
