@@ -1,0 +1,140 @@
+"""Template contexts: each player's printout, the public newsletter, and the ack/HELP extras.
+
+The framework renders printouts and newsletters with its own `game` (the game's name), `turn`,
+`finished`, `next_deadline` and, for a printout, `player` beside these contexts, so the contexts never
+use those keys (a duplicate keyword would be an error). Acks and HELP get `template_context` as `info`.
+
+What is public and when (the rules' "Bids are secret before the auction. After the auction ends, the
+winning bids are made public. After the last common auction, all bids in all auctions are made public."):
+
+- a player always sees their own bids, with what became of each;
+- everyone sees the winning bids of each auction once it is held (and so everyone's holdings);
+- everyone sees every bid of auctions 1..6 from the newsletter of turn 6 on, and of auction 7 after it;
+- nobody ever sees a bid of an auction not yet held (contexts are built from auctions_held only);
+- loans and money stay private until the final ranking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .orders import BID_EXAMPLE, BORROW_EXAMPLE
+from .state import (
+    CLOSING,
+    OPENING,
+    RESOURCES,
+    TOTAL_TURNS,
+    State,
+    auction,
+    holdings_list,
+    resources_of,
+)
+
+LAST_COMMON = CLOSING - 1  # after this auction every bid so far is published
+
+
+def auction_heading(state: State, turn: int) -> dict[str, Any] | None:
+    a = auction(state, turn)
+    if a is None:
+        return None
+    return {"turn": turn, "kind": a["kind"], "name": a["name"], "day": a["day"],
+            "lineup": lineup(state, turn)}
+
+
+def lineup(state: State, turn: int) -> list[dict[str, Any]]:
+    """The items of `turn`'s auction with their counts and what each is worth or provides."""
+    a = auction(state, turn)
+    if a is None:
+        return []
+    rows = []
+    for entry in a["lineup"]:
+        spec = state["items"][entry["item"]]
+        rows.append({"item": entry["item"], "count": entry["count"], "kind": spec["kind"],
+                     "value": spec.get("value"), **{r: spec[r] for r in RESOURCES}})
+    return rows
+
+
+def results(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The public part of one held auction: for each item, who won how many at what price."""
+    return [{"item": row["item"], "kind": row["kind"], "offered": row["offered"], "sold": row["sold"],
+             "left": row["left"], "winners": [dict(w) for w in row["winners"]]} for row in record["items"]]
+
+
+def all_bids(state: State) -> list[dict[str, Any]]:
+    """Every bid of every auction held, as published after the last common auction."""
+    return [{"turn": rec["turn"], "name": rec["name"], "day": rec["day"],
+             "bids": [{k: b[k] for k in ("player", "item", "price", "units", "rank", "outcome", "won")}
+                      for b in rec["bids"]]}
+            for rec in state["auctions_held"]]
+
+
+def printout(state: State, record: dict[str, Any], player: str) -> dict[str, Any]:
+    turn = record["turn"]
+    account = state["ledger"][player]
+    loan = next((loan for loan in record["loans"] if loan["player"] == player), None)
+    final = state["final"]
+    return {
+        "title": state["title"],
+        "total_turns": TOTAL_TURNS,
+        "auction": auction_heading(state, turn),
+        "loan": dict(loan) if loan else None,
+        "bids": [{k: b[k] for k in ("item", "price", "units", "rank", "outcome", "won", "paid", "reason")}
+                 for b in record["bids"] if b["player"] == player],
+        "refused": [{"line": r["line"], "text": r["text"], "reason": r["reason"]}
+                    for r in record["refused"] if r["player"] == player],
+        "money": account["money"],
+        "spent": sum(b["paid"] for b in record["bids"] if b["player"] == player),
+        "borrowed": account["borrowed"],
+        "interest_due": account["interest_due"],
+        "holdings": holdings_list(state, account["holdings"]),
+        "resources": resources_of(state, account["holdings"]),
+        "results": results(record),
+        "next_auction": auction_heading(state, turn + 1),
+        "final": dict(final["players"][player]) if final else None,
+        "ranking": [dict(r) for r in final["ranking"]] if final else None,
+    }
+
+
+def newsletter(state: State, record: dict[str, Any]) -> dict[str, Any]:
+    turn = record["turn"]
+    final = state["final"]
+    return {
+        "title": state["title"],
+        "total_turns": TOTAL_TURNS,
+        "auction": auction_heading(state, turn),
+        "results": results(record),
+        # Only from the last common auction on; until then a losing bid is its bidder's secret.
+        "all_bids": all_bids(state) if turn >= LAST_COMMON else None,
+        "holdings": {p: holdings_list(state, a["holdings"]) for p, a in state["ledger"].items()},
+        "next_auction": auction_heading(state, turn + 1),
+        "final": ({p: {k: v for k, v in f.items() if k in ("value", "repaid", "interest", "money", "rank",
+                                                         "realized")}
+                   for p, f in final["players"].items()} if final else None),
+        "ranking": [dict(r) for r in final["ranking"]] if final else None,
+    }
+
+
+def template_context(state: State, turn: int) -> dict[str, Any]:
+    """For acks, HELP and STATUS: what is on offer now, whether borrowing is open, the whole schedule."""
+    return {
+        "ruleset": "venice",
+        "title": state["title"],
+        "turn": turn,
+        "total_turns": TOTAL_TURNS,
+        "auction": auction_heading(state, turn),
+        "can_borrow": turn == OPENING and state["credit_limit"] > 0,
+        "credit_limit": state["credit_limit"],
+        "interest_per_day": state["interest_per_day"],
+        "interest_percent_per_day": _percent(state["interest_per_day"]),
+        "interest_days": state["interest_days"],
+        "scale": state["scale"],
+        "items": [{"item": name, "kind": spec["kind"], "value": spec.get("value"),
+                   **{r: spec[r] for r in RESOURCES}} for name, spec in state["items"].items()],
+        "schedule": [auction_heading(state, t) for t in range(1, TOTAL_TURNS + 1)],
+        "examples": {"bid": BID_EXAMPLE, "borrow": BORROW_EXAMPLE},
+    }
+
+
+def _percent(rate: float) -> str:
+    """0.05 -> '5', 0.025 -> '2.5': as a GM would write it."""
+    return f"{rate * 100:.6f}".rstrip("0").rstrip(".")

@@ -1,0 +1,103 @@
+"""The Venice ruleset object: the maild.ruleset.Ruleset contract, wired to this package's modules."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from maild.ruleset import Diagnostic, LatePolicy, Order, OrderSet, ParsedOrders, PlacedOrder, PlayerSpec, TurnResult
+
+from . import checks, ending, orders, reports, setup
+from .auction import hold_auction
+from .state import CLOSING, TOTAL_TURNS, State, player_names, turns_held
+
+
+class Venice:
+    name = "venice"
+    # Orders that arrive after a deadline are for the next auction, like a bid handed in after 17.15.
+    late_policy: LatePolicy = "next_turn"
+
+    def parse(self, text: str) -> ParsedOrders:
+        return orders.parse(text)
+
+    def new_game(self, setup_toml: dict[str, Any]) -> State:
+        return setup.new_game(setup_toml)
+
+    def players(self, state: State) -> list[PlayerSpec]:
+        return [PlayerSpec(p["name"], p["email"], p["password"]) for p in state["players"]]
+
+    def total_turns(self, state: State) -> int:
+        return TOTAL_TURNS
+
+    def check(self, state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        return checks.check(state, turn, player, orders)
+
+    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
+        # Never refused: a later mail replaces bids item by item (see `effective`).
+        return None
+
+    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
+        return orders.effective(order_sets)
+
+    def resolve(self, state: State, turn: int, orders: dict[str, list[PlacedOrder]],
+                rng: random.Random) -> TurnResult:
+        # Venice has no chance: `rng` is deliberately unused, so a re-run gives the same result whatever
+        # the seed.
+        if turn != turns_held(state) + 1 or turn > TOTAL_TURNS:
+            raise ValueError(f"venice: cannot resolve turn {turn} after {turns_held(state)} auctions")
+        new = copy.deepcopy(state)
+        record = hold_auction(new, turn, orders)
+        new["auctions_held"].append(record)
+        if turn == CLOSING:
+            new["final"] = ending.finish(new)
+        return TurnResult(
+            state=new,
+            printouts={p: reports.printout(new, record, p) for p in player_names(new)},
+            newsletter=reports.newsletter(new, record),
+            events=_events(new, record),
+            finished=turn == CLOSING,
+        )
+
+    def export_players(self, state: State) -> dict[str, dict[str, Any]]:
+        final = state["final"]
+        out = {}
+        for p in state["players"]:
+            account = state["ledger"][p["name"]]
+            row: dict[str, Any] = {
+                "email": p["email"],
+                "money": account["money"],
+                "borrowed": account["borrowed"],
+                "interest_due": account["interest_due"],
+                "holdings": dict(account["holdings"]),
+            }
+            if final:
+                row["realized_value"] = final["players"][p["name"]]["value"]
+                row["rank"] = final["players"][p["name"]]["rank"]
+            out[p["name"]] = row
+        return out
+
+    def template_context(self, state: State, turn: int) -> dict[str, Any]:
+        return reports.template_context(state, turn)
+
+
+def _events(state: State, record: dict[str, Any]) -> list[dict[str, Any]]:
+    turn = record["turn"]
+    events: list[dict[str, Any]] = []
+    events += [{"type": "loan", "turn": turn, **loan} for loan in record["loans"]]
+    events += [{"type": "refused", "turn": turn, **r} for r in record["refused"]]
+    events += [{"type": "bid", "turn": turn, **b} for b in record["bids"]]
+    events += [{"type": "sale", "turn": turn, "item": i["item"], "offered": i["offered"], "sold": i["sold"]}
+               for i in record["items"]]
+    final = state["final"]
+    if final:
+        for player, f in final["players"].items():
+            events.append({"type": "realized", "turn": turn, "player": player,
+                           "agendas": {r["agenda"]: r["copies"] for r in f["realized"]}, "value": f["value"]})
+            events.append({"type": "repaid", "turn": turn, "player": player, "borrowed": f["repaid"],
+                           "interest": f["interest"], "money": f["money"]})
+        events.append({"type": "ranking", "turn": turn, "ranking": [dict(r) for r in final["ranking"]]})
+    return events
+
+
+RULESET = Venice()
