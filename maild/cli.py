@@ -287,10 +287,12 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
         text = args.file.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"{args.file}: {exc.strerror}") from None
-    from maild.intake.header import find_header
+    from maild.intake.ordertext import extract
 
-    header = find_header(text)
-    parsed = ruleset.parse(text)
+    # As the daemon reads a mail: a "#GAME PLAYER" line, quotes and signatures are handled the same way.
+    order_text = extract(text.replace("\r\n", "\n"))
+    header = order_text.header
+    parsed = ruleset.parse(order_text.text)
     problems = list(parsed.diagnostics)
     if args.game:
         app = make_app(args)
@@ -304,6 +306,9 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
                 problems += ruleset.check(state, game.turn, player, parsed.orders)
         finally:
             app.db.close()
+    def file_line(n: int) -> int:  # the line in the file, not in the order text cut from it
+        return order_text.line_map[n - 1] if 0 < n <= len(order_text.line_map) else n
+
     for d in sorted(problems, key=lambda d: d.line):
-        print(f"{args.file}:{d.line}: {d.message}")
+        print(f"{args.file}:{file_line(d.line)}: {d.message}")
     return 1 if problems else 0

@@ -69,7 +69,8 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
 
     acks = sent(app)
     assert len(acks) == 3
-    alice = by_subject(acks, "Re: my bids")  # threaded replies keep the subject
+    alice = next(m for m in acks if m["To"] == "alice@example.org")
+    assert alice["Subject"] == "Re: my bids [venice1]"  # threaded replies keep the subject
     assert all(m["In-Reply-To"] for m in acks)
     assert all(m["Auto-Submitted"] == "auto-replied" for m in acks)
     carol = next(m for m in acks if m["To"] == "carol@example.net")
@@ -78,7 +79,8 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
     assert "line 3: bid lots for everything" in carol_text
     assert "Understood (2)" in carol_text
     assert "Deadline for turn 1: Sunday 22 November 2026, 17:15 CET (Europe/Rome)" in carol_text
-    assert alice["In-Reply-To"] in ("<flow-1@example.org>", "<flow-2@example.org>", "<flow-3@example.org>")
+    assert alice["In-Reply-To"] == "<flow-1@example.org>"
+    assert alice["References"] == "<flow-1@example.org>"
 
     with app.db.session() as s:
         assert [r.status for r in s.scalars(select(InboundMail).order_by(InboundMail.id))] == ["orders"] * 3
