@@ -1,0 +1,137 @@
+"""What printouts and newsletters tell, and when: bids are sealed until their auction, winning bids are public
+after it, every bid is public after the last common auction (turn 6), and the closing auction's after it.
+
+Every price in this game is used by one bid only, so finding "37$" in a text means that bid is shown.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from maild.render import render
+from maild.ruleset import TurnResult
+from rules.venice import RULESET
+from tests.test_venice_fixtures import new_game, newsletter_text, play, printout_text
+
+MAILS = {
+    1: [("alice", "borrow 300$\nbid 41$ for 1 of exile competitor"),
+        ("bob", "borrow 300$\nbid 37$ for 1 of exile competitor"),          # loses to alice's 41$
+        ("carol", "borrow 100$\nbid 13$ for 2 of silk tax")],                # wins both
+    2: [("bob", "bid 23$ for 1 of opera"),
+        ("alice", "bid 19$ for 1 of opera")],                                # loses to bob's 23$
+    3: [("alice", "bid 29$ for 2 of spy network"),
+        ("carol", "bid 99$ for 1 of senator")],                              # carol has 74$: nullified
+    4: [("bob", "bid 21$ for 1 of opera")],
+    5: [("carol", "bid 11$ for 1 of spy network")],
+    6: [("alice", "bid 16$ for 1 of opera"),
+        ("bob", "bid 14$ for 1 of opera")],                                  # loses to alice's 16$
+    7: [("carol", "bid 43$ for 1 of exile competitor"),                      # loses to bob's 47$
+        ("bob", "bid 47$ for 1 of exile competitor")],
+}
+LOSING = {1: "37$", 2: "19$", 3: "99$", 6: "14$", 7: "43$"}
+
+
+def shows(text: str, price: str) -> bool:
+    return re.search(rf"(?<!\d){re.escape(price)}", text) is not None
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[int, TurnResult]:
+    state = new_game()
+    out = {}
+    seq = 1
+    for turn in range(1, 8):
+        out[turn] = play(state, turn, MAILS[turn], first_seq=seq)
+        seq += len(MAILS[turn])
+        state = out[turn].state
+    return out
+
+
+def test_printout_shows_own_bids_and_winning_bids_but_not_others_losing_bids(results: dict[int, TurnResult]) -> None:
+    alice = printout_text(results[1], "alice", 1)
+    assert shows(alice, "41$")       # her own (winning) bid
+    assert shows(alice, "13$")       # carol's winning bid is public
+    assert not shows(alice, "37$")   # bob's losing bid is his secret
+    bob = printout_text(results[1], "bob", 1)
+    assert shows(bob, "37$")         # but bob sees his own losing bid, and why it lost
+    assert "lost" in bob and "all 1 went to higher bids" in bob
+
+
+def test_bids_of_an_auction_not_yet_held_are_never_shown(results: dict[int, TurnResult]) -> None:
+    # alice's 29$ and carol's 99$ are bids of turn 3: nothing of turn 1 or 2 may show them.
+    for turn in (1, 2):
+        for text in [newsletter_text(results[turn], turn)] + [printout_text(results[turn], p, turn)
+                                                               for p in ("alice", "bob", "carol")]:
+            assert not shows(text, "29$") and not shows(text, "99$")
+    # Nor the ack/HELP context of turn 3, which is all the framework shows before the deadline.
+    help_text = render("venice", "help.txt.j2", game="venice1", turn=3,
+                       info=RULESET.template_context(results[2].state, 3))
+    assert not shows(help_text, "29$") and not shows(help_text, "99$")
+    assert "second common auction" in help_text
+
+
+def test_newsletters_before_the_last_common_auction_show_only_winning_bids(results: dict[int, TurnResult]) -> None:
+    for turn in range(1, 6):
+        text = newsletter_text(results[turn], turn)
+        for losing in LOSING.values():
+            assert not shows(text, losing), (turn, losing)
+        assert results[turn].newsletter["all_bids"] is None
+    assert shows(newsletter_text(results[1], 1), "41$")  # the winning bid is public
+    assert "alice won 1 at 41$ each" in newsletter_text(results[1], 1)
+
+
+def test_after_the_last_common_auction_all_bids_so_far_are_public(results: dict[int, TurnResult]) -> None:
+    text = newsletter_text(results[6], 6)
+    for turn in (1, 2, 3, 6):
+        assert shows(text, LOSING[turn]), turn
+    assert not shows(text, "43$") and not shows(text, "47$")  # the closing auction's bids: not yet
+    # Every bid of turns 1-6, won or not: 3 + 2 + 2 + 1 + 1 + 2 = 11.
+    published = results[6].newsletter["all_bids"]
+    assert [a["turn"] for a in published] == [1, 2, 3, 4, 5, 6]
+    assert sum(len(a["bids"]) for a in published) == 11
+    assert {"player": "carol", "item": "senator", "price": 99, "units": 1, "rank": 1, "outcome": "nullified",
+            "won": 0} in published[2]["bids"]
+
+
+def test_after_the_closing_auction_its_bids_are_public_too(results: dict[int, TurnResult]) -> None:
+    text = newsletter_text(results[7], 7)
+    assert shows(text, "43$") and shows(text, "47$") and shows(text, "37$")
+    assert sum(len(a["bids"]) for a in results[7].newsletter["all_bids"]) == 13
+
+
+def test_printouts_do_not_carry_the_full_bid_list(results: dict[int, TurnResult]) -> None:
+    # The full list goes out once, in the newsletter; printouts keep to the player's own bids.
+    assert not shows(printout_text(results[6], "alice", 6), "37$")
+
+
+def test_loans_stay_private_until_the_end(results: dict[int, TurnResult]) -> None:
+    for turn in range(1, 7):
+        text = newsletter_text(results[turn], turn)
+        assert "loan" not in text.lower() and not shows(text, "300$")
+    assert "loan" in printout_text(results[1], "alice", 1).lower()
+    assert "loan 300$" in newsletter_text(results[7], 7)
+
+
+def test_nullified_bid_is_explained_in_the_printout(results: dict[int, TurnResult]) -> None:
+    # carol: 100$ - 2 x 13$ = 74$ before turn 3; 1 x 99$ = 99 > 74.
+    text = printout_text(results[3], "carol", 3)
+    assert "99$ each for up to 1 of senator: NULLIFIED" in text
+    assert "1 at 99$ would have cost 99$ but you had only 74$ when the bid was reached" in text
+
+
+def test_printout_announces_the_next_auction(results: dict[int, TurnResult]) -> None:
+    text = printout_text(results[1], "alice", 1)
+    assert "Next: turn 2, the first common auction (Monday), offering:" in text
+    assert "1 x opera (asset giving force 0, popularity 20, influence 0)" in text
+    assert "Send your bids before Monday 17:15." in text
+
+
+def test_final_printout_and_newsletter(results: dict[int, TurnResult]) -> None:
+    printout = printout_text(results[7], "alice", 7)
+    assert "After the closing auction" in printout
+    assert "Final ranking" in printout
+    newsletter = newsletter_text(results[7], 7)
+    assert "The game is over." in newsletter
+    assert results[7].newsletter["ranking"] == results[7].state["final"]["ranking"]
