@@ -61,14 +61,14 @@ def load_parser(grammar: str, start: str = "start") -> Lark:
 Builder = Callable[[Tree, int, str], Order]
 
 
-def parse_orders(parser: Lark | str, text: str, build: Builder, help: SyntaxHelp | None = None) -> ParsedOrders:
+def parse_orders(parser: Lark | str, text: str, build: Builder, syntax: SyntaxHelp | None = None) -> ParsedOrders:
     """Parse `text` one line at a time: every non-blank line becomes an Order or a Diagnostic.
 
     Lines starting with '#' are the framework's (the `#GAME PLAYER PASSWORD` header and the like) and
     are skipped, as are blank lines. Line numbers are 1-based in `text` as given.
     """
     lark = load_parser(parser) if isinstance(parser, str) else parser
-    help = help or SyntaxHelp()
+    syntax = syntax or SyntaxHelp()
     result = ParsedOrders()
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -78,9 +78,9 @@ def parse_orders(parser: Lark | str, text: str, build: Builder, help: SyntaxHelp
             tree = lark.parse(line)
             result.orders.append(build(tree, number, line))
         except UnexpectedInput as exc:
-            result.diagnostics.append(Diagnostic(number, line, describe_error(lark, line, exc, help)))
+            result.diagnostics.append(Diagnostic(number, line, describe_error(lark, line, exc, syntax)))
         except OrderError as exc:
-            result.diagnostics.append(Diagnostic(number, line, with_example(str(exc), line, help)))
+            result.diagnostics.append(Diagnostic(number, line, with_example(str(exc), line, syntax)))
     return result
 
 
@@ -89,7 +89,7 @@ def format_diagnostic(d: Diagnostic) -> str:
     return f"line {d.line}: '{d.text}': {d.message}"
 
 
-def describe_error(lark: Lark, line: str, exc: UnexpectedInput, help: SyntaxHelp) -> str:
+def describe_error(lark: Lark, line: str, exc: UnexpectedInput, syntax: SyntaxHelp) -> str:
     """Say where in `line` the parse failed and what was expected there, in words."""
     at_end = isinstance(exc, UnexpectedToken) and exc.token.type in END_TERMINALS
     column = len(line) + 1 if at_end else max(exc.column, 1)
@@ -100,18 +100,18 @@ def describe_error(lark: Lark, line: str, exc: UnexpectedInput, help: SyntaxHelp
     else:
         rest = line[column - 1 :].split()
         found = f"but found '{rest[0]}'" if rest else "but the line ends there"
-    what = _hint(lark, exc, help) or _expected_in_words(_expected(exc), help)
-    return with_example(f"expected {what} {where}, {found}", line, help)
+    what = _hint(lark, exc, syntax) or _expected_in_words(_expected(exc), syntax)
+    return with_example(f"expected {what} {where}, {found}", line, syntax)
 
 
-def with_example(message: str, line: str, help: SyntaxHelp) -> str:
+def with_example(message: str, line: str, syntax: SyntaxHelp) -> str:
     """Append an example of the order the player was writing (or of every order, if we cannot tell)."""
     words = line.split()
     keyword = words[0].casefold() if words else ""
-    if keyword in help.examples:
-        return f"{message}, e.g. {help.examples[keyword]}"
-    if help.examples:
-        return f"{message}, e.g. " + " or ".join(dict.fromkeys(help.examples.values()))
+    if keyword in syntax.examples:
+        return f"{message}, e.g. {syntax.examples[keyword]}"
+    if syntax.examples:
+        return f"{message}, e.g. " + " or ".join(dict.fromkeys(syntax.examples.values()))
     return message
 
 
@@ -123,12 +123,12 @@ def _expected(exc: UnexpectedInput) -> set[str]:
     return set()
 
 
-def _expected_in_words(expected: set[str], help: SyntaxHelp) -> str:
+def _expected_in_words(expected: set[str], syntax: SyntaxHelp) -> str:
     # Sorted so that the message is the same from run to run.
     terminals = sorted(expected)
-    mentioned = [t for t in terminals if t not in help.optional] or terminals
+    mentioned = [t for t in terminals if t not in syntax.optional] or terminals
     words = list(dict.fromkeys(
-        "the end of the line" if t in END_TERMINALS else help.words.get(t, t) for t in mentioned))
+        "the end of the line" if t in END_TERMINALS else syntax.words.get(t, t) for t in mentioned))
     if not words:
         return "something else"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
@@ -167,11 +167,11 @@ def _hint_table(lark: Lark, hints: tuple[tuple[str, tuple[str, ...]], ...]) -> d
     return table
 
 
-def _hint(lark: Lark, exc: UnexpectedInput, help: SyntaxHelp) -> str | None:
-    if not help.hints:
+def _hint(lark: Lark, exc: UnexpectedInput, syntax: SyntaxHelp) -> str | None:
+    if not syntax.hints:
         return None
     sig = _signature(exc)
     if sig is None:
         return None
-    frozen = tuple((what, tuple(examples)) for what, examples in help.hints)
+    frozen = tuple((what, tuple(examples)) for what, examples in syntax.hints)
     return _hint_table(lark, frozen).get(sig)

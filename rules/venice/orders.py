@@ -116,7 +116,7 @@ def standing_key(order: Order) -> tuple[str, ...]:
 def effective(order_sets: list[OrderSet]) -> list[PlacedOrder]:
     """A later borrow replaces an earlier one, and a later bid for an item replaces the earlier bid for it;
     the order standing carries the receipt sequence of the mail that brought it (so a replaced bid also
-    loses its place in a tie). Within one mail, the lower line stands over the upper."""
+    loses its place in a tie). Within one mail, a later line replaces an earlier one."""
     standing: dict[tuple[str, ...], PlacedOrder] = {}
     for order_set in sorted(order_sets, key=lambda s: s.seq):
         for order in order_set.orders:
