@@ -135,3 +135,25 @@ def test_final_printout_and_newsletter(results: dict[int, TurnResult]) -> None:
     newsletter = newsletter_text(results[7], 7)
     assert "The game is over." in newsletter
     assert results[7].newsletter["ranking"] == results[7].state["final"]["ranking"]
+
+
+def test_every_printout_and_newsletter_renders(results: dict[int, TurnResult]) -> None:
+    # StrictUndefined: a key missing from a context would raise here.
+    for turn, result in results.items():
+        assert newsletter_text(result, turn).startswith("venice1: newsletter")
+        for player in ("alice", "bob", "carol"):
+            assert printout_text(result, player, turn).startswith(f"venice1: printout for {player}")
+
+
+def test_help_renders_before_during_and_after_the_game(results: dict[int, TurnResult]) -> None:
+    first = render("venice", "help.txt.j2", game="venice1", turn=1,
+                   info=RULESET.template_context(new_game(), 1))
+    assert "You may borrow up to 500$; interest is 5% of the loan a day" in first
+    assert "bid X$ for N of ITEM" in first
+    assert "2 x silk tax (agenda worth 20$, needs force 0, popularity 10, influence 20)" in first
+    # The framework passes an empty context once the game is over.
+    over = render("venice", "help.txt.j2", game="venice1", turn=8, info={})
+    assert "bid X$ for N of ITEM" in over
+    no_credit = render("venice", "help.txt.j2", game="venice1", turn=1,
+                       info=RULESET.template_context(new_game(credit_limit=0), 1))
+    assert "This game gives no credit." in no_credit
