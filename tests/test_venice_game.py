@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import tomllib
 
 from maild.paths import ROOT
-from maild.ruleset import TurnResult
+from maild.ruleset import Ruleset, TurnResult, load_ruleset
 from rules.venice import RULESET
 from tests.test_venice_fixtures import book, holdings, money, newsletter_text, play, printout_text
 
@@ -230,3 +231,14 @@ def test_demo_setup_plays_to_the_end() -> None:
     # bob: 100 - 50 = 50; no assets, doge's favour not realized; 50 - 100 - 35 = -85.
     assert money(state)["bob"] == -85
     assert [r["player"] for r in state["final"]["ranking"]] == ["carol", "bob", "alice"]
+
+
+def test_ruleset_matches_the_contract() -> None:
+    # Same method names and parameter names as maild.ruleset.Ruleset, so keyword calls work too.
+    assert load_ruleset("venice") is RULESET
+    assert RULESET.name == "venice" and RULESET.late_policy == "next_turn"
+    for name, member in inspect.getmembers(Ruleset, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        expected = list(inspect.signature(member).parameters)
+        assert list(inspect.signature(getattr(type(RULESET), name)).parameters) == expected, name

@@ -8,7 +8,9 @@ from typing import Any
 
 from maild.ruleset import Diagnostic, LatePolicy, Order, OrderSet, ParsedOrders, PlacedOrder, PlayerSpec, TurnResult
 
-from . import checks, ending, orders, reports, setup
+from . import checks, ending, reports
+from . import orders as order_rules
+from . import setup as setup_rules
 from .auction import hold_auction
 from .state import CLOSING, TOTAL_TURNS, State, player_names, turns_held
 
@@ -19,10 +21,10 @@ class Venice:
     late_policy: LatePolicy = "next_turn"
 
     def parse(self, text: str) -> ParsedOrders:
-        return orders.parse(text)
+        return order_rules.parse(text)
 
-    def new_game(self, setup_toml: dict[str, Any]) -> State:
-        return setup.new_game(setup_toml)
+    def new_game(self, setup: dict[str, Any]) -> State:
+        return setup_rules.new_game(setup)
 
     def players(self, state: State) -> list[PlayerSpec]:
         return [PlayerSpec(p["name"], p["email"], p["password"]) for p in state["players"]]
@@ -38,7 +40,7 @@ class Venice:
         return None
 
     def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        return orders.effective(order_sets)
+        return order_rules.effective(order_sets)
 
     def resolve(self, state: State, turn: int, orders: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
