@@ -20,7 +20,7 @@ from maild.app import App
 from maild.crashpoints import crashpoint
 from maild.games import sync_games
 from maild.intake.pipeline import process_new
-from maild.intake.store import store_fetched
+from maild.intake.store import store_batch
 from maild.mail.base import InboxSource, Sender
 from maild.models import Game, Turn
 from maild.outbox import notify_gm, send_due
@@ -29,6 +29,9 @@ from maild.turn import due_turns, run_turn
 
 log = logging.getLogger("maild.daemon")
 T = TypeVar("T")
+
+# Mails stored per transaction: fewer commits, and a crash re-fetches at most this many (harmlessly).
+STORE_BATCH = 100
 
 
 @dataclass
@@ -70,17 +73,19 @@ class Daemon:
         except Exception as exc:  # the server being away must not stop turns and sending
             self._problem(report, "inbox", f"cannot fetch mail: {exc}")
             return
-        for mail in mails:
-            await self.db(store_fetched, self.app, mail)
-            report.fetched += 1
+        for start in range(0, len(mails), STORE_BATCH):
+            batch = mails[start:start + STORE_BATCH]
+            await self.db(store_batch, self.app, batch)
+            report.fetched += len(batch)
             crashpoint("fetch.stored")
-            # Only now that the raw bytes are committed may the server forget the mail.
-            try:
-                await self.inbox.mark_done(mail)
-            except Exception as exc:
-                self._problem(report, "inbox-mark", f"cannot mark mail done (it will be fetched again, "
-                                                    f"and recognised): {exc}")
-            crashpoint("fetch.marked")
+            # Only now that the raw bytes are committed may the server forget the mails.
+            for mail in batch:
+                try:
+                    await self.inbox.mark_done(mail)
+                except Exception as exc:
+                    self._problem(report, "inbox-mark", f"cannot mark mail done (it will be fetched again, "
+                                                        f"and recognised): {exc}")
+                crashpoint("fetch.marked")
 
     def _problem(self, report: PassReport, key: str, message: str) -> None:
         log.error(message)

@@ -97,7 +97,8 @@ class InboundMail(Base):
 
 class OrderSetRow(Base):
     __tablename__ = "order_sets"
-    __table_args__ = (Index("ix_order_sets_game_turn", "game_id", "turn"),)
+    # Intake asks for one player's sets of a turn with every order mail.
+    __table_args__ = (Index("ix_order_sets_game_turn", "game_id", "turn", "player_id"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from maild.app import App
@@ -27,19 +27,21 @@ AUTO_GENERATED = "auto-generated"  # printouts, newsletters, reminders, GM notic
 
 def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
                game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-               auto_submitted: str = AUTO_GENERATED) -> OutboundMail | None:
-    """Queue a mail unless one with this key was queued before (so a re-run never mails twice)."""
-    if session.scalar(select(OutboundMail.id).where(OutboundMail.key == key)) is not None:
-        return None
+               auto_submitted: str = AUTO_GENERATED, fresh_key: bool = False) -> bool:
+    """Queue a mail unless one with this key was queued before (so a re-run never mails twice).
+    `fresh_key` says the caller knows the key is new (an ack's key is its mail's, processed once), which
+    saves a query on the intake's hot path; the unique key still guards it."""
+    if not fresh_key and session.scalar(select(OutboundMail.id).where(OutboundMail.key == key)) is not None:
+        return False
     now = app.now()
     sender = app.config.from_addr
     composed = compose(key=key, sender=sender, to=to, subject=subject, body=body, date=now,
                        auto_submitted=auto_submitted, in_reply_to=in_reply_to, references=references)
-    row = OutboundMail(key=key, message_id=composed.message_id, kind=kind, game_id=game_id, sender=sender,
-                       recipients=to, subject=subject, raw=composed.raw, status="queued", attempts=0,
-                       next_attempt_at=now, created_at=now)
-    session.add(row)
-    return row
+    # Parameters apart from the statement: SQLAlchemy then compiles the INSERT once, not per mail.
+    session.execute(insert(OutboundMail.__table__), [dict(
+        key=key, message_id=composed.message_id, kind=kind, game_id=game_id, sender=sender, recipients=to,
+        subject=subject, raw=composed.raw, status="queued", attempts=0, next_attempt_at=now, created_at=now)])
+    return True
 
 
 def notify_gm(session: Session, app: App, key: str, subject: str, body: str, game_id: int | None = None) -> None:

@@ -50,5 +50,5 @@ def queue_reminders(app: App) -> int:
                 row = queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}:{player.name}",
                                  kind="reminder", to=[player.email], game_id=game.id,
                                  subject=f"[{game.name}] no orders on file for turn {turn.number}", body=body)
-                queued += row is not None
+                queued += row
     return queued

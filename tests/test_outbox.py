@@ -45,7 +45,7 @@ def test_queue_is_idempotent_per_key(tmp_path: Path, db_url: str) -> None:
     app = make_app(tmp_path, db_url, T0)
     with app.db.session() as s:
         assert queue_mail(s, app, key="k1", kind="ack", to=["a@example.org"], subject="s", body="b")
-        assert queue_mail(s, app, key="k1", kind="ack", to=["a@example.org"], subject="s", body="b") is None
+        assert queue_mail(s, app, key="k1", kind="ack", to=["a@example.org"], subject="s", body="b") is False
 
 
 def test_temporary_failure_is_retried_then_sent(tmp_path: Path, db_url: str) -> None:

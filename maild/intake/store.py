@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.mail.base import FetchedMail
@@ -30,23 +32,34 @@ def message_id_of(raw: bytes) -> str | None:
 def store_fetched(app: App, mail: FetchedMail) -> int | None:
     """Commit the raw mail; its row id is its receipt sequence. None if we had it already (same mailbox
     UID, or the same Message-ID through another way in), so a re-fetch after a crash is harmless."""
+    return store_batch(app, [mail])[0]
+
+
+def store_batch(app: App, mails: list[FetchedMail]) -> list[int | None]:
+    """Commit several raw mails in one transaction, in the order given (their receipt order)."""
     now = app.now()
-    received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
-    message_id = message_id_of(mail.raw)
     try:
         with app.db.session() as s:
-            if s.scalar(select(InboundMail.id).where(InboundMail.source == mail.source,
-                                                     InboundMail.uidvalidity == mail.uidvalidity,
-                                                     InboundMail.uid == mail.uid)) is not None:
-                return None
-            if message_id and s.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id)
-                                       .limit(1)) is not None:
-                return None
-            row = InboundMail(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid,
-                              message_id=message_id, raw=mail.raw, size=len(mail.raw), received_at=received,
-                              status="new")
-            s.add(row)
-            s.flush()
-            return row.id
-    except IntegrityError:  # stored by someone else between our look and our insert
+            ids = [_store(s, mail, now) for mail in mails]
+    except IntegrityError:  # stored by someone else between our look and our insert: one at a time
+        if len(mails) == 1:
+            return [None]
+        return [store_batch(app, [mail])[0] for mail in mails]
+    return ids
+
+
+def _store(s: Session, mail: FetchedMail, now: datetime) -> int | None:
+    received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
+    message_id = message_id_of(mail.raw)
+    if s.scalar(select(InboundMail.id).where(InboundMail.source == mail.source,
+                                             InboundMail.uidvalidity == mail.uidvalidity,
+                                             InboundMail.uid == mail.uid)) is not None:
         return None
+    if message_id and s.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id)
+                               .limit(1)) is not None:
+        return None
+    row = InboundMail(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id,
+                      raw=mail.raw, size=len(mail.raw), received_at=received, status="new")
+    s.add(row)
+    s.flush()
+    return row.id

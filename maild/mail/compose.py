@@ -6,8 +6,14 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from email.message import EmailMessage
+from email.charset import QP, Charset
+from email.header import Header
+from email.mime.text import MIMEText
+from email.policy import compat32
 from email.utils import format_datetime
+
+_UTF8 = Charset("utf-8")
+_UTF8.body_encoding = QP  # readable in any mail client's source view, safe over 7-bit relays
 
 
 @dataclass(frozen=True)
@@ -26,11 +32,12 @@ def new_message_id(key: str, sender: str) -> str:
 def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, date: datetime,
             auto_submitted: str, in_reply_to: str | None = None, references: tuple[str, ...] = (),
             extra_headers: dict[str, str] | None = None) -> Composed:
-    msg = EmailMessage()
+    # compat32 builds a message ~10x faster than policy.default, and every ack goes through here.
+    msg = MIMEText(body, "plain", _UTF8)
     message_id = new_message_id(key, sender)
     msg["From"] = sender
     msg["To"] = ", ".join(to)
-    msg["Subject"] = subject
+    msg["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id
     if in_reply_to:
@@ -41,5 +48,5 @@ def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, da
     msg["X-Auto-Response-Suppress"] = "All"
     for name, value in (extra_headers or {}).items():
         msg[name] = value
-    msg.set_content(body, charset="utf-8", cte="quoted-printable")
-    return Composed(message_id=message_id, raw=msg.as_bytes())
+    # LF line ends, as Maildir keeps them; aiosmtplib turns them into CRLF on the wire.
+    return Composed(message_id=message_id, raw=msg.as_bytes(policy=compat32))

@@ -24,6 +24,7 @@ class MaildirInbox:
         self.path = path
         ensure_maildir(path)
         self.source = f"maildir:{path.resolve()}"
+        self._names: dict[str, str] = {}  # uid -> file name in new/, from the last fetch
 
     def _pending(self) -> list[os.DirEntry[str]]:
         with os.scandir(self.path / "new") as it:
@@ -40,17 +41,18 @@ class MaildirInbox:
             except FileNotFoundError:  # taken by another reader meanwhile
                 continue
             uid = entry.name.split(":", 1)[0]
+            self._names[uid] = entry.name
             mails.append(FetchedMail(source=self.source, uidvalidity=0, uid=uid, raw=raw,
                                      arrived_at=datetime.fromtimestamp(mtime, UTC)))
         return mails
 
     async def mark_done(self, mail: FetchedMail) -> None:
         new = self.path / "new"
-        for name in (mail.uid, *(n for n in os.listdir(new) if n.split(":", 1)[0] == mail.uid)):
-            src = new / name
-            if src.exists():
-                os.replace(src, self.path / "cur" / f"{mail.uid}:2,S")
-                return
+        name = self._names.pop(mail.uid, mail.uid)
+        try:
+            os.replace(new / name, self.path / "cur" / f"{mail.uid}:2,S")
+        except FileNotFoundError:  # moved already (a second run after a crash); nothing left to do
+            pass
 
     async def wait_for_mail(self, timeout: float) -> None:
         loop = asyncio.get_running_loop()

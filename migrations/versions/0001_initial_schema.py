@@ -142,7 +142,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("mail_id", name=op.f("uq_order_sets_mail_id")),
     )
     with op.batch_alter_table("order_sets", schema=None) as batch_op:
-        batch_op.create_index("ix_order_sets_game_turn", ["game_id", "turn"], unique=False)
+        batch_op.create_index("ix_order_sets_game_turn", ["game_id", "turn", "player_id"], unique=False)
 
 
 def downgrade() -> None:
