@@ -25,6 +25,25 @@ AUTO_REPLIED = "auto-replied"  # RFC 3834: an answer to a mail (acks)
 AUTO_GENERATED = "auto-generated"  # printouts, newsletters, reminders, GM notices
 
 
+def outbound_row(app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
+                 game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
+                 auto_submitted: str = AUTO_GENERATED) -> dict[str, object]:
+    """The outbox row of a mail, composed and ready to insert."""
+    now = app.now()
+    sender = app.config.from_addr
+    composed = compose(key=key, sender=sender, to=to, subject=subject, body=body, date=now,
+                       auto_submitted=auto_submitted, in_reply_to=in_reply_to, references=references)
+    return dict(key=key, message_id=composed.message_id, kind=kind, game_id=game_id, sender=sender,
+                recipients=to, subject=subject, raw=composed.raw, status="queued", attempts=0,
+                next_attempt_at=now, created_at=now)
+
+
+def insert_rows(session: Session, rows: list[dict[str, object]]) -> None:
+    # The bare table, parameters apart: one compiled INSERT, executed for many rows at once.
+    if rows:
+        session.execute(insert(OutboundMail.__table__), rows)
+
+
 def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
                game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
                auto_submitted: str = AUTO_GENERATED, fresh_key: bool = False) -> bool:
@@ -33,14 +52,9 @@ def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str]
     saves a query on the intake's hot path; the unique key still guards it."""
     if not fresh_key and session.scalar(select(OutboundMail.id).where(OutboundMail.key == key)) is not None:
         return False
-    now = app.now()
-    sender = app.config.from_addr
-    composed = compose(key=key, sender=sender, to=to, subject=subject, body=body, date=now,
-                       auto_submitted=auto_submitted, in_reply_to=in_reply_to, references=references)
-    # Parameters apart from the statement: SQLAlchemy then compiles the INSERT once, not per mail.
-    session.execute(insert(OutboundMail.__table__), [dict(
-        key=key, message_id=composed.message_id, kind=kind, game_id=game_id, sender=sender, recipients=to,
-        subject=subject, raw=composed.raw, status="queued", attempts=0, next_attempt_at=now, created_at=now)])
+    insert_rows(session, [outbound_row(app, key=key, kind=kind, to=to, subject=subject, body=body,
+                                       game_id=game_id, in_reply_to=in_reply_to, references=references,
+                                       auto_submitted=auto_submitted)])
     return True
 
 

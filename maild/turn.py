@@ -19,7 +19,7 @@ from maild.games import get_game, get_turn, players_of, ruleset_named, state_bef
 from maild.intake.pipeline import format_deadline, game_timezone
 from maild.models import Game, Player, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_in_force
-from maild.outbox import notify_gm, queue_mail
+from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
 from maild.ruleset import TurnResult
 
@@ -127,19 +127,23 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
 
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
                     next_deadline: str, key_suffix: str = "", subject_note: str = "") -> None:
+    """Every player's printout and newsletter. The turn runs once (its keys are new), so the rows go in
+    with one INSERT; a rerun gives them keys of their own."""
     players = {p.name: p for p in players_of(s, game)}
     common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
     newsletter = render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
+    rows = []
     for name, player in players.items():
         context = result.printouts.get(name)
         if context is not None:
             body = render(game.ruleset, "printout.txt.j2", **common, player=name, **context)
-            queue_mail(s, app, key=f"printout:{game.name}:{number}:{name}{key_suffix}", kind="printout",
-                       to=[player.email], game_id=game.id,
-                       subject=f"[{game.name}] turn {number} printout for {name}{subject_note}", body=body)
-        queue_mail(s, app, key=f"newsletter:{game.name}:{number}:{name}{key_suffix}", kind="newsletter",
-                   to=[player.email], game_id=game.id,
-                   subject=f"[{game.name}] turn {number} newsletter{subject_note}", body=newsletter)
+            rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{name}{key_suffix}", kind="printout",
+                                     to=[player.email], game_id=game.id, body=body,
+                                     subject=f"[{game.name}] turn {number} printout for {name}{subject_note}"))
+        rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{name}{key_suffix}", kind="newsletter",
+                                 to=[player.email], game_id=game.id, body=newsletter,
+                                 subject=f"[{game.name}] turn {number} newsletter{subject_note}"))
+    insert_rows(s, rows)
 
 
 def release_turn(app: App, name: str) -> TurnOutcome:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import binascii
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from email.charset import QP, Charset
 from email.header import Header
-from email.mime.text import MIMEText
-from email.policy import compat32
 from email.utils import format_datetime
+from functools import lru_cache
 
-_UTF8 = Charset("utf-8")
-_UTF8.body_encoding = QP  # readable in any mail client's source view, safe over 7-bit relays
+_BREAKS = re.compile(r"[\r\n\t]+")
 
 
 @dataclass(frozen=True)
@@ -29,24 +28,45 @@ def new_message_id(key: str, sender: str) -> str:
     return f"<maild.{digest}.{secrets.token_hex(6)}@{domain}>"
 
 
+def header_value(value: str) -> str:
+    """One header's value, safe to write: no line breaks of its own (header injection), RFC 2047 when it is
+    not ASCII, folded when long."""
+    value = _BREAKS.sub(" ", value).strip()
+    if value.isascii() and len(value) < 900:
+        return value
+    return Header(value, "utf-8" if not value.isascii() else "us-ascii").encode(linesep="\n")
+
+
 def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, date: datetime,
             auto_submitted: str, in_reply_to: str | None = None, references: tuple[str, ...] = (),
             extra_headers: dict[str, str] | None = None) -> Composed:
-    # compat32 builds a message ~10x faster than policy.default, and every ack goes through here.
-    msg = MIMEText(body, "plain", _UTF8)
+    """A text/plain UTF-8 mail, quoted-printable, LF line ends (as Maildir keeps them; aiosmtplib sends CRLF).
+
+    Written by hand rather than through `email.generator`: a turn composes thousands of printouts, and
+    binascii's quoted-printable is many times faster than the generator's."""
     message_id = new_message_id(key, sender)
-    msg["From"] = sender
-    msg["To"] = ", ".join(to)
-    msg["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
-    msg["Date"] = format_datetime(date)
-    msg["Message-ID"] = message_id
+    headers = [
+        ("From", header_value(sender)),
+        ("To", header_value(", ".join(to))),
+        ("Subject", header_value(subject)),
+        ("Date", format_datetime(date)),
+        ("Message-ID", message_id),
+    ]
     if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = " ".join([*references, in_reply_to])
+        headers.append(("In-Reply-To", header_value(in_reply_to)))
+        headers.append(("References", "\n ".join(header_value(r) for r in [*references, in_reply_to])))
     # RFC 3834: so that vacation responders and other robots never answer us back.
-    msg["Auto-Submitted"] = auto_submitted
-    msg["X-Auto-Response-Suppress"] = "All"
-    for name, value in (extra_headers or {}).items():
-        msg[name] = value
-    # LF line ends, as Maildir keeps them; aiosmtplib turns them into CRLF on the wire.
-    return Composed(message_id=message_id, raw=msg.as_bytes(policy=compat32))
+    headers.append(("Auto-Submitted", auto_submitted))
+    headers.append(("X-Auto-Response-Suppress", "All"))
+    headers += [(name, header_value(value)) for name, value in (extra_headers or {}).items()]
+    headers += [("MIME-Version", "1.0"), ("Content-Type", 'text/plain; charset="utf-8"'),
+                ("Content-Transfer-Encoding", "quoted-printable")]
+    head = "".join(f"{name}: {value}\n" for name, value in headers).encode("ascii")
+    return Composed(message_id=message_id, raw=head + b"\n" + encode_body(body))
+
+
+@lru_cache(maxsize=8)
+def encode_body(body: str) -> bytes:
+    # Cached: a turn sends the same newsletter to every player.
+    text = body.replace("\r\n", "\n").replace("\r", "\n")
+    return binascii.b2a_qp(text.encode("utf-8"), istext=True)
