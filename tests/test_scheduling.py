@@ -1,0 +1,140 @@
+"""Deadlines, late mail, reminders, the safety gate's release, identity rules and the daemon's own loop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+
+from maild.intake.pipeline import process_new
+from maild.mail.maildir import deliver
+from maild.models import InboundMail, OrderSetRow, OutboundMail, Turn
+from maild.turn import release_turn
+from tests.conftest import VENICE_SETUP, make_app
+from tests.test_flow import drop, mail, run_pass, sent
+
+ROME = ZoneInfo("Europe/Rome")
+MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+
+
+def test_late_mail_counts_for_the_next_turn(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    drop(app, mail("alice@example.org", "bid 10$ for 1 of silk tax", 1), MORNING)
+    drop(app, mail("carol@example.net", "bid 10$ for 1 of silk tax", 2), MORNING)
+    # Bob's bid for tomorrow's senators reached the server at 17:20, after the 17:15 deadline, while the
+    # daemon was down; it is read at 17:30, before turn 1 has run.
+    drop(app, mail("bob@example.org", "#venice1 bob sesame\nbid 10$ for 1 of senator", 3),
+         MORNING.replace(hour=17, minute=20))
+    run_pass(app, MORNING.replace(hour=17, minute=30))
+    with app.db.session() as s:
+        sets = {r.mail_id: r.turn for r in s.scalars(select(OrderSetRow))}
+    assert sets == {1: 1, 2: 1, 3: 2}
+    bob_ack = next(m for m in sent(app) if m["To"] == "bob@example.org" and "Re:" in str(m["Subject"]))
+    assert "it came after the deadline of turn 1, so it counts for turn 2" in bob_ack.get_content()
+    assert process_new(app) == {}
+
+
+def test_reminders_go_once_to_players_with_nothing_on_file(tmp_path: Path, db_url: str,
+                                                             venice_setup: Path) -> None:
+    app = make_app(tmp_path, db_url, MORNING, venice_setup, schedule={
+        "timezone": "Europe/Rome", "at": ["2026-11-22T17:15"], "remind_before": "6h"})
+    drop(app, mail("alice@example.org", "bid 10$ for 1 of silk tax", 1), MORNING)
+    run_pass(app, MORNING)  # 10:00: more than 6 h before 17:15, no reminder yet
+    assert [m["To"] for m in sent(app)] == ["alice@example.org"]
+    run_pass(app, MORNING.replace(hour=12))  # 12:00: within 6 h
+    run_pass(app, MORNING.replace(hour=13))  # and again: nothing twice
+    reminders = [m for m in sent(app) if "no orders on file" in str(m["Subject"])]
+    assert sorted(m["To"] for m in reminders) == ["bob@example.org", "carol@example.net"]
+    assert "Sunday 22 November 2026, 17:15 CET" in reminders[0].get_content()
+
+
+def test_the_gm_releases_a_held_turn(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    drop(app, mail("alice@example.org", "borrow 20$\nbid 10$ for 1 of silk tax", 1), MORNING)
+    run_pass(app, MORNING.replace(hour=17, minute=16))  # 2 of 3 sent nothing: 67% ≥ 50%, held
+    with app.db.session() as s:
+        assert s.scalar(select(Turn.status).where(Turn.number == 1)) == "held"
+    assert release_turn(app, "venice1").status == "done"
+    with app.db.session() as s:
+        assert [t.status for t in s.scalars(select(Turn).order_by(Turn.number))] == ["done", "open"]
+
+
+def test_orders_from_another_address_with_the_password_are_acked_to_the_registered_one(
+        tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    drop(app, mail("bob.phone@example.com", "#venice1 bob sesame\nbid 10$ for 1 of silk tax", 1), MORNING)
+    run_pass(app, MORNING)
+    [ack] = sent(app)
+    assert ack["To"] == "bob@example.org"
+    assert "this mail came from bob.phone@example.com, not from your registered address" in ack.get_content()
+
+
+def test_a_wrong_password_is_told_to_the_registered_address_only(tmp_path: Path, db_url: str,
+                                                                   venice_setup: Path) -> None:
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    drop(app, mail("mallory@example.com", "#venice1 bob guess\nbid 99$ for 2 of silk tax", 1), MORNING)
+    run_pass(app, MORNING)
+    [warning] = sent(app)
+    assert warning["To"] == "bob@example.org"
+    assert "it carried a wrong password" in warning.get_content()
+    assert "mallory@example.com" in warning.get_content()
+    with app.db.session() as s:
+        assert s.scalar(select(InboundMail.status)) == "bad_password"
+        assert s.scalar(select(OrderSetRow.id)) is None
+        assert [r.recipients for r in s.scalars(select(OutboundMail))] == [["bob@example.org"]]
+
+
+def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -> None:
+    (tmp_path / "setup.toml").write_text(VENICE_SETUP)
+    (tmp_path / "maild.toml").write_text("""
+[database]
+url = "sqlite:///maild.db"
+[mail.outbound]
+kind = "maildir"
+path = "var/mail/outbox"
+from = "gm@example.org"
+[daemon]
+poll_interval = 1
+[[games]]
+name = "venice1"
+ruleset = "venice"
+setup = "setup.toml"
+address = "gm@example.org"
+[games.schedule]
+timezone = "Europe/Rome"
+cron = "15 17 * * *"
+""")
+    proc = subprocess.Popen([sys.executable, "-m", "maild", "--now", "2026-11-22T10:00+01:00", "run"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deliver(tmp_path / "var/mail/inbox", mail("alice@example.org", "bid 10$ for 1 of silk tax", 1))
+        outbox = tmp_path / "var/mail/outbox/new"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (outbox.exists() and any(outbox.iterdir())):
+            time.sleep(0.2)
+        acks = list(outbox.iterdir()) if outbox.exists() else []
+        assert len(acks) == 1, proc.poll()
+        assert b"Understood (1)" in acks[0].read_bytes()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err[-2000:]
+
+
+def test_a_fresh_directory_runs_the_embedded_demo(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "MAILD_CRASH_AT"}
+    done = subprocess.run([sys.executable, "-m", "maild", "run", "--once"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "var/maild.db").exists()
+    assert (tmp_path / "var/mail/inbox/new").is_dir() and (tmp_path / "var/mail/outbox/new").is_dir()
+    listing = subprocess.run([sys.executable, "-m", "maild", "game", "list"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert listing.stdout.startswith("venice-demo  venice  turn 1")
