@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from maild.models import Game, OrderSetRow, Player
 from maild.ruleset import Order, OrderSet, PlacedOrder, Ruleset
 
+_SETS = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, Player.id == OrderSetRow.player_id)
+         .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
+                OrderSetRow.status == "accepted")
+         .order_by(OrderSetRow.seq))
+# Intake asks for one player's sets with every order mail: built once, compiled once.
+_PLAYER_SETS = _SETS.where(OrderSetRow.player_id == bindparam("player"))
+
 
 def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None) -> dict[str, list[OrderSet]]:
     """Accepted order sets of a turn, per player name, each list in receipt order."""
-    # Columns, not ORM entities: intake asks this for every order mail.
-    q = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, Player.id == OrderSetRow.player_id)
-         .where(OrderSetRow.game_id == game.id, OrderSetRow.turn == turn, OrderSetRow.status == "accepted")
-         .order_by(OrderSetRow.seq))
+    params = {"game": game.id, "turn": turn}
     if player is not None:
-        q = q.where(OrderSetRow.player_id == player.id)
+        params["player"] = player.id
     book: dict[str, list[OrderSet]] = {}
-    for seq, orders, name in session.execute(q):
+    for seq, orders, name in session.execute(_SETS if player is None else _PLAYER_SETS, params):
         book.setdefault(name, []).append(OrderSet(player=name, seq=seq, orders=[Order.from_json(o) for o in orders]))
     return book
 

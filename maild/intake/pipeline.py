@@ -135,20 +135,21 @@ def process_new(app: App) -> dict[str, int]:
     with app.db.session() as s:
         ids = list(s.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
     counts: dict[str, int] = {}
+    run = IntakeRun()
     for start in range(0, len(ids), INTAKE_BATCH):
         batch = ids[start:start + INTAKE_BATCH]
         try:
-            statuses = _process_batch(app, batch)
+            statuses = _process_batch(app, batch, run)
         except Exception:
             log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
+            run = IntakeRun()  # it may hold orders of the batch that was rolled back
             statuses = [status for mail_id in batch for status in _process_one(app, mail_id)]
         for status in statuses:
             counts[status] = counts.get(status, 0) + 1
     return counts
 
 
-def _process_batch(app: App, ids: list[int]) -> list[str]:
-    run = IntakeRun()
+def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
         for mail_id in ids:

@@ -6,7 +6,7 @@ from datetime import datetime
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -48,18 +48,22 @@ def store_batch(app: App, mails: list[FetchedMail]) -> list[int | None]:
     return ids
 
 
+_INBOUND = InboundMail.__table__
+_BY_UID = select(_INBOUND.c.id).where(_INBOUND.c.source == bindparam("source"),
+                                      _INBOUND.c.uidvalidity == bindparam("uidvalidity"),
+                                      _INBOUND.c.uid == bindparam("uid"))
+_BY_MESSAGE_ID = select(_INBOUND.c.id).where(_INBOUND.c.message_id == bindparam("mid")).limit(1)
+
+
 def _store(s: Session, mail: FetchedMail, now: datetime) -> int | None:
+    # Core statements built once: this runs for every mail fetched.
     received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
     message_id = message_id_of(mail.raw)
-    if s.scalar(select(InboundMail.id).where(InboundMail.source == mail.source,
-                                             InboundMail.uidvalidity == mail.uidvalidity,
-                                             InboundMail.uid == mail.uid)) is not None:
+    if s.execute(_BY_UID, {"source": mail.source, "uidvalidity": mail.uidvalidity, "uid": mail.uid}).first():
         return None
-    if message_id and s.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id)
-                               .limit(1)) is not None:
+    if message_id and s.execute(_BY_MESSAGE_ID, {"mid": message_id}).first():
         return None
-    row = InboundMail(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id,
-                      raw=mail.raw, size=len(mail.raw), received_at=received, status="new")
-    s.add(row)
-    s.flush()
-    return row.id
+    result = s.execute(insert(_INBOUND), [dict(
+        source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id, raw=mail.raw,
+        size=len(mail.raw), received_at=received, status="new")])
+    return int(result.inserted_primary_key[0])
