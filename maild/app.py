@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from maild.clock import Clock
@@ -15,6 +15,7 @@ class App:
     config: Config
     db: Database
     clock: Clock
+    created: list[str] = field(default_factory=list)  # games the config named that this start created
 
     def now(self) -> datetime:
         return self.clock.now()

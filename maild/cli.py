@@ -113,7 +113,11 @@ def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
         raise UsageError(f"--now: {now_text!r} is not an ISO-8601 date and time") from None
     db = Database(config.database_url)
     upgrade(db.engine)
-    return App(config=config, db=db, clock=Clock(start, frozen=frozen))
+    app = App(config=config, db=db, clock=Clock(start, frozen=frozen))
+    # Every command sees the config's games, even before the first `init` or `run`.
+    with db.session() as s:
+        app.created = sync_games(s, config, app.now())
+    return app
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -131,10 +135,8 @@ def dispatch(args: argparse.Namespace) -> int:
 
 
 def cmd_init(app: App, args: argparse.Namespace) -> int:
-    with app.db.session() as s:
-        created = sync_games(s, app.config, app.now())
     print(f"database ready at {app.db.engine.url.render_as_string(hide_password=True)}")
-    for name in created:
+    for name in app.created:
         print(f"created game {name}")
     return 0
 
@@ -149,7 +151,6 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
         return 0
     if args.game_cmd == "list":
         with app.db.session() as s:
-            sync_games(s, app.config, app.now())
             for game in s.scalars(select(Game).order_by(Game.name)):
                 print(game_line(s, game))
         return 0
