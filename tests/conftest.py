@@ -146,3 +146,37 @@ def make_app(tmp_path: Path, db_url: str, now: datetime, setup: Path | None = No
     db = Database(config.database_url)
     upgrade(db.engine)
     return App(config=config, db=db, clock=Clock(now, frozen=True))
+
+
+WEEK = ('at = ["2026-11-22T17:15", "2026-11-23T17:15", "2026-11-24T17:15", "2026-11-25T17:15",\n'
+        '      "2026-11-26T17:15", "2026-11-27T17:15", "2026-11-28T17:15"]')
+
+
+def write_gm_config(folder: Path, *, schedule: str = WEEK, inbox: str = "var/mail/inbox",
+                    outbox: str = "var/mail/outbox", daemon: str = "") -> Path:
+    """A GM's maild.toml in `folder` (SQLite and Maildirs beside it) for the Venice game venice1 of
+    VENICE_SETUP, as a GM would write it; for the tests that run maild as a command."""
+    (folder / "setup.toml").write_text(VENICE_SETUP)
+    config = folder / "maild.toml"
+    config.write_text(f"""
+[database]
+url = "sqlite:///maild.db"
+[mail.inbound]
+kind = "maildir"
+path = "{inbox}"
+[mail.outbound]
+kind = "maildir"
+path = "{outbox}"
+from = "gm@example.org"
+[daemon]
+{daemon}
+[[games]]
+name = "venice1"
+ruleset = "venice"
+setup = "setup.toml"
+address = "gm@example.org"
+[games.schedule]
+timezone = "Europe/Rome"
+{schedule}
+""")
+    return config

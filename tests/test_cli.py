@@ -10,31 +10,12 @@ from pathlib import Path
 import pytest
 
 from maild.cli import main
-from tests.conftest import VENICE_SETUP
+from tests.conftest import write_gm_config
 
 
 @pytest.fixture
 def gm(tmp_path: Path) -> Path:
-    (tmp_path / "setup.toml").write_text(VENICE_SETUP)
-    config = tmp_path / "gm.toml"
-    config.write_text("""
-[database]
-url = "sqlite:///maild.db"
-[mail.outbound]
-kind = "maildir"
-path = "out"
-from = "gm@example.org"
-[[games]]
-name = "venice1"
-ruleset = "venice"
-setup = "setup.toml"
-address = "gm@example.org"
-[games.schedule]
-timezone = "Europe/Rome"
-at = ["2026-11-22T17:15", "2026-11-23T17:15", "2026-11-24T17:15", "2026-11-25T17:15",
-      "2026-11-26T17:15", "2026-11-27T17:15", "2026-11-28T17:15"]
-""")
-    return config
+    return write_gm_config(tmp_path, outbox="out")
 
 
 def maild(config: Path, *args: str) -> int:

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from maild.mail.maildir import deliver
-from tests.conftest import VENICE_SETUP
+from tests.conftest import write_gm_config
 
 ROME = ZoneInfo("Europe/Rome")
 BEFORE = datetime(2026, 11, 22, 12, 0, tzinfo=ROME)
@@ -34,28 +34,7 @@ MAILS = [
 
 
 def write_game(tmp: Path) -> Path:
-    (tmp / "setup.toml").write_text(VENICE_SETUP)
-    config = tmp / "maild.toml"
-    config.write_text("""
-[database]
-url = "sqlite:///maild.db"
-[mail.inbound]
-kind = "maildir"
-path = "in"
-[mail.outbound]
-kind = "maildir"
-path = "out"
-from = "gm@example.org"
-[[games]]
-name = "venice1"
-ruleset = "venice"
-setup = "setup.toml"
-address = "gm@example.org"
-[games.schedule]
-timezone = "Europe/Rome"
-at = ["2026-11-22T17:15", "2026-11-23T17:15", "2026-11-24T17:15", "2026-11-25T17:15",
-      "2026-11-26T17:15", "2026-11-27T17:15", "2026-11-28T17:15"]
-""")
+    config = write_gm_config(tmp, inbox="in", outbox="out")
     for i, (sender, body) in enumerate(MAILS):
         raw = (f"From: {sender}\r\nTo: gm@example.org\r\nSubject: orders {i}\r\n"
                f"Message-ID: <kill-{i}@example.org>\r\n\r\n{body}\r\n").encode()

@@ -17,7 +17,7 @@ from maild.intake.pipeline import process_new
 from maild.mail.maildir import deliver
 from maild.models import InboundMail, OrderSetRow, OutboundMail, Turn
 from maild.turn import release_turn
-from tests.conftest import VENICE_SETUP, make_app
+from tests.conftest import make_app, write_gm_config
 from tests.test_flow import drop, mail, run_pass, sent
 
 ROME = ZoneInfo("Europe/Rome")
@@ -92,25 +92,7 @@ def test_a_wrong_password_is_told_to_the_registered_address_only(tmp_path: Path,
 
 
 def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -> None:
-    (tmp_path / "setup.toml").write_text(VENICE_SETUP)
-    (tmp_path / "maild.toml").write_text("""
-[database]
-url = "sqlite:///maild.db"
-[mail.outbound]
-kind = "maildir"
-path = "var/mail/outbox"
-from = "gm@example.org"
-[daemon]
-poll_interval = 1
-[[games]]
-name = "venice1"
-ruleset = "venice"
-setup = "setup.toml"
-address = "gm@example.org"
-[games.schedule]
-timezone = "Europe/Rome"
-cron = "15 17 * * *"
-""")
+    write_gm_config(tmp_path, schedule='cron = "15 17 * * *"', daemon="poll_interval = 1")
     proc = subprocess.Popen([sys.executable, "-m", "maild", "--now", "2026-11-22T10:00+01:00", "run"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
