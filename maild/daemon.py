@@ -159,7 +159,7 @@ class Daemon:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
-                loop.add_signal_handler(sig, self._stop.set)
+                loop.add_signal_handler(sig, self.stop)
             except (NotImplementedError, RuntimeError):
                 pass
         scheduler = AsyncIOScheduler(timezone=UTC)
@@ -176,6 +176,10 @@ class Daemon:
         finally:
             scheduler.shutdown(wait=False)
             await self.close()
+
+    def stop(self) -> None:
+        """Finish the current pass, then return from `run` (what SIGTERM does)."""
+        self._stop.set()
 
     async def _wait(self, timeout: float) -> None:
         waits = [asyncio.ensure_future(self.inbox.wait_for_mail(timeout)),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import email
+import time
+from dataclasses import replace
 from datetime import datetime
 from email.message import EmailMessage
 from email.policy import default
@@ -88,3 +90,31 @@ def test_players_bid_over_imap_and_get_acks_and_printouts_over_smtp(
     assert "155" in printouts["bob@example.org"]
     newsletter = next(m for _, m in mails if "newsletter" in str(m["Subject"])).get_content()
     assert "silk tax" in newsletter and "alice" in newsletter
+
+
+@pytest.mark.imap
+def test_the_running_daemon_is_woken_by_idle_and_answers_at_once(
+        tmp_path: Path, db_url: str, venice_setup: Path, dovecot: Dovecot, smtp_peer: SmtpPeer) -> None:
+    """`maild run` (not --once) with a poll interval of ten minutes: only IMAP IDLE can make it answer
+    a mail within seconds."""
+    app = imap_app(tmp_path, db_url, venice_setup, dovecot, smtp_peer)
+    app.config = replace(app.config, poll_interval=600)
+    app.clock = Clock(MORNING)  # running from --now, not frozen
+
+    async def scenario() -> float:
+        daemon = Daemon(app, make_inbox(app.config), make_sender(app.config), status_line=False)
+        task = asyncio.create_task(daemon.run())
+        await asyncio.sleep(1.5)  # the first pass is done and the daemon idles
+        start = time.monotonic()
+        await asyncio.to_thread(dovecot.deliver, "gm", order_mail("alice@example.org", "bid 5$ for 1 of silk tax", 9),
+                                date=MORNING)
+        while not smtp_peer.received and time.monotonic() - start < 20:
+            await asyncio.sleep(0.1)
+        elapsed = time.monotonic() - start
+        daemon.stop()
+        await asyncio.wait_for(task, 30)
+        return elapsed
+
+    elapsed = asyncio.run(scenario())
+    assert [m.rcpt_tos for m in smtp_peer.received] == [["alice@example.org"]]
+    assert elapsed < 10
