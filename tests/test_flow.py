@@ -21,6 +21,7 @@ from maild.daemon import Daemon
 from maild.games import get_game
 from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import InboundMail, OutboundMail, Turn
+from maild.turn import release_turn
 from tests.conftest import make_app
 
 ROME = ZoneInfo("Europe/Rome")
@@ -140,3 +141,37 @@ def test_safety_gate_holds_a_turn_when_nobody_sent_orders(tmp_path: Path, db_url
     notice = by_subject(sent(app), "turn 1 held")
     assert notice["To"] == "referee@example.org"
     assert "maild turn release venice1" in notice.get_content()
+
+
+def test_a_whole_week_to_the_final_ranking(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    """Seven auctions at seven deadlines; after the closing auction the game is over, and a late mail is
+    told so rather than booked."""
+    app = make_app(tmp_path, db_url, datetime(2026, 11, 22, 9, 0, tzinfo=ROME), venice_setup)
+    orders = {
+        1: ["borrow 100$\nbid 10$ for 1 of silk tax",
+            "#venice1 bob sesame\nborrow 100$\nbid 20$ for 1 of exile competitor",
+            "bid 1$ for 1 of silk tax"],
+    }
+    for day in range(7):
+        morning = datetime(2026, 11, 22 + day, 9, 0, tzinfo=ROME)
+        bodies = orders.get(day + 1, ["STATUS", "#venice1 bob sesame\nSTATUS", "STATUS"])
+        for who, body in zip(("alice@example.org", "bob@example.org", "carol@example.net"), bodies, strict=True):
+            drop(app, mail(who, body, 100 * day + len(who)), morning)
+        run_pass(app, morning)
+        # Everyone mailed (orders or STATUS): only order sets count for the safety gate, so release it.
+        run_pass(app, morning.replace(hour=17, minute=16))
+        with app.db.session() as s:
+            turn = s.scalar(select(Turn).where(Turn.number == day + 1))
+            assert turn is not None
+            if turn.status == "held":
+                assert release_turn(app, "venice1").status == "done"
+    with app.db.session() as s:
+        export = game_export(s, app, get_game(s, "venice1"))
+    assert export["finished"] is True and export["deadline"] is None
+    assert [p for p in sent(app) if "turn 7 printout" in str(p["Subject"])]
+    # Alice: borrowed 100, paid 10 for a silk tax she cannot realize (no assets): 90 − 100 − 35 = −45.
+    assert export["players"]["alice"]["money"] == -45
+    drop(app, mail("alice@example.org", "bid 5$ for 1 of opera", 999), datetime(2026, 11, 29, 9, 0, tzinfo=ROME))
+    run_pass(app, datetime(2026, 11, 29, 9, 0, tzinfo=ROME))
+    last = sent(app)[-1]
+    assert last["To"] == "alice@example.org" and "the game is over" in last.get_content()
