@@ -43,6 +43,19 @@ class Safety:
     over_usual: float = 0.25
 
 
+AUTH_REQUIRE_FOR = ("players_without_password", "everyone")
+
+
+@dataclass(frozen=True)
+class AuthCheck:
+    """[games.auth]: trust the GM's receiving server's Authentication-Results header (see intake.authres)."""
+
+    authserv_id: str  # the id the GM's own receiving server writes, e.g. "mx.example.org"
+    # "players_without_password": a password given correctly is proof enough; "everyone": mail must be
+    # verified whatever the password says
+    require_for: str = "players_without_password"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     name: str
@@ -52,6 +65,7 @@ class GameConfig:
     aliases: tuple[str, ...]
     schedule: Schedule | None
     safety: Safety
+    auth: AuthCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +205,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         missing_fraction=float(safety_t.get("missing_fraction", Safety.missing_fraction)),
         over_usual=float(safety_t.get("over_usual", Safety.over_usual)),
     )
+    auth = _auth(g["auth"], ctx) if "auth" in g else None
     address = g.get("address")
     return GameConfig(
         name=name,
@@ -200,7 +215,25 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         aliases=tuple(a.lower() for a in g.get("aliases", [])),
         schedule=schedule,
         safety=safety,
+        auth=auth,
     )
+
+
+def _auth(t: Any, ctx: str) -> AuthCheck:
+    if not isinstance(t, dict):
+        raise ConfigError(f"{ctx}: [games.auth] must be a table")
+    unknown = sorted(set(t) - {"authserv_id", "require_for"})
+    if unknown:
+        raise ConfigError(f"{ctx}: auth.{unknown[0]}: unknown key (expected authserv_id, require_for)")
+    sid = t.get("authserv_id")
+    if not isinstance(sid, str) or not sid.strip() or any(c.isspace() or c in ";()\"" for c in sid.strip()):
+        raise ConfigError(f"{ctx}: auth.authserv_id: expected the id your receiving server writes in its "
+                          f"Authentication-Results header (e.g. \"mx.example.org\"), got {sid!r}")
+    require_for = t.get("require_for", AuthCheck.require_for)
+    if require_for not in AUTH_REQUIRE_FOR:
+        raise ConfigError(f"{ctx}: auth.require_for: expected one of {', '.join(AUTH_REQUIRE_FOR)}, "
+                          f"got {require_for!r}")
+    return AuthCheck(authserv_id=sid.strip().lower(), require_for=require_for)
 
 
 def _schedule(s: Any, ctx: str) -> Schedule:

@@ -86,7 +86,8 @@ class InboundMail(Base):
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     size: Mapped[int] = mapped_column(Integer)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    # new → orders / command / auto / unknown_sender / unroutable / oversized / bad_password / garbage / error
+    # new → orders / command / auto / unknown_sender / unroutable / oversized / bad_password / unverified /
+    # garbage / error
     status: Mapped[str] = mapped_column(String(30), default="new", index=True)
     note: Mapped[str | None] = mapped_column(Text)
     sender: Mapped[str | None] = mapped_column(String(320))

@@ -18,8 +18,10 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.config import AuthCheck
 from maild.crashpoints import crashpoint
 from maild.games import get_turn, players_of, ruleset_named, state_before
+from maild.intake.authres import sender_verified
 from maild.intake.read import ReadMail, read_mail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import accepted_sets
@@ -215,11 +217,11 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = Non
         _hold(s, app, row, "unknown_sender", f"{mail.from_addr} is not a player of {game.name}", game)
         return
     row.player_id = player.id
-    problem = authenticate(player, mail)
-    if problem is not None:
-        row.status = "bad_password"
-        row.note = problem
-        _warn_player(s, app, row, game, player, mail, problem)
+    gcfg = app.config.game(game.name)
+    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw)
+    if refusal is not None:
+        row.status, row.note = refusal.status, refusal.problem
+        _warn_player(s, app, row, game, player, mail, refusal.problem, refusal.unverified)
         return
     handle_orders(s, app, row, game, player, mail, run)
 
@@ -268,25 +270,47 @@ def find_player(players: PlayerIndex, mail: ReadMail) -> Player | None:
     return players.by_email.get(mail.from_addr or "")
 
 
-def authenticate(player: Player, mail: ReadMail) -> str | None:
-    """None if the mail may speak for `player`; else what is wrong, for the player's registered address."""
+@dataclass(frozen=True)
+class Refusal:
+    status: str  # "bad_password" or "unverified"
+    problem: str  # what is wrong, for the player's registered address (and the GM's mail list)
+    unverified: str | None = None  # for the warning's advice: "password_helps" or "everyone"
+
+
+def authenticate(player: Player, mail: ReadMail, auth: AuthCheck | None = None, raw: bytes = b""
+                 ) -> Refusal | None:
+    """None if the mail may speak for `player`; else why not. With the game's `auth` check, the
+    receiving server's Authentication-Results must also show that the mail comes from its From address:
+    for players without a password, or for everyone (`require_for`)."""
     given = mail.header.password if mail.header is not None else None
     if player.password:
         if given is None:
-            return "it carried no password (your game has one: put it on a '#GAME PLAYER PASSWORD' line)"
+            return Refusal("bad_password",
+                           "it carried no password (your game has one: put it on a '#GAME PLAYER PASSWORD' line)")
         if given != player.password:
-            return "it carried a wrong password"
+            return Refusal("bad_password", "it carried a wrong password")
+        if auth is None or auth.require_for != "everyone":
+            return None  # the password is the stronger proof
+    elif mail.from_addr != player.email:
+        return Refusal("bad_password",
+                       f"it came from {mail.from_addr}, not from your registered address, and your game has "
+                       "no password that could prove it was you")
+    if auth is None:
         return None
-    if mail.from_addr != player.email:
-        return (f"it came from {mail.from_addr}, not from your registered address, and your game has no "
-                "password that could prove it was you")
-    return None
+    verified, why = sender_verified(raw, mail.from_addr or "", auth.authserv_id)
+    if verified:
+        return None
+    log.info("mail from %s not verified: %s", mail.from_addr, why)
+    # The warning suggests a password where one would get the mail in (see bad_auth.txt.j2).
+    return Refusal("unverified", f"it could not be verified as coming from {mail.from_addr} ({why})",
+                   unverified="password_helps" if auth.require_for != "everyone" else "everyone")
 
 
 def _warn_player(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
-                 problem: str) -> None:
+                 problem: str, unverified: str | None = None) -> None:
     body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name, sender=mail.from_addr,
-                  subject=mail.subject, problem=problem, received=row.received_at)
+                  subject=mail.subject, problem=problem, received=row.received_at,
+                  unverified=unverified)
     queue_mail(s, app, key=f"badauth:{row.id}", kind="warning", to=[player.email], game_id=game.id,
                subject=f"[{game.name}] orders in your name were refused", body=body)
 
