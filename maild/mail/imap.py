@@ -19,26 +19,54 @@ a connection-lost event), Dovecot's `* OK Still here` IDLE keepalive arrives as 
 EXISTS counts as new mail), `CHARSET utf-8` in SEARCH is rejected by some servers (never sent),
 and unsolicited EXISTS outside IDLE may be dropped (so `wait_for_mail` first asks for UIDs above
 the highest one seen).
+
+The aioimaplib connection (racing commands against connection loss, teardown) is in `imap_session`,
+reading the server's answers in `imap_responses`, folder names in `imap_folders`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import logging
 import math
 import random
-import re
 import ssl
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aioimaplib
 
 from maild.mail.base import FetchedMail, is_loopback, resolve_password
+from maild.mail.imap_folders import encode_mailbox, mailbox_argument
+from maild.mail.imap_responses import (
+    FetchItem,
+    announces_mail,
+    is_bye,
+    parse_fetch_response,
+    parse_internaldate,
+    parse_list_delimiter,
+    parse_search_response,
+    parse_uidvalidity,
+    response_text,
+)
+from maild.mail.imap_session import Session, Transient, close_transport, guard
+
+# The inbox, its errors, and the parsing helpers that were always importable from here.
+__all__ = [
+    "FETCH_CHUNK",
+    "IDLE_REISSUE",
+    "FetchItem",
+    "ImapAuthError",
+    "ImapError",
+    "ImapFolderError",
+    "ImapInbox",
+    "ImapUnavailable",
+    "encode_mailbox",
+    "parse_fetch_response",
+    "parse_internaldate",
+    "parse_search_response",
+]
 
 log = logging.getLogger(__name__)
 
@@ -64,19 +92,6 @@ class ImapFolderError(ImapError):
 
 class ImapUnavailable(ImapError):
     """The server could not be reached in `max_attempts` tries (only raised if that is set)."""
-
-
-class _Transient(Exception):
-    """Connection-level trouble: drop the connection and try again later."""
-
-
-@dataclass
-class _Session:
-    client: aioimaplib.IMAP4
-    lost: asyncio.Event
-    uidvalidity: int = 0
-    capabilities: frozenset[str] = frozenset()
-    delimiter: str | None = None  # the server's folder hierarchy separator ("." in Dovecot's Maildir)
 
 
 class ImapInbox:
@@ -137,7 +152,7 @@ class ImapInbox:
         self.last_error: str | None = None
         self.idling = asyncio.Event()  # set while an IDLE command is active
 
-        self._session: _Session | None = None
+        self._session: Session | None = None
         self._uidvalidity: int | None = None
         self._high_uid = 0  # highest UID seen under the current UIDVALIDITY
         self._backlog = False  # fetch_new stopped at max_batch: more is waiting
@@ -231,7 +246,7 @@ class ImapInbox:
                 else:
                     await self._sleep(deadline, session)
                 self._idle_failures = 0
-            except _Transient as exc:
+            except Transient as exc:
                 self._drop(f"while waiting for mail: {exc}")
                 self._idle_failures += 1
                 # Return soon so the caller fetches what may have arrived, but not at once: a server
@@ -254,17 +269,17 @@ class ImapInbox:
             if session is not None and not session.lost.is_set():
                 try:
                     await self._guard(session, session.client.logout(), min(self.timeout, 5.0))
-                except _Transient:
+                except Transient:
                     pass
             if session is not None:
-                _close_transport(session.client)
+                close_transport(session.client)
         finally:
             if locked:
                 self._lock.release()
 
     # ------------------------------------------------------------------ operations
 
-    async def _fetch_new(self, session: _Session) -> list[FetchedMail]:
+    async def _fetch_new(self, session: Session) -> list[FetchedMail]:
         # UNDELETED: a mail flagged \Deleted but not yet expunged (e.g. a COPY-based move that was
         # interrupted) is gone as far as we are concerned.
         criteria = "UNDELETED" if self._move_to else "UNSEEN UNDELETED"
@@ -292,7 +307,7 @@ class ImapInbox:
                 mails.append(FetchedMail(self.source, session.uidvalidity, str(uid), item.body, item.arrived_at))
         return mails
 
-    async def _mark_done(self, session: _Session, mail: FetchedMail) -> None:
+    async def _mark_done(self, session: Session, mail: FetchedMail) -> None:
         if mail.uidvalidity != session.uidvalidity:
             log.info("%s: UID %s belongs to UIDVALIDITY %d, now %d; not marked", self.source, mail.uid,
                      mail.uidvalidity, session.uidvalidity)
@@ -303,7 +318,7 @@ class ImapInbox:
             response = await self._guard(session, client.uid("store", uid, "+FLAGS.SILENT", r"(\Seen)"))
             _expect_done(response, f"UID STORE {uid} +FLAGS (\\Seen)")
             return
-        target = self._mailbox(session, self._move_to)
+        target = mailbox_argument(self._move_to, session.delimiter)
         if "MOVE" in session.capabilities:
             response = await self._guard(session, client.uid("move", uid, target))
             _expect_done(response, f"UID MOVE {uid} {target}")
@@ -322,17 +337,17 @@ class ImapInbox:
             response = await self._guard(session, client.expunge())
         _expect_done(response, "EXPUNGE")
 
-    async def _search(self, session: _Session, criteria: str) -> list[int]:
+    async def _search(self, session: Session, criteria: str) -> list[int]:
         # A server shows a session new mail only after announcing it with EXISTS, and Dovecot does
         # that at the *end* of the next command: a bare SEARCH can miss what just arrived. NOOP first.
         response = await self._guard(session, session.client.noop())
         _expect_ok(response, "NOOP")
         response = await self._guard(session, session.client.uid_search(criteria, charset=None))
         if response.result != "OK":
-            raise _Transient(f"UID SEARCH {criteria}: {_text(response)}")
+            raise Transient(f"UID SEARCH {criteria}: {response_text(response)}")
         return sorted(parse_search_response(response.lines[:-1]))
 
-    async def _has_newer_mail(self, session: _Session) -> bool:
+    async def _has_newer_mail(self, session: Session) -> bool:
         """Did a mail arrive since the last search? aioimaplib may drop EXISTS sent outside IDLE."""
         # "N:*" always matches the last mail even if its UID is below N, hence the filter.
         newer = [uid for uid in await self._search(session, f"UID {self._high_uid + 1}:*") if uid > self._high_uid]
@@ -340,13 +355,13 @@ class ImapInbox:
             self._high_uid = max(newer)
         return bool(newer)
 
-    async def _idle(self, session: _Session, deadline: float) -> None:
+    async def _idle(self, session: Session, deadline: float) -> None:
         loop = asyncio.get_running_loop()
         while loop.time() < deadline and not self._interrupt.is_set():
             if await self._idle_cycle(session, min(deadline, loop.time() + self.idle_reissue)):
                 return
 
-    async def _idle_cycle(self, session: _Session, until: float) -> bool:
+    async def _idle_cycle(self, session: Session, until: float) -> bool:
         """One IDLE command until `until`; True if the server announced new mail."""
         loop = asyncio.get_running_loop()
         client = session.client
@@ -357,7 +372,7 @@ class ImapInbox:
         try:
             # aioimaplib's own stop timer is set past ours: we end the cycle ourselves.
             idle_task = await self._guard(session, client.idle_start(timeout=until - loop.time() + 60))
-        except _Transient as exc:
+        except Transient as exc:
             if isinstance(exc.__cause__, aioimaplib.Abort) and not session.lost.is_set():
                 log.warning("%s: server refused IDLE (%s); polling instead", self.source, exc)
                 self._idle_refused = True
@@ -370,9 +385,9 @@ class ImapInbox:
                 push = await self._next_push(session, until - loop.time())
                 if push is None or push == aioimaplib.STOP_WAIT_SERVER_PUSH:
                     return False
-                if any(_is_bye(line) for line in push):
-                    raise _Transient("server said BYE")
-                if any(_announces_mail(line) for line in push):
+                if any(is_bye(line) for line in push):
+                    raise Transient("server said BYE")
+                if any(announces_mail(line) for line in push):
                     return True
                 log.debug("%s: ignoring IDLE push %r", self.source, push)
         finally:
@@ -381,7 +396,7 @@ class ImapInbox:
                 client.idle_done()
                 await self._guard(session, idle_task)
 
-    async def _next_push(self, session: _Session, timeout: float) -> list[bytes] | None:
+    async def _next_push(self, session: Session, timeout: float) -> list[bytes] | None:
         """The next IDLE push; None on timeout or when another call wants the connection."""
         if timeout <= 0:
             return None
@@ -393,12 +408,12 @@ class ImapInbox:
         if get in done:
             return get.result()
         if session.lost.is_set():
-            raise _Transient("connection lost")
+            raise Transient("connection lost")
         return None
 
     # ------------------------------------------------------------------ connection and supervisor
 
-    async def _retrying(self, operation: Callable[[_Session], Awaitable[T]]) -> T:
+    async def _retrying(self, operation: Callable[[Session], Awaitable[T]]) -> T:
         attempts = 0
         while True:
             self._check_open()
@@ -411,7 +426,7 @@ class ImapInbox:
                 self._drop(str(exc))
                 self._note_failure(at_least=self.backoff_initial)
                 raise
-            except _Transient as exc:
+            except Transient as exc:
                 self._drop(str(exc))
                 self._note_failure()
                 attempts += 1
@@ -424,7 +439,7 @@ class ImapInbox:
             self.last_error = None
             return result
 
-    async def _connect(self) -> _Session:
+    async def _connect(self) -> Session:
         lost = asyncio.Event()
         client = aioimaplib.IMAP4(
             host=self.host,
@@ -434,32 +449,35 @@ class ImapInbox:
             # A fresh context per connection: contexts carry session caches and are cheap to make.
             ssl_context=self._ssl_context_factory() if self.tls else None,
         )
-        session = _Session(client, lost)
+        session = Session(client, lost)
         try:
             await self._guard(session, client.wait_hello_from_server())
             response = await self._guard(session, client.login(aioimaplib.quoted(self.user), self._password))
             if response.result != "OK":
-                text = _text(response)
+                text = response_text(response)
                 if "[UNAVAILABLE]" in text or "[SERVERBUG]" in text:
-                    raise _Transient(f"login: {text}")
+                    raise Transient(f"login: {text}")
                 raise ImapAuthError(f"IMAP server {self.host}:{self.port} refused login as {self.user}: {text}")
             # Ask again after login: servers advertise more (IDLE, MOVE) once authenticated, and
             # aioimaplib garbles the capabilities it reads from the LOGIN answer.
             await self._guard(session, client.protocol.capability())
             session.capabilities = frozenset(cap.upper() for cap in client.protocol.capabilities)
             session.delimiter = await self._delimiter(session)
-            response = await self._guard(session, client.select(self._mailbox(session, self.folder)))
+            response = await self._guard(session, client.select(mailbox_argument(self.folder, session.delimiter)))
             if response.result != "OK":
-                text = _text(response)
+                text = response_text(response)
                 if "[UNAVAILABLE]" in text or "[SERVERBUG]" in text:
-                    raise _Transient(f"SELECT: {text}")
+                    raise Transient(f"SELECT: {text}")
                 raise ImapFolderError(f"IMAP folder {self.folder!r} on {self.host}:{self.port}: {text}")
-            session.uidvalidity = _uidvalidity(response.lines)
+            uidvalidity = parse_uidvalidity(response.lines)
+            if uidvalidity is None:
+                raise Transient("SELECT answer has no UIDVALIDITY")
+            session.uidvalidity = uidvalidity
             if self._move_to is not None:
                 # Fails with [ALREADYEXISTS] almost always; MOVE/COPY reports a real problem.
-                await self._guard(session, client.create(self._mailbox(session, self._move_to)))
+                await self._guard(session, client.create(mailbox_argument(self._move_to, session.delimiter)))
         except BaseException:
-            _close_transport(client)
+            close_transport(client)
             raise
         if self._uidvalidity is not None and session.uidvalidity != self._uidvalidity:
             log.warning("%s: UIDVALIDITY changed from %d to %d; mails not yet done are offered again",
@@ -471,45 +489,19 @@ class ImapInbox:
         log.info("%s: connected (%s)", self.source, "TLS" if self.tls else "plain")
         return session
 
-    async def _delimiter(self, session: _Session) -> str | None:
+    async def _delimiter(self, session: Session) -> str | None:
         response = await self._guard(session, session.client.list('""', '""'))
-        for line in response.lines[:-1]:
-            match = re.match(rb'\([^)]*\) "(.)"', bytes(line))
-            if match:
-                return match.group(1).decode()
-        return None
+        return parse_list_delimiter(response.lines[:-1])
 
-    @staticmethod
-    def _mailbox(session: _Session, name: str) -> str:
-        """Config names use "/" between levels, whatever the server's separator is."""
-        if session.delimiter and session.delimiter != "/":
-            name = name.replace("/", session.delimiter)
-        return encode_mailbox(name)
-
-    async def _guard(self, session: _Session, awaitable: Awaitable[T], timeout: float | None = None) -> T:
+    async def _guard(self, session: Session, awaitable: Awaitable[T], timeout: float | None = None) -> T:
         """Await an aioimaplib call, failing fast if the connection drops or the server stalls.
 
         `timeout` defaults to the inbox's; math.inf leaves only aioimaplib's own inactivity timeout.
         """
         limit = None if timeout == math.inf else (self.timeout if timeout is None else timeout)
-        task = asyncio.ensure_future(awaitable)
-        lost = asyncio.ensure_future(session.lost.wait())
-        try:
-            done, _ = await asyncio.wait([task, lost], timeout=limit, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            lost.cancel()
-            if not task.done():
-                task.cancel()
-        if task in done:
-            try:
-                return task.result()
-            except (aioimaplib.AioImapException, OSError) as exc:  # OSError covers TimeoutError, ssl errors
-                raise _Transient(_describe(exc)) from exc
-        if session.lost.is_set():
-            raise _Transient("connection lost")
-        raise _Transient(f"no answer within {limit} s")
+        return await guard(session, awaitable, limit)
 
-    def _live_session(self) -> _Session | None:
+    def _live_session(self) -> Session | None:
         if self._session is not None and self._session.lost.is_set():
             self._drop("connection lost")
         return self._session
@@ -519,7 +511,7 @@ class ImapInbox:
         session, self._session = self._session, None
         if session is not None:
             log.info("%s: closing connection: %s", self.source, reason)
-            _close_transport(session.client)
+            close_transport(session.client)
 
     def _note_failure(self, at_least: float = 0.0) -> None:
         self._failures += 1
@@ -542,7 +534,7 @@ class ImapInbox:
             except TimeoutError:
                 pass
 
-    async def _sleep(self, until: float, session: _Session | None = None) -> None:
+    async def _sleep(self, until: float, session: Session | None = None) -> None:
         """Sleep until loop time `until`, waking early if another call (or close) wants the inbox."""
         delay = until - asyncio.get_running_loop().time()
         if delay <= 0:
@@ -564,62 +556,16 @@ class ImapInbox:
 # ---------------------------------------------------------------------- helpers
 
 
-def _close_transport(client: aioimaplib.IMAP4) -> None:
-    # aioimaplib keeps its connect task, IDLE task and timer privately and never ends them when the
-    # connection goes; cancel them so nothing lingers (or is destroyed while pending).
-    if not client._client_task.done():
-        client._client_task.cancel()
-    if client._idle_waiter is not None:
-        client._idle_waiter.cancel()
-    for task in [*client.tasks, *client.protocol.tasks]:
-        task.cancel()
-    transport = client.protocol.transport
-    if transport is not None and not transport.is_closing():
-        transport.close()
-
-
-def _text(response: aioimaplib.Response) -> str:
-    if not response.lines:
-        return response.result
-    last = response.lines[-1]
-    return bytes(last).decode("utf-8", "replace") if isinstance(last, bytes | bytearray) else str(last)
-
-
 def _expect_ok(response: aioimaplib.Response, what: str) -> None:
     if response.result != "OK":
-        raise _Transient(f"{what}: {response.result} {_text(response)}")
+        raise Transient(f"{what}: {response.result} {response_text(response)}")
 
 
 def _expect_done(response: aioimaplib.Response, what: str) -> None:
     """For commands that change the mailbox: NO is a lasting refusal (read-only, over quota)."""
     if response.result == "NO":
-        raise ImapError(f"{what} refused: {_text(response)}")
+        raise ImapError(f"{what} refused: {response_text(response)}")
     _expect_ok(response, what)
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, aioimaplib.CommandTimeout):
-        return f"command timed out: {exc.command!r}"
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-
-
-def _uidvalidity(lines: Iterable[Any]) -> int:
-    for line in lines:
-        match = re.search(rb"\[UIDVALIDITY (\d+)\]", bytes(line))
-        if match:
-            return int(match.group(1))
-    raise _Transient("SELECT answer has no UIDVALIDITY")
-
-
-def _is_bye(line: bytes) -> bool:
-    return bytes(line).lstrip(b"* ").upper().startswith(b"BYE")
-
-
-def _announces_mail(line: bytes) -> bool:
-    # Only "* n EXISTS" means mail arrived; "* OK Still here", EXPUNGE or FETCH (flag changes) do not.
-    return re.match(rb"(\* )?\d+ EXISTS\b", bytes(line), re.IGNORECASE) is not None
 
 
 def _uid_set(uids: list[int]) -> str:
@@ -636,164 +582,5 @@ def _uid_set(uids: list[int]) -> str:
     return ",".join(parts)
 
 
-def encode_mailbox(name: str) -> str:
-    """A mailbox name as an IMAP quoted string, non-ASCII in modified UTF-7 (RFC 3501 5.1.3)."""
-    out: list[str] = []
-    pending: list[str] = []
-
-    def flush() -> None:
-        if pending:
-            encoded = base64.b64encode("".join(pending).encode("utf-16-be")).decode("ascii")
-            out.append("&" + encoded.rstrip("=").replace("/", ",") + "-")
-            pending.clear()
-
-    for char in name:
-        if 0x20 <= ord(char) <= 0x7E:
-            flush()
-            out.append("&-" if char == "&" else char)
-        else:
-            pending.append(char)
-    flush()
-    return aioimaplib.quoted("".join(out))
-
-
-# ---------------------------------------------------------------------- response parsing
-
-
-def parse_search_response(lines: Iterable[Any]) -> list[int]:
-    """UIDs from aioimaplib's SEARCH lines (each is the text after "* SEARCH")."""
-    uids: list[int] = []
-    for line in lines:
-        uids.extend(int(token) for token in bytes(line).split() if token.isdigit())
-    return uids
-
-
-@dataclass
-class FetchItem:
-    uid: int | None = None
-    body: bytes | None = None
-    arrived_at: datetime | None = None
-    flags: list[str] = field(default_factory=list)
-
-
-_FETCH_START = re.compile(rb"(\d+) FETCH \(")
-_TOKEN = re.compile(rb'[ \t]*(?:(\()|(\))|"((?:[^"\\]|\\.)*)"|\{(\d+)\+?\}$|([^\s()"{]+))', re.DOTALL)
-
-
-def parse_fetch_response(lines: Iterable[Any]) -> dict[int, FetchItem]:
-    """UID -> what a UID FETCH returned, from aioimaplib's response lines.
-
-    aioimaplib hands over `n FETCH (...` text lines as bytes and each literal (the message) as a
-    separate bytearray right after the line that announced it with {size}. The items may come in
-    any order, and unsolicited FETCH responses (flag changes) may be mixed in.
-    """
-    groups: list[list[bytes | bytearray]] = []
-    for line in lines:
-        if isinstance(line, bytes) and _FETCH_START.match(line):
-            groups.append([line])
-        elif groups:
-            groups[-1].append(line)
-    result: dict[int, FetchItem] = {}
-    for group in groups:
-        try:
-            item = _parse_fetch_group(group)
-        except ValueError as exc:
-            log.error("unreadable FETCH response %r: %s", bytes(group[0])[:200], exc)
-            continue
-        if item.uid is not None and (item.uid not in result or item.body is not None):
-            result[item.uid] = item
-    return result
-
-
-def _tokens(group: list[bytes | bytearray]) -> list[tuple[str, bytes]]:
-    tokens: list[tuple[str, bytes]] = []
-    parts = iter(group)
-    for part in parts:
-        if isinstance(part, bytearray):
-            raise ValueError("literal without {size}")
-        pos, text = 0, bytes(part)
-        while pos < len(text):
-            match = _TOKEN.match(text, pos)
-            if match is None or match.end() == pos:
-                if text[pos:].strip() == b"":
-                    break
-                raise ValueError(f"unexpected {text[pos:pos + 20]!r}")
-            pos = match.end()
-            opening, closing, quoted, literal_size, atom = match.groups()
-            if opening:
-                tokens.append(("(", b""))
-            elif closing:
-                tokens.append((")", b""))
-            elif quoted is not None:
-                tokens.append(("string", re.sub(rb"\\(.)", rb"\1", quoted)))
-            elif literal_size is not None:
-                literal = next(parts, None)
-                if not isinstance(literal, bytearray) or len(literal) != int(literal_size):
-                    raise ValueError("literal missing or of the wrong size")
-                tokens.append(("string", bytes(literal)))
-            else:
-                tokens.append(("atom", atom))
-    return tokens
-
-
-def _parse_fetch_group(group: list[bytes | bytearray]) -> FetchItem:
-    tokens = _tokens(group)
-    # tokens: <seq> FETCH ( key value key value ... )
-    if len(tokens) < 3 or tokens[1] != ("atom", b"FETCH") or tokens[2][0] != "(":
-        raise ValueError("not a FETCH response")
-    values, _ = _parse_list(tokens, 3)
-    item = FetchItem()
-    for key, value in zip(values[::2], values[1::2], strict=False):
-        if not isinstance(key, bytes):
-            raise ValueError(f"bad item name {key!r}")
-        name = key.upper()
-        if name == b"UID" and isinstance(value, bytes):
-            item.uid = int(value)
-        elif name in (b"BODY[]", b"RFC822") and isinstance(value, bytes):
-            item.body = None if value == b"NIL" else value
-        elif name == b"INTERNALDATE" and isinstance(value, bytes):
-            item.arrived_at = parse_internaldate(value.decode("ascii", "replace"))
-        elif name == b"FLAGS" and isinstance(value, list):
-            item.flags = [flag.decode("ascii", "replace") for flag in value if isinstance(flag, bytes)]
-    return item
-
-
-_Value = bytes | list[Any]
-
-
-def _parse_list(tokens: list[tuple[str, bytes]], pos: int) -> tuple[list[_Value], int]:
-    """Parse after an opening parenthesis up to its closing one; returns (items, next position)."""
-    items: list[_Value] = []
-    while pos < len(tokens):
-        kind, value = tokens[pos]
-        pos += 1
-        if kind == ")":
-            return items, pos
-        if kind == "(":
-            sub, pos = _parse_list(tokens, pos)
-            items.append(sub)
-        else:
-            items.append(value)
-    raise ValueError("unbalanced parentheses")
-
-
-_MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
-
-
-def parse_internaldate(text: str) -> datetime | None:
-    """'17-Jul-1996 02:44:25 -0700' -> aware UTC datetime (None if unreadable)."""
-    match = re.fullmatch(r"\s*(\d{1,2})-(\w{3})-(\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)\s*", text)
-    if match is None or match.group(2).title() not in _MONTHS:
-        return None
-    day, month, year, hour, minute, second = (
-        int(match.group(1)), _MONTHS[match.group(2).title()], int(match.group(3)),
-        int(match.group(4)), int(match.group(5)), int(match.group(6)),
-    )
-    offset = timedelta(hours=int(match.group(8)), minutes=int(match.group(9)))
-    if match.group(7) == "-":
-        offset = -offset
-    try:
-        local = datetime(year, month, day, hour, minute, second, tzinfo=timezone(offset))
-    except ValueError:
-        return None
-    return local.astimezone(UTC)
+# Importable from here as before the parsing moved to imap_responses (tests/test_imap.py uses it).
+_announces_mail = announces_mail
