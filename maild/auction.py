@@ -16,7 +16,7 @@ from typing import Literal
 Outcome = Literal["won", "partly_won", "lost", "nullified"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bid:
     bidder: str
     price: int  # per unit
@@ -24,7 +24,7 @@ class Bid:
     seq: int  # receipt sequence of the mail that carried the bid: earlier mail wins a tie on price
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Award:
     """What became of one bid."""
 
@@ -37,7 +37,7 @@ class Award:
     had: int = 0  # for a nullified bid: what the bidder had at that moment
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sale:
     awards: list[Award]  # in ranking order
     left: int  # units nobody took

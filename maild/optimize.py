@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True)
@@ -55,18 +56,36 @@ def best_subset(values: Sequence[int], costs: Sequence[Sequence[int]], capacitie
             by_kind.setdefault((value, cost), []).append(i)
 
     groups = [_Group(v, c, tuple(ix)) for (v, c), ix in by_kind.items()]
-    weights = _surrogate_weights(groups, list(capacities))
-    # Branch in the order of the tightest bound's value per weight (Horowitz–Sahni): the first dive is
-    # then that bound's greedy solution, usually near the optimum, so later cuts come early. Ties by
-    # first index keep the search order deterministic.
-    lead = weights[0]
-    groups.sort(key=lambda g: (-g.value / max(sum(w * c for w, c in zip(lead, g.cost, strict=True)), 1e-300),
-                               g.indices[0]))
+    if not groups:  # nothing to choose: only the free items, if any
+        return Choice(tuple(always), sum(values[i] for i in always))
+    if len(groups) > 1 and not _all_fit(groups, capacities):
+        weights = _surrogate_weights(groups, list(capacities))
+        # Branch in the order of the tightest bound's value per weight (Horowitz–Sahni): the first dive is
+        # then that bound's greedy solution, usually near the optimum, so later cuts come early. Ties by
+        # first index keep the search order deterministic.
+        lead = weights[0]
+        groups.sort(key=lambda g: (-g.value / max(sum(w * c for w, c in zip(lead, g.cost, strict=True)), 1e-300),
+                                   g.indices[0]))
+    else:
+        # One group, or every copy of every group fits at once: the first dive takes as many of each group
+        # as fit, which is the optimum whatever the order, so there is no order (and no mix) to look for.
+        # The answer is the one the search below gives in any order: the bounds cut only branches that
+        # cannot beat the best so far, so the search returns the first optimum in its order.
+        weights = _unit_weights(dims)
     taken = _search(groups, list(capacities), weights)
     chosen = list(always)
     for group, k in zip(groups, taken, strict=True):
         chosen.extend(group.indices[:k])
     return Choice(tuple(sorted(chosen)), sum(values[i] for i in chosen))
+
+
+def _all_fit(groups: list[_Group], capacities: Sequence[int]) -> bool:
+    return all(sum(g.cost[d] * len(g.indices) for g in groups) <= cap for d, cap in enumerate(capacities))
+
+
+def _unit_weights(dims: int) -> list[list[float]]:
+    """Each dimension alone."""
+    return [[1.0 if d == e else 0.0 for e in range(dims)] for d in range(dims)]
 
 
 def _search(groups: list[_Group], capacities: list[int], weights: list[list[float]]) -> list[int]:
@@ -111,26 +130,28 @@ class _Surrogate:
     def __init__(self, groups: list[_Group], weights: Sequence[float]) -> None:
         self.weights = list(weights)
         self.groups = groups
-        self.unit = [sum(w * c for w, c in zip(weights, g.cost, strict=True)) for g in groups]
-        # Best value per unit of weight first; weightless groups before all.
-        self.order = sorted(range(len(groups)), key=lambda g: (
-            -groups[g].value / self.unit[g] if self.unit[g] > 0 else float("-inf"), g))
+        self.unit = [sum([w * c for w, c in zip(weights, g.cost, strict=True)]) for g in groups]
+        # Best value per unit of weight first; weightless groups before all; ties in group order (the sort
+        # is stable).
+        ratio = [-g.value / u if u > 0 else float("-inf") for g, u in zip(groups, self.unit, strict=True)]
+        self.order = sorted(range(len(groups)), key=ratio.__getitem__)
+        # What fractional() needs of each group, in that order: (group, value and weight of all its
+        # copies, value and weight of one).
+        self._rows = [(g, groups[g].value * len(groups[g].indices), self.unit[g] * len(groups[g].indices),
+                       groups[g].value, self.unit[g]) for g in self.order]
 
     def fractional(self, start: int, room: Sequence[int], limit: float = float("inf")) -> float:
         """The LP value of the groups from `start` on under this constraint (stops early past `limit`)."""
-        left = sum(w * r for w, r in zip(self.weights, room, strict=True))
+        left = sum([w * r for w, r in zip(self.weights, room, strict=True)])
         total = 0.0
-        for g in self.order:
+        for g, all_value, all_unit, value, unit in self._rows:
             if g < start:
                 continue
-            group = self.groups[g]
-            count = len(group.indices)
-            unit = self.unit[g]
-            if unit * count <= left:
-                total += group.value * count
-                left -= unit * count
+            if all_unit <= left:
+                total += all_value
+                left -= all_unit
             else:
-                total += group.value * left / unit
+                total += value * left / unit
                 break
             if total >= limit:
                 break
@@ -154,14 +175,20 @@ def _surrogate_weights(groups: list[_Group], capacities: list[int]) -> list[list
     that moves weight between pairs of dimensions in halving steps while the bound falls.
     """
     dims = len(capacities)
-    units = [[1.0 if d == e else 0.0 for e in range(dims)] for d in range(dims)]
-    units.sort(key=lambda w: _Surrogate(groups, w).fractional(0, capacities))
+    units = _unit_weights(dims)
+    units.sort(key=lambda w: _root_bound(groups, w, capacities))
     if dims < 2 or not groups:
         return units
     scale = [1.0 / c if c else 0.0 for c in capacities]
 
+    # The pattern search comes back to mixes it has tried (a move and its reverse): each is worked out once.
+    tried: dict[tuple[float, ...], float] = {}
+
     def root_bound(mix: Sequence[float]) -> float:
-        return _Surrogate(groups, [m * s for m, s in zip(mix, scale, strict=True)]).fractional(0, capacities)
+        key = tuple(mix)
+        if key not in tried:
+            tried[key] = _root_bound(groups, [m * s for m, s in zip(mix, scale, strict=True)], capacities)
+        return tried[key]
 
     steps = 8 if dims <= 3 else 2
     mix = list(min(_compositions(steps, dims), key=root_bound))
@@ -186,8 +213,28 @@ def _surrogate_weights(groups: list[_Group], capacities: list[int]) -> list[list
     return [[m * s for m, s in zip(mix, scale, strict=True)], *units]
 
 
-def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+def _root_bound(groups: list[_Group], weights: Sequence[float], capacities: Sequence[int]) -> float:
+    """`_Surrogate(groups, weights).fractional(0, capacities)`, the same arithmetic in the same order (so
+    the same float), without building what the search needs: the weights search asks this of many mixes."""
+    unit = [sum([w * c for w, c in zip(weights, g.cost, strict=True)]) for g in groups]
+    ratio = [-g.value / u if u > 0 else float("-inf") for g, u in zip(groups, unit, strict=True)]
+    left = sum([w * r for w, r in zip(weights, capacities, strict=True)])
+    total = 0.0
+    for g in sorted(range(len(groups)), key=ratio.__getitem__):
+        group = groups[g]
+        count = len(group.indices)
+        if unit[g] * count <= left:
+            total += group.value * count
+            left -= unit[g] * count
+        else:
+            total += group.value * left / unit[g]
+            break
+    return total
+
+
+@cache
+def _compositions(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
     """All ways to write `total` as an ordered sum of `parts` non-negative integers."""
     if parts == 1:
-        return [(total,)]
-    return [(first, *rest) for first in range(total + 1) for rest in _compositions(total - first, parts - 1)]
+        return ((total,),)
+    return tuple((first, *rest) for first in range(total + 1) for rest in _compositions(total - first, parts - 1))

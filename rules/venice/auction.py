@@ -9,9 +9,9 @@ from typing import Any
 from maild import auction as sealed
 from maild.ruleset import PlacedOrder
 
-from .checks import problem
+from .checks import Judge
 from .orders import as_bid, standing_key
-from .state import State, auction, find_item, interest, player_names
+from .state import State, auction, interest, player_names
 
 
 def hold_auction(state: State, turn: int, orders: dict[str, list[PlacedOrder]]) -> dict[str, Any]:
@@ -22,40 +22,56 @@ def hold_auction(state: State, turn: int, orders: dict[str, list[PlacedOrder]]) 
     ledger = state["ledger"]
     record: dict[str, Any] = {"turn": turn, "kind": announced["kind"], "name": announced["name"],
                               "day": announced["day"], "loans": [], "bids": [], "items": [], "refused": []}
-    bids: dict[str, list[tuple[str, PlacedOrder]]] = defaultdict(list)
+    judge = Judge(state, turn)
+    bids: dict[str, list[sealed.Bid]] = defaultdict(list)
     # Loans first, for everyone, so that money borrowed counts for every bid of the opening auction.
     for player in player_names(state):
         for placed in _standing(orders.get(player, [])):
             order = placed.order
-            why = problem(state, turn, order)
+            bid = as_bid(order) if order.kind == "bid" else None
+            why = judge.bid_problem(bid) if bid is not None else judge.problem(order)
             if why:
                 record["refused"].append({"player": player, "line": order.line, "text": order.text,
                                           "summary": order.summary, "seq": placed.seq, "reason": why})
-            elif order.kind == "borrow":
+            elif bid is None:  # a borrow: problem() lets through no other kind
                 _lend(state, record, player, int(order.args["amount"]))
             else:
-                item = find_item(state, as_bid(order).item)
-                assert item is not None  # problem() said it exists
-                bids[item].append((player, placed))
+                item = judge.item(bid.item)  # a dict lookup: bid_problem() looked it up
+                assert item is not None  # bid_problem() said it exists
+                bids[item].append(sealed.Bid(player, bid.price, bid.units, placed.seq))
 
     for entry in announced["lineup"]:
         item, count = entry["item"], entry["count"]
-        offers = [sealed.Bid(player, as_bid(p.order).price, as_bid(p.order).units, p.seq) for player, p in bids[item]]
-        funds = {player: ledger[player]["money"] for player in ledger}
+        offers = bids[item]
+        # Only bidders can pay; sell() gives a bidder missing from the funds nothing.
+        funds = {offer.bidder: ledger[offer.bidder]["money"] for offer in offers}
         sale = sealed.sell(count, offers, funds)
+        # The best rank among the bids that won units, per price: a lost bid ranked below a winner at its
+        # own price lost to the tie-break, not only to higher bids (see _lost_reasons).
+        first_winner_at: dict[int, int] = {}
+        for award in sale.awards:
+            if award.units:
+                first_winner_at.setdefault(award.bid.price, award.rank)
+        lost = _lost_reasons(count)
         winners = []
         for award in sale.awards:
-            player = award.bid.bidder
+            offer = award.bid
+            player = offer.bidder
             if award.units:
                 account = ledger[player]
                 account["money"] -= award.paid
-                account["holdings"][item] = account["holdings"].get(item, 0) + award.units
-                winners.append({"player": player, "price": award.bid.price, "units": award.units,
+                holdings = account["holdings"]
+                holdings[item] = holdings.get(item, 0) + award.units
+                winners.append({"player": player, "price": offer.price, "units": award.units,
                                 "paid": award.paid})
+            if award.outcome == "lost":
+                reason: str | None = lost[first_winner_at.get(offer.price, award.rank) < award.rank]
+            else:
+                reason = _reason(award)
             record["bids"].append({
-                "player": player, "item": item, "price": award.bid.price, "units": award.bid.units,
-                "seq": award.bid.seq, "rank": award.rank, "outcome": award.outcome, "won": award.units,
-                "paid": award.paid, "reason": _reason(award, sale.awards, count),
+                "player": player, "item": item, "price": offer.price, "units": offer.units, "seq": offer.seq,
+                "rank": award.rank, "outcome": award.outcome, "won": award.units, "paid": award.paid,
+                "reason": reason,
             })
         record["items"].append({"item": item, "kind": state["items"][item]["kind"], "offered": count,
                                 "sold": count - sale.left, "left": sale.left, "winners": winners})
@@ -74,23 +90,31 @@ def _standing(placed: list[PlacedOrder]) -> list[PlacedOrder]:
     """The framework passes what `effective` left standing; keeping only the last order per key again
     makes a duplicate (a bug elsewhere, or a GM's hand-made order set) harmless rather than a double bid."""
     last: dict[tuple[str, ...], PlacedOrder] = {}
-    for p in sorted(placed, key=lambda p: (p.seq, p.order.line)):
-        last.pop(standing_key(p.order), None)
-        last[standing_key(p.order)] = p
+    for p in sorted(placed, key=_receipt):
+        key = standing_key(p.order)
+        last.pop(key, None)
+        last[key] = p
     return list(last.values())
 
 
-def _reason(award: sealed.Award, awards: list[sealed.Award], offered: int) -> str | None:
-    """Why a bid did not win all it asked for, in words for the printout."""
+def _receipt(p: PlacedOrder) -> tuple[int, int]:
+    return p.seq, p.order.line
+
+
+def _reason(award: sealed.Award) -> str | None:
+    """Why a bid that was not simply lost did not win all it asked for, in words for the printout."""
     if award.outcome == "won":
         return None
     if award.outcome == "nullified":
         wanted = award.needed // award.bid.price if award.bid.price else 0
         return (f"{wanted} at {award.bid.price}$ would have cost {award.needed}$ "
                 f"but you had only {award.had}$ when the bid was reached")
-    if award.outcome == "partly_won":
-        return f"only {award.units} of the {award.bid.units} you wanted were left when your bid was reached"
-    tied_earlier = any(a.units and a.bid.price == award.bid.price and a.rank < award.rank for a in awards)
-    if tied_earlier:
-        return f"all {offered} went to higher bids or equal bids received before yours"
-    return f"all {offered} went to higher bids"
+    assert award.outcome == "partly_won"
+    return f"only {award.units} of the {award.bid.units} you wanted were left when your bid was reached"
+
+
+def _lost_reasons(offered: int) -> tuple[str, str]:
+    """Why a lost bid lost, in words for the printout: (to higher bids only, also to an equal bid received
+    earlier, i.e. an earlier bid at the same price won units)."""
+    return (f"all {offered} went to higher bids",
+            f"all {offered} went to higher bids or equal bids received before yours")

@@ -58,8 +58,12 @@ def realize(state: State, holdings: dict[str, int]) -> dict[str, Any]:
 def rank(money: dict[str, int]) -> list[dict[str, Any]]:
     """Most money first; equal money shares a rank (1, 1, 3) and is listed alphabetically."""
     ordered = sorted(money, key=lambda p: (-money[p], p))
-    return [{"rank": 1 + sum(1 for q in money if money[q] > money[p]), "player": p, "money": money[p]}
-            for p in ordered]
+    rows: list[dict[str, Any]] = []
+    for place, p in enumerate(ordered, start=1):
+        # 1 + the number of players with more money: the place of the first with this much.
+        shared = bool(rows) and rows[-1]["money"] == money[p]
+        rows.append({"rank": rows[-1]["rank"] if shared else place, "player": p, "money": money[p]})
+    return rows
 
 
 def _in_order(state: State, counts: dict[str, int]) -> list[tuple[str, int]]:

@@ -93,7 +93,7 @@ def _item_name(item: Any) -> str:
     return name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bid:
     item: str  # as the player wrote it; find_item() gives the catalogue's spelling
     price: int

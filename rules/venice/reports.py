@@ -16,6 +16,7 @@ winning bids are made public. After the last common auction, all bids in all auc
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from .orders import BID_EXAMPLE, BORROW_EXAMPLE
@@ -27,6 +28,7 @@ from .state import (
     State,
     auction,
     holdings_list,
+    player_names,
     resources_of,
 )
 
@@ -60,6 +62,23 @@ def results(record: dict[str, Any]) -> list[dict[str, Any]]:
              "left": row["left"], "winners": [dict(w) for w in row["winners"]]} for row in record["items"]]
 
 
+def winners_text(rows: list[dict[str, Any]]) -> str:
+    """`results` as the printout and the newsletter list them. Formatted here, once per turn, rather than
+    in the templates: every printout repeats it, and a template loop over every winner in every printout
+    makes rendering a turn grow with the square of the number of players."""
+    lines = []
+    for r in rows:
+        lines.append(f"  {r['item']}: {r['sold']} of {r['offered']} sold{':' if r['winners'] else ', no winning bid'}")
+        lines.extend(f"      {w['player']} won {w['units']} at {w['price']}$ each ({w['paid']}$)"
+                     for w in r["winners"])
+    return "\n".join(lines).rstrip()
+
+
+def ranking_text(rows: list[dict[str, Any]]) -> str:
+    """The final ranking as every final printout lists it (formatted once, like `winners_text`)."""
+    return "\n".join(f"  {r['rank']:2d}. {r['player']}: {r['money']}$" for r in rows).rstrip()
+
+
 def all_bids(state: State) -> list[dict[str, Any]]:
     """Every bid of every auction held, as published after the last common auction."""
     return [{"turn": rec["turn"], "name": rec["name"], "day": rec["day"],
@@ -68,49 +87,75 @@ def all_bids(state: State) -> list[dict[str, Any]]:
             for rec in state["auctions_held"]]
 
 
-def printout(state: State, record: dict[str, Any], player: str) -> dict[str, Any]:
+def public(state: State, record: dict[str, Any]) -> dict[str, Any]:
+    """What every printout and the newsletter share: built once per turn, and shared by reference (so a
+    printout context costs the same whatever the number of players). Read-only for the templates."""
     turn = record["turn"]
-    account = state["ledger"][player]
-    loan = next((loan for loan in record["loans"] if loan["player"] == player), None)
     final = state["final"]
+    rows = results(record)
+    ranking = [dict(r) for r in final["ranking"]] if final else None
     return {
         "title": state["title"],
         "total_turns": TOTAL_TURNS,
         "auction": auction_heading(state, turn),
-        "loan": dict(loan) if loan else None,
-        "bids": [{k: b[k] for k in ("item", "price", "units", "rank", "outcome", "won", "paid", "reason")}
-                 for b in record["bids"] if b["player"] == player],
-        "refused": [{"line": r["line"], "text": r["text"], "reason": r["reason"]}
-                    for r in record["refused"] if r["player"] == player],
-        "money": account["money"],
-        "spent": sum(b["paid"] for b in record["bids"] if b["player"] == player),
-        "borrowed": account["borrowed"],
-        "interest_due": account["interest_due"],
-        "holdings": holdings_list(state, account["holdings"]),
-        "resources": resources_of(state, account["holdings"]),
-        "results": results(record),
+        "results": rows,
+        "winners_text": winners_text(rows),
         "next_auction": auction_heading(state, turn + 1),
-        "final": dict(final["players"][player]) if final else None,
-        "ranking": [dict(r) for r in final["ranking"]] if final else None,
+        "ranking": ranking,
+        "ranking_text": ranking_text(ranking) if ranking else None,
     }
 
 
-def newsletter(state: State, record: dict[str, Any]) -> dict[str, Any]:
+def printouts(state: State, record: dict[str, Any], shared: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """Every player's printout context: the `public` part shared, and the player's own (their loan, bids,
+    refused orders and account), found through indexes by player built once."""
+    shared = public(state, record) if shared is None else shared
+    final = state["final"]
+    loans: dict[str, dict[str, Any]] = {}
+    for loan in record["loans"]:
+        loans.setdefault(loan["player"], loan)
+    own_bids: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for b in record["bids"]:
+        own_bids[b["player"]].append(b)
+    refused: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in record["refused"]:
+        refused[r["player"]].append(r)
+    out = {}
+    for player in player_names(state):
+        account = state["ledger"][player]
+        loan = loans.get(player)
+        mine = own_bids.get(player, [])
+        out[player] = {
+            **shared,
+            "loan": dict(loan) if loan else None,
+            "bids": [{"item": b["item"], "price": b["price"], "units": b["units"], "rank": b["rank"],
+                      "outcome": b["outcome"], "won": b["won"], "paid": b["paid"], "reason": b["reason"]}
+                     for b in mine],
+            "refused": [{"line": r["line"], "text": r["text"], "reason": r["reason"]}
+                        for r in refused.get(player, [])],
+            "money": account["money"],
+            "spent": sum(b["paid"] for b in mine),
+            "borrowed": account["borrowed"],
+            "interest_due": account["interest_due"],
+            "holdings": holdings_list(state, account["holdings"]),
+            "resources": resources_of(state, account["holdings"]),
+            "final": dict(final["players"][player]) if final else None,
+        }
+    return out
+
+
+def newsletter(state: State, record: dict[str, Any], shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    shared = public(state, record) if shared is None else shared
     turn = record["turn"]
     final = state["final"]
     return {
-        "title": state["title"],
-        "total_turns": TOTAL_TURNS,
-        "auction": auction_heading(state, turn),
-        "results": results(record),
+        **shared,
         # Only from the last common auction on; until then a losing bid is its bidder's secret.
         "all_bids": all_bids(state) if turn >= LAST_COMMON else None,
         "holdings": {p: holdings_list(state, a["holdings"]) for p, a in state["ledger"].items()},
-        "next_auction": auction_heading(state, turn + 1),
         "final": ({p: {k: v for k, v in f.items() if k in ("value", "repaid", "interest", "money", "rank",
                                                          "realized")}
                    for p, f in final["players"].items()} if final else None),
-        "ranking": [dict(r) for r in final["ranking"]] if final else None,
     }
 
 

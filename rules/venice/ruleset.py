@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -12,7 +11,7 @@ from . import checks, ending, reports
 from . import orders as order_rules
 from . import setup as setup_rules
 from .auction import hold_auction
-from .state import CLOSING, TOTAL_TURNS, State, player_names, turns_held
+from .state import CLOSING, TOTAL_TURNS, State, turns_held
 
 
 class Venice:
@@ -48,15 +47,16 @@ class Venice:
         # the seed.
         if turn != turns_held(state) + 1 or turn > TOTAL_TURNS:
             raise ValueError(f"venice: cannot resolve turn {turn} after {turns_held(state)} auctions")
-        new = copy.deepcopy(state)
+        new = _next_state(state)
         record = hold_auction(new, turn, orders)
         new["auctions_held"].append(record)
         if turn == CLOSING:
             new["final"] = ending.finish(new)
+        shared = reports.public(new, record)
         return TurnResult(
             state=new,
-            printouts={p: reports.printout(new, record, p) for p in player_names(new)},
-            newsletter=reports.newsletter(new, record),
+            printouts=reports.printouts(new, record, shared),
+            newsletter=reports.newsletter(new, record, shared),
             events=_events(new, record),
             finished=turn == CLOSING,
         )
@@ -81,6 +81,19 @@ class Venice:
 
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         return reports.template_context(state, turn)
+
+
+def _next_state(state: State) -> State:
+    """A copy of `state` that a turn can change without touching `state`: the ledger (the only part a turn
+    changes in place) copied down to each player's holdings, the list of auctions held copied so a record
+    can be added. The rest (players, items, the announced auctions, the records of earlier auctions) is
+    never changed once made, so it is shared rather than deep-copied: a deep copy of a late state, which
+    holds every bid so far, would cost more than the whole auction."""
+    new = dict(state)
+    new["ledger"] = {player: {**account, "holdings": dict(account["holdings"])}
+                     for player, account in state["ledger"].items()}
+    new["auctions_held"] = list(state["auctions_held"])
+    return new
 
 
 def _events(state: State, record: dict[str, Any]) -> list[dict[str, Any]]:

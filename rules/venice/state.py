@@ -60,6 +60,15 @@ def find_item(state: State, name: str) -> str | None:
     return None
 
 
+def item_index(state: State) -> dict[str, str]:
+    """normalize(name) -> the catalogue's spelling, for every item; the first in catalogue order should two
+    normalize alike (which setup refuses). Build it once where many names are looked up."""
+    index: dict[str, str] = {}
+    for item in state["items"]:
+        index.setdefault(normalize(item), item)
+    return index
+
+
 def auction(state: State, turn: int) -> dict[str, Any] | None:
     """The announced auction of `turn`, or None outside 1..7."""
     if 1 <= turn <= len(state["auctions"]):
