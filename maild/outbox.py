@@ -27,12 +27,13 @@ AUTO_GENERATED = "auto-generated"  # printouts, newsletters, reminders, GM notic
 
 def outbound_row(app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
                  game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-                 auto_submitted: str = AUTO_GENERATED) -> dict[str, object]:
+                 auto_submitted: str = AUTO_GENERATED, undisclosed: bool = False) -> dict[str, object]:
     """The outbox row of a mail, composed and ready to insert."""
     now = app.now()
     sender = app.config.from_addr
     composed = compose(key=key, sender=sender, to=to, subject=subject, body=body, date=now,
-                       auto_submitted=auto_submitted, in_reply_to=in_reply_to, references=references)
+                       auto_submitted=auto_submitted, in_reply_to=in_reply_to, references=references,
+                       undisclosed=undisclosed)
     return dict(key=key, message_id=composed.message_id, kind=kind, game_id=game_id, sender=sender,
                 recipients=to, subject=subject, raw=composed.raw, status="queued", attempts=0,
                 next_attempt_at=now, created_at=now)

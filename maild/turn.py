@@ -125,23 +125,30 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
     log.info("%s turn %d done", game.name, turn.number)
 
 
+# One newsletter mail goes to at most this many players (undisclosed): mail servers limit the recipients of
+# one message, and a 1000-player game's newsletter stored once per player would be 150 MB a turn.
+NEWSLETTER_RECIPIENTS = 50
+
+
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
                     next_deadline: str, key_suffix: str = "", subject_note: str = "") -> None:
-    """Every player's printout and newsletter. The turn runs once (its keys are new), so the rows go in
-    with one INSERT; a rerun gives them keys of their own."""
-    players = {p.name: p for p in players_of(s, game)}
+    """Every player's printout, and the newsletter to everyone. The turn runs once (its keys are new), so
+    the rows go in with one INSERT; a rerun gives them keys of their own."""
+    players = players_of(s, game)
     common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
-    newsletter = render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
     rows = []
-    for name, player in players.items():
-        context = result.printouts.get(name)
+    for player in players:
+        context = result.printouts.get(player.name)
         if context is not None:
-            body = render(game.ruleset, "printout.txt.j2", **common, player=name, **context)
-            rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{name}{key_suffix}", kind="printout",
-                                     to=[player.email], game_id=game.id, body=body,
-                                     subject=f"[{game.name}] turn {number} printout for {name}{subject_note}"))
-        rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{name}{key_suffix}", kind="newsletter",
-                                 to=[player.email], game_id=game.id, body=newsletter,
+            body = render(game.ruleset, "printout.txt.j2", **common, player=player.name, **context)
+            rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
+                                     kind="printout", to=[player.email], game_id=game.id, body=body,
+                                     subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))
+    newsletter = render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
+    for part, start in enumerate(range(0, len(players), NEWSLETTER_RECIPIENTS), start=1):
+        readers = [p.email for p in players[start:start + NEWSLETTER_RECIPIENTS]]
+        rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{part}{key_suffix}", kind="newsletter",
+                                 to=readers, game_id=game.id, body=newsletter, undisclosed=True,
                                  subject=f"[{game.name}] turn {number} newsletter{subject_note}"))
     insert_rows(s, rows)
 

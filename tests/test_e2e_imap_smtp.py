@@ -83,7 +83,10 @@ def test_players_bid_over_imap_and_get_acks_and_printouts_over_smtp(
     mails = received(smtp_peer)[3:]
     subjects = sorted(str(m["Subject"]) for _, m in mails)
     assert subjects == sorted([f"[venice1] turn 1 printout for {p}" for p in ("alice", "bob", "carol")]
-                              + ["[venice1] turn 1 newsletter"] * 3)
+                              + ["[venice1] turn 1 newsletter"])
+    # One newsletter, every player a recipient of the same SMTP transaction, none named in its headers.
+    [(readers, _)] = [(r, m) for r, m in mails if "newsletter" in str(m["Subject"])]
+    assert sorted(readers) == ["alice@example.org", "bob@example.org", "carol@example.net"]
     printouts = {r[0]: m.get_content() for r, m in mails if "printout" in str(m["Subject"])}
     # Alice: borrowed 300, paid 2 × 30 for silk tax → 240. Bob: 200 − 45 → 155. Carol won nothing: 0.
     assert "240" in printouts["alice@example.org"]

@@ -92,7 +92,9 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
 
     run_pass(app, morning.replace(hour=17, minute=16))
     mails = sent(app)
-    assert len(mails) == 3 + 3 + 3  # acks, printouts, newsletters
+    assert len(mails) == 3 + 3 + 1  # acks, printouts, one newsletter to all (recipients undisclosed)
+    newsletter = by_subject(mails, "turn 1 newsletter")
+    assert newsletter["To"] == "undisclosed-recipients:;"
     alice_printout = by_subject(mails, "turn 1 printout for alice").get_content()
     # Alice borrowed 300 and won both silk tax at 30: 300 - 2 × 30 = 240.
     assert "240" in alice_printout
@@ -103,6 +105,8 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
         # The next deadline is the config's second one.
         assert turns[1].deadline == datetime(2026, 11, 23, 17, 15, tzinfo=ROME)
         assert s.scalar(select(OutboundMail).where(OutboundMail.status != "sent")) is None
+        assert s.scalar(select(OutboundMail.recipients).where(OutboundMail.kind == "newsletter")) == [
+            "alice@example.org", "bob@example.org", "carol@example.net"]
     assert export["turn"] == 2
     assert export["players"]["alice"]["money"] == 240
     assert export["players"]["alice"]["holdings"] == {"silk tax": 2}

@@ -39,15 +39,16 @@ def header_value(value: str) -> str:
 
 def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, date: datetime,
             auto_submitted: str, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-            extra_headers: dict[str, str] | None = None) -> Composed:
+            extra_headers: dict[str, str] | None = None, undisclosed: bool = False) -> Composed:
     """A text/plain UTF-8 mail, quoted-printable, LF line ends (as Maildir keeps them; aiosmtplib sends CRLF).
 
     Written by hand rather than through `email.generator`: a turn composes thousands of printouts, and
-    binascii's quoted-printable is many times faster than the generator's."""
+    binascii's quoted-printable is many times faster than the generator's. `undisclosed` keeps the
+    recipients out of the headers (one newsletter to many players, who need not see each other's address)."""
     message_id = new_message_id(key, sender)
     headers = [
         ("From", header_value(sender)),
-        ("To", header_value(", ".join(to))),
+        ("To", "undisclosed-recipients:;" if undisclosed else header_value(", ".join(to))),
         ("Subject", header_value(subject)),
         ("Date", format_datetime(date)),
         ("Message-ID", message_id),
