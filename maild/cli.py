@@ -26,11 +26,12 @@ from maild.games import (
     state_before,
     sync_games,
 )
-from maild.intake.pipeline import players_without_orders, process_new
+from maild.intake.pipeline import process_new
 from maild.intake.store import store_fetched
 from maild.logs import setup_logging
 from maild.mail.base import FetchedMail
 from maild.models import Game, InboundMail
+from maild.orderbook import players_without_orders
 from maild.outbox import outbox_rows
 from maild.ruleset import SetupError
 

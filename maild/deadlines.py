@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.cron import CronTrigger
 
-from maild.config import Schedule
+from maild.config import Config, Schedule
 
 
 def validate_cron(expr: str, tz: ZoneInfo) -> None:
@@ -24,3 +24,19 @@ def deadline_for(schedule: Schedule, turn: int, after: datetime) -> datetime | N
     # CronTrigger answers "at or after now"; a deadline must come strictly after the previous one.
     fire = trigger.get_next_fire_time(None, after.astimezone(schedule.timezone) + timedelta(seconds=1))
     return fire
+
+
+def game_timezone(config: Config, game_name: str) -> ZoneInfo:
+    """The time zone deadlines of a game are shown in: its schedule's, else UTC."""
+    gcfg = config.game(game_name)
+    if gcfg is not None and gcfg.schedule is not None:
+        return gcfg.schedule.timezone
+    return ZoneInfo("UTC")
+
+
+def format_deadline(when: datetime | None, tz: ZoneInfo) -> str:
+    """A deadline as players read it: 'Sunday 22 November 2026, 17:15 CET (Europe/Rome)'."""
+    if when is None:
+        return "none set yet: the GM runs the turn"
+    local = when.astimezone(tz)
+    return f"{local:%A %d %B %Y, %H:%M} {local.tzname()} ({tz.key})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from maild.games import players_of
 from maild.models import Game, OrderSetRow, Player
 from maild.ruleset import Order, OrderSet, PlacedOrder, Ruleset
 
@@ -31,3 +32,8 @@ def orders_in_force(ruleset: Ruleset, book: dict[str, list[OrderSet]], players: 
                     ) -> dict[str, list[PlacedOrder]]:
     """Every player's orders in force (an empty list for those with nothing on file)."""
     return {name: ruleset.effective(book[name]) if name in book else [] for name in players}
+
+
+def players_without_orders(s: Session, game: Game, turn: int) -> list[Player]:
+    book = accepted_sets(s, game, turn)
+    return [p for p in players_of(s, game) if p.name not in book]

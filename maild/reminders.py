@@ -7,9 +7,10 @@ from datetime import datetime
 from sqlalchemy import select
 
 from maild.app import App
+from maild.deadlines import format_deadline, game_timezone
 from maild.games import get_turn
-from maild.intake.pipeline import format_deadline, game_timezone, players_without_orders
 from maild.models import Game
+from maild.orderbook import players_without_orders
 from maild.outbox import queue_mail
 from maild.render import render
 
@@ -43,7 +44,7 @@ def queue_reminders(app: App) -> int:
                 continue
             if not (turn.deadline - gcfg.schedule.remind_before <= now < turn.deadline):
                 continue
-            deadline = format_deadline(turn.deadline, game_timezone(app, game))
+            deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name))
             for player in players_without_orders(s, game, turn.number):
                 body = render(game.ruleset, "reminder.txt.j2", game=game.name, player=player.name,
                               turn=turn.number, deadline=deadline)

@@ -14,10 +14,9 @@ from sqlalchemy.orm import Session
 from maild.app import App
 from maild.config import Safety
 from maild.crashpoints import crashpoint
-from maild.deadlines import deadline_for
+from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
-from maild.intake.pipeline import format_deadline, game_timezone
-from maild.models import Game, Player, Snapshot, Turn
+from maild.models import Game, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_in_force
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
@@ -120,7 +119,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
                    seed=turn_seed(game.seed, turn.number + 1), status="open"))
     s.flush()
     queue_turn_mail(s, app, game, turn.number, result, finished,
-                    format_deadline(next_deadline, game_timezone(app, game)))
+                    format_deadline(next_deadline, game_timezone(app.config, game.name)))
     crashpoint("turn.before_commit")
     log.info("%s turn %d done", game.name, turn.number)
 
@@ -193,8 +192,3 @@ def rerun_turn(app: App, name: str, number: int, mail: bool = False) -> list[Tur
                                     subject_note=" (corrected)")
             outcomes.append(TurnOutcome(name, turn.number, "same" if same else "changed"))
     return outcomes
-
-
-def players_missing(s: Session, game: Game) -> list[Player]:
-    book = accepted_sets(s, game, game.turn)
-    return [p for p in players_of(s, game) if p.name not in book]

@@ -9,123 +9,24 @@ from __future__ import annotations
 
 import logging
 import traceback
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-from zoneinfo import ZoneInfo
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from maild.app import App
-from maild.config import AuthCheck
 from maild.crashpoints import crashpoint
-from maild.games import get_turn, players_of, ruleset_named, state_before
-from maild.intake.authres import sender_verified
+from maild.deadlines import format_deadline, game_timezone
+from maild.games import ruleset_named
+from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
+from maild.intake.run import IntakeRun, MailRow, load_new
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
-from maild.orderbook import accepted_sets
 from maild.outbox import AUTO_REPLIED, notify_gm, queue_mail
 from maild.render import render
-from maild.ruleset import Diagnostic, OrderSet, ParsedOrders, Ruleset
+from maild.ruleset import OrderSet, ParsedOrders, Ruleset
 
 log = logging.getLogger("maild.intake")
-
-class PlayerIndex:
-    """A game's players by name (any case) and by registered address."""
-
-    def __init__(self, players: list[Player]) -> None:
-        self.by_name = {p.name.lower(): p for p in players}
-        self.by_email = {p.email: p for p in players}
-
-
-class IntakeRun:
-    """What intake reads again and again during one run: games, players, open turns, states. Nothing of
-    it changes while mail is processed (only turns change it, and they do not run meanwhile), and loading
-    a big game's state for every mail would cost more than all the rest of the work on the mail."""
-
-    def __init__(self) -> None:
-        self._games: list[Game] | None = None
-        self._players: dict[int, PlayerIndex] = {}
-        self._turns: dict[tuple[int, int], Turn | None] = {}
-        self._states: dict[tuple[int, int], dict[str, Any]] = {}
-        self._books: dict[tuple[int, int, int], list[OrderSet]] = {}
-        self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
-
-    def games(self, s: Session) -> list[Game]:
-        if self._games is None:
-            self._games = list(s.scalars(select(Game)))
-        return self._games
-
-    def players(self, s: Session, game: Game) -> PlayerIndex:
-        if game.id not in self._players:
-            self._players[game.id] = PlayerIndex(players_of(s, game))
-        return self._players[game.id]
-
-    def turn(self, s: Session, game: Game, number: int) -> Turn | None:
-        key = (game.id, number)
-        if key not in self._turns:
-            self._turns[key] = get_turn(s, game, number)
-        return self._turns[key]
-
-    def on_file(self, s: Session, game: Game, turn: int, player: Player) -> list[OrderSet]:
-        """The player's accepted order sets (a copy: `accepted` adds the new one once it is stored)."""
-        key = (game.id, turn, player.id)
-        if key not in self._books:
-            self._books[key] = accepted_sets(s, game, turn, player).get(player.name, [])
-        return list(self._books[key])
-
-    def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet) -> None:
-        self._books.setdefault((game.id, turn, player.id), []).append(order_set)
-
-    def state(self, s: Session, game: Game, turn: int) -> dict[str, Any]:
-        key = (game.id, turn)
-        if key not in self._states:
-            self._states[key] = state_before(s, game, turn)
-        return self._states[key]
-
-
-@dataclass
-class Routed:
-    game: Game
-    player: Player | None
-
-
-# Built once with bind parameters on the bare tables (not the ORM classes, whose bulk paths cost about
-# a millisecond a statement): intake runs these for every mail.
-_INBOUND = InboundMail.__table__
-_SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
-    status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
-    subject=bindparam("subject"), game_id=bindparam("game_id"), player_id=bindparam("player_id"))
-_LOAD = select(_INBOUND.c.raw, _INBOUND.c.size, _INBOUND.c.received_at).where(
-    _INBOUND.c.id == bindparam("mid"), _INBOUND.c.status == "new")
-
-
-@dataclass
-class MailRow:
-    """An inbound mail as intake works on it; written back with one UPDATE (cheaper than the ORM's flush,
-    which matters at hundreds of mails a second)."""
-
-    id: int
-    raw: bytes
-    size: int
-    received_at: datetime
-    status: str = "new"
-    note: str | None = None
-    sender: str | None = None
-    subject: str | None = None
-    game_id: int | None = None
-    player_id: int | None = None
-
-    def save(self, s: Session) -> None:
-        s.execute(_SAVE, dict(mid=self.id, status=self.status, note=self.note, sender=self.sender,
-                              subject=self.subject, game_id=self.game_id, player_id=self.player_id))
-
-
-def load_new(s: Session, mail_id: int) -> MailRow | None:
-    found = s.execute(_LOAD, {"mid": mail_id}).first()
-    return MailRow(mail_id, found.raw, found.size, found.received_at) if found else None
-
 
 # Mails processed per transaction. A batch that fails is rolled back and done again one mail per
 # transaction, so one bad mail never holds up the others.
@@ -235,77 +136,6 @@ def _hold(s: Session, app: App, row: MailRow, status: str, why: str, game: Game 
               render(None, "gm_held.txt.j2", mail=row, why=why, game=game), game.id if game else None)
 
 
-def route(s: Session, app: App, mail: ReadMail, run: IntakeRun) -> Routed | None:
-    games = {g.name.lower(): g for g in run.games(s)}
-    candidates: list[Game] = []
-    if mail.header is not None and mail.header.game.lower() in games:
-        candidates = [games[mail.header.game.lower()]]
-    if not candidates:
-        for addr in mail.to_addrs:
-            local, _, domain = addr.partition("@")
-            base, plus, tag = local.partition("+")
-            if plus and tag.lower() in games:
-                candidates = [games[tag.lower()]]
-                break
-    if not candidates:
-        candidates = [games[t.lower()] for t in mail.subject_tags if t.lower() in games][:1]
-    if not candidates:
-        addressed = set(mail.to_addrs)
-        for gcfg in app.config.games:
-            if gcfg.name.lower() in games and (gcfg.address in addressed or addressed & set(gcfg.aliases)):
-                candidates.append(games[gcfg.name.lower()])
-    if not candidates:
-        return None
-    # Several games share the GM's address: the sender's registration tells which one is meant.
-    for game in candidates:
-        player = find_player(run.players(s, game), mail)
-        if player is not None:
-            return Routed(game, player)
-    return Routed(candidates[0], None)
-
-
-def find_player(players: PlayerIndex, mail: ReadMail) -> Player | None:
-    if mail.header is not None and mail.header.player:
-        return players.by_name.get(mail.header.player.lower())
-    return players.by_email.get(mail.from_addr or "")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    status: str  # "bad_password" or "unverified"
-    problem: str  # what is wrong, for the player's registered address (and the GM's mail list)
-    unverified: str | None = None  # for the warning's advice: "password_helps" or "everyone"
-
-
-def authenticate(player: Player, mail: ReadMail, auth: AuthCheck | None = None, raw: bytes = b""
-                 ) -> Refusal | None:
-    """None if the mail may speak for `player`; else why not. With the game's `auth` check, the
-    receiving server's Authentication-Results must also show that the mail comes from its From address:
-    for players without a password, or for everyone (`require_for`)."""
-    given = mail.header.password if mail.header is not None else None
-    if player.password:
-        if given is None:
-            return Refusal("bad_password",
-                           "it carried no password (your game has one: put it on a '#GAME PLAYER PASSWORD' line)")
-        if given != player.password:
-            return Refusal("bad_password", "it carried a wrong password")
-        if auth is None or auth.require_for != "everyone":
-            return None  # the password is the stronger proof
-    elif mail.from_addr != player.email:
-        return Refusal("bad_password",
-                       f"it came from {mail.from_addr}, not from your registered address, and your game has "
-                       "no password that could prove it was you")
-    if auth is None:
-        return None
-    verified, why = sender_verified(raw, mail.from_addr or "", auth.authserv_id)
-    if verified:
-        return None
-    log.info("mail from %s not verified: %s", mail.from_addr, why)
-    # The warning suggests a password where one would get the mail in (see bad_auth.txt.j2).
-    return Refusal("unverified", f"it could not be verified as coming from {mail.from_addr} ({why})",
-                   unverified="password_helps" if auth.require_for != "everyone" else "everyone")
-
-
 def _warn_player(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
                  problem: str, unverified: str | None = None) -> None:
     body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name, sender=mail.from_addr,
@@ -313,20 +143,6 @@ def _warn_player(s: Session, app: App, row: MailRow, game: Game, player: Player,
                   unverified=unverified)
     queue_mail(s, app, key=f"badauth:{row.id}", kind="warning", to=[player.email], game_id=game.id,
                subject=f"[{game.name}] orders in your name were refused", body=body)
-
-
-def game_timezone(app: App, game: Game) -> ZoneInfo:
-    gcfg = app.config.game(game.name)
-    if gcfg is not None and gcfg.schedule is not None:
-        return gcfg.schedule.timezone
-    return ZoneInfo("UTC")
-
-
-def format_deadline(when: datetime | None, tz: ZoneInfo) -> str:
-    if when is None:
-        return "none set yet: the GM runs the turn"
-    local = when.astimezone(tz)
-    return f"{local:%A %d %B %Y, %H:%M} {local.tzname()} ({tz.key})"
 
 
 def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datetime
@@ -344,7 +160,7 @@ def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datet
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
                   run: IntakeRun) -> None:
     ruleset = ruleset_named(game.ruleset)
-    tz = game_timezone(app, game)
+    tz = game_timezone(app.config, game.name)
     turn, late = target_turn(run.turn(s, game, game.turn), ruleset, game, row.received_at)
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
     parsed = ruleset.parse(mail.order_text) if mail.order_text.strip() else ParsedOrders()
@@ -391,12 +207,3 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     queue_mail(s, app, key=f"ack:{row.id}", kind="ack", to=[player.email], game_id=game.id, subject=subject,
                body=body, in_reply_to=mail.message_id, references=tuple(mail.references),
                auto_submitted=AUTO_REPLIED, fresh_key=True)
-
-
-def problems_as_lines(diags: list[Diagnostic]) -> list[str]:
-    return [f"line {d.line}: {d.text!r}: {d.message}" for d in diags]
-
-
-def players_without_orders(s: Session, game: Game, turn: int) -> list[Player]:
-    book = accepted_sets(s, game, turn)
-    return [p for p in players_of(s, game) if p.name not in book]
