@@ -103,3 +103,12 @@ def test_the_whole_corpus_in_one_daemon_pass(tmp_path: Path, venice_setup: Path)
         statuses = [r.status for r in s.scalars(select(InboundMail))]
     assert len(statuses) == len(MANIFEST["files"])
     assert "new" not in statuses and "error" not in statuses
+    # The GM hears of the held mails in one notice per intake transaction (50 mails), not one per mail.
+    held = {"unknown_sender", "unroutable", "oversized", "garbage"}
+    with app.db.session() as s:
+        held_ids = [r.id for r in s.scalars(select(InboundMail).where(InboundMail.status.in_(held)))]
+        notices = [r for r in s.scalars(select(OutboundMail).where(OutboundMail.kind == "gm"))]
+    assert len(held_ids) >= 5
+    assert len(notices) <= -(-len(MANIFEST["files"]) // 50)
+    listed = b"".join(n.raw for n in notices)
+    assert all(f"mail:     {i} (".encode() in listed for i in held_ids)

@@ -67,6 +67,7 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
                 run.accepted(*run.pending)
                 run.pending = None
             crashpoint("intake.before_commit")
+        _notify_held(s, app, run)
     crashpoint("intake.committed")
     return statuses
 
@@ -77,8 +78,10 @@ def _process_one(app: App, mail_id: int) -> list[str]:
             row = load_new(s, mail_id)
             if row is None:
                 return []
-            process_mail(s, app, row, IntakeRun())
+            run = IntakeRun()
+            process_mail(s, app, row, run)
             row.save(s)
+            _notify_held(s, app, run)
             return [row.status]
     except Exception:  # a bug must not lose the mail nor stop the daemon: keep it, tell the GM
         log.exception("intake failed for mail %d", mail_id)
@@ -96,7 +99,7 @@ def _process_one(app: App, mail_id: int) -> list[str]:
 def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:
     run = run or IntakeRun()
     if row.size > app.config.max_mail_bytes:
-        _hold(s, app, row, "oversized", f"{row.size} bytes, more than the limit of {app.config.max_mail_bytes}")
+        _hold(run, row, "oversized", f"{row.size} bytes, more than the limit of {app.config.max_mail_bytes}")
         return
     mail = read_mail(row.raw)
     row.sender = mail.from_addr
@@ -106,16 +109,16 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = Non
         row.note = mail.auto_reason  # never answered: answering robots makes mail loops
         return
     if not mail.from_addr:
-        _hold(s, app, row, "garbage", "no sender address could be read")
+        _hold(run, row, "garbage", "no sender address could be read")
         return
     routed = route(s, app, mail, run)
     if routed is None:
-        _hold(s, app, row, "unroutable", "no game matches its address, subject tag or #GAME header line")
+        _hold(run, row, "unroutable", "no game matches its address, subject tag or #GAME header line")
         return
     game, player = routed.game, routed.player
     row.game_id = game.id
     if player is None:
-        _hold(s, app, row, "unknown_sender", f"{mail.from_addr} is not a player of {game.name}", game)
+        _hold(run, row, "unknown_sender", f"{mail.from_addr} is not a player of {game.name}", game)
         return
     row.player_id = player.id
     gcfg = app.config.game(game.name)
@@ -127,13 +130,25 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = Non
     handle_orders(s, app, row, game, player, mail, run)
 
 
-def _hold(s: Session, app: App, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
-    """Keep a mail nobody can place and tell the GM; the sender is not answered (it may be forged)."""
+def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
+    """Keep a mail nobody can place; the sender is not answered (it may be forged). The GM hears of it in
+    one notice per transaction (`_notify_held`), not one per mail: a wave of spam is one mail."""
     row.status = status
     row.note = why
     log.info("mail %d held as %s: %s", row.id, status, why)
-    notify_gm(s, app, f"held:{row.id}", f"mail {row.id} held ({status.replace('_', ' ')})",
-              render(None, "gm_held.txt.j2", mail=row, why=why, game=game), game.id if game else None)
+    run.held.append((row, game))
+
+
+def _notify_held(s: Session, app: App, run: IntakeRun) -> None:
+    if not run.held:
+        return
+    rows = [row for row, _game in run.held]
+    games = {game.id for _row, game in run.held if game is not None}
+    what = f"mail {rows[0].id} held ({rows[0].status.replace('_', ' ')})" if len(rows) == 1 else \
+        f"{len(rows)} mails held (mails {rows[0].id} to {rows[-1].id})"
+    notify_gm(s, app, f"held:{rows[0].id}-{rows[-1].id}", what, render(None, "gm_held.txt.j2", held=run.held),
+              games.pop() if len(games) == 1 else None)
+    run.held.clear()
 
 
 def _warn_player(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,

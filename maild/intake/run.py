@@ -35,6 +35,7 @@ class IntakeRun:
         self._states: dict[tuple[int, int], dict[str, Any]] = {}
         self._books: dict[tuple[int, int, int], list[OrderSet]] = {}
         self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
+        self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
 
     def games(self, s: Session) -> list[Game]:
         if self._games is None:
