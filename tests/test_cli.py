@@ -67,6 +67,11 @@ def test_turn_run_then_rerun_gives_the_same_result(gm: Path, capsys: pytest.Capt
     assert maild(gm, "game", "show", "venice1", "--json") == 0
     export = json.loads(capsys.readouterr().out)
     assert export["turn"] == 2 and export["players"]["alice"]["money"] == 45  # 50 − 5
+    # `state` lists each finished auction's results: alice's bid won the one silk tax she asked for.
+    [held] = export["state"]["auctions_held"]
+    assert held["turn"] == 1
+    assert [(b["player"], b["item"], b["outcome"], b["paid"]) for b in held["bids"]] == [
+        ("alice", "silk tax", "won", 5)]
     assert maild(gm, "turn", "rerun", "venice1", "2") == 2  # not processed yet
     assert "turn 2 has not been processed" in capsys.readouterr().err
 
