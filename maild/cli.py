@@ -208,13 +208,18 @@ def print_game(export: dict[str, Any]) -> None:
 
 def cmd_run(app: App, args: argparse.Namespace) -> int:
     from maild.daemon import Daemon
+    from maild.lock import AlreadyRunning, single_daemon
     from maild.mail.factory import make_inbox, make_sender
 
     try:
         inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    asyncio.run(Daemon(app, inbox, sender).run(once=args.once))
+    try:
+        with single_daemon(app.db):
+            asyncio.run(Daemon(app, inbox, sender).run(once=args.once))
+    except AlreadyRunning as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 

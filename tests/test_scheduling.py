@@ -104,6 +104,11 @@ def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -
         acks = list(outbox.iterdir()) if outbox.exists() else []
         assert len(acks) == 1, proc.poll()
         assert b"Understood (1)" in acks[0].read_bytes()
+        # A second daemon on the same database refuses to start.
+        second = subprocess.run([sys.executable, "-m", "maild", "run", "--once"], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert "another maild daemon is running on this database" in second.stderr
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
