@@ -89,8 +89,11 @@ def refresh_deadline(session: Session, game: Game, gcfg: GameConfig) -> None:
     turn.deadline = deadline_for(gcfg.schedule, turn.number, after)
 
 
-def get_game(session: Session, name: str) -> Game:
-    game = session.scalar(select(Game).where(Game.name == name))
+def get_game(session: Session, name: str, lock: bool = False) -> Game:
+    """The game named `name`; `lock` holds its row until the transaction ends (FOR UPDATE on PostgreSQL),
+    so intake in another process waits rather than booking orders for a turn being resolved."""
+    q = select(Game).where(Game.name == name)
+    game = session.scalar(q.with_for_update() if lock else q)
     if game is None:
         raise GameError(f"no game named {name!r}")
     return game

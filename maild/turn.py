@@ -59,7 +59,7 @@ def should_hold(share: float, usual: float, safety: Safety) -> bool:
 def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
     """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate."""
     with app.db.session() as s:
-        game = get_game(s, name)
+        game = get_game(s, name, lock=True)
         if game.finished:
             return TurnOutcome(name, game.turn, "finished", "the game is over")
         turn = get_turn(s, game, game.turn)

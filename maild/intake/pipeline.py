@@ -55,6 +55,7 @@ def process_new(app: App) -> dict[str, int]:
 def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
+        run.begin(s)
         for mail_id in ids:
             row = load_new(s, mail_id)
             if row is None:

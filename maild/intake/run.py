@@ -37,9 +37,17 @@ class IntakeRun:
         self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
 
+    def begin(self, s: Session) -> None:
+        """Read the games afresh at the start of each intake transaction, holding them against change until
+        it commits (FOR SHARE on PostgreSQL; SQLite's single writer does the same): a turn run by another
+        process meanwhile must not leave an order booked for a turn already resolved."""
+        self._games = list(s.scalars(select(Game).with_for_update(read=True)))
+        self._turns.clear()
+
     def games(self, s: Session) -> list[Game]:
         if self._games is None:
-            self._games = list(s.scalars(select(Game)))
+            self.begin(s)
+        assert self._games is not None
         return self._games
 
     def players(self, s: Session, game: Game) -> PlayerIndex:
