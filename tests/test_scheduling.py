@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from sqlalchemy import select
 
+from maild.games import get_game, state_before, sync_games
 from maild.intake.pipeline import process_new
-from maild.mail.maildir import deliver
-from maild.models import InboundMail, OrderSetRow, OutboundMail, Turn
+from maild.intake.store import store_batch
+from maild.mail.maildir import MaildirInbox, deliver
+from maild.models import InboundMail, OrderSetRow, OutboundMail, Snapshot, Turn
 from maild.turn import release_turn
 from tests.conftest import make_app, write_gm_config
 from tests.test_flow import drop, mail, run_pass, sent
@@ -125,3 +130,37 @@ def test_a_fresh_directory_runs_the_embedded_demo(tmp_path: Path) -> None:
     listing = subprocess.run([sys.executable, "-m", "maild", "game", "list"], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=120)
     assert listing.stdout.startswith("venice-demo  venice  turn 1")
+
+
+def test_intake_waits_for_a_turn_another_process_is_resolving(tmp_path: Path, db_url: str,
+                                                               venice_setup: Path) -> None:
+    """While a turn holds its game (here: another connection that moves the game to turn 2, as run_turn
+    does, and commits a second later), intake must not book an order for turn 1, which is being resolved."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite has one writer at a time: the race cannot happen there")
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    with app.db.session() as s:
+        sync_games(s, app.config, MORNING)
+    drop(app, mail("alice@example.org", "bid 10$ for 1 of silk tax\nbid 10$ for 1 of senator", 1), MORNING)
+    fetched = asyncio.run(MaildirInbox(app.config.inbound.path).fetch_new())  # type: ignore[arg-type]
+    store_batch(app, fetched)
+    locked = threading.Event()
+
+    def resolving_turn() -> None:
+        with app.db.session() as s:
+            game = get_game(s, "venice1", lock=True)
+            locked.set()
+            time.sleep(1.0)
+            game.turn = 2
+            s.add(Turn(game_id=game.id, number=2, deadline=None, seed=1, status="open"))
+            s.add(Snapshot(game_id=game.id, turn=2, state=state_before(s, game, 1)))
+
+    turn = threading.Thread(target=resolving_turn)
+    turn.start()
+    locked.wait(5)
+    process_new(app)
+    turn.join()
+    with app.db.session() as s:
+        # Booked for turn 2, whose auction offers senators (silk tax is refused there), not for turn 1.
+        assert [(r.turn, [o["text"] for o in r.orders]) for r in s.scalars(select(OrderSetRow))] == [
+            (2, ["bid 10$ for 1 of senator"])]
