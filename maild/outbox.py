@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
@@ -131,8 +131,3 @@ def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> Non
 def outbox_rows(session: Session, statuses: tuple[str, ...] = ("queued", "failed")) -> list[OutboundMail]:
     return list(session.scalars(select(OutboundMail).where(OutboundMail.status.in_(statuses))
                                 .order_by(OutboundMail.id)))
-
-
-def due_count(session: Session, now: datetime) -> int:
-    return len(list(session.scalars(select(OutboundMail.id).where(OutboundMail.status == "queued",
-                                                                  OutboundMail.next_attempt_at <= now))))

@@ -2,54 +2,54 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import get_turn
-from maild.models import Game
+from maild.models import Game, Turn
 from maild.orderbook import players_without_orders
 from maild.outbox import queue_mail
 from maild.render import render
 
 
+def _reminder_turns(s: Session, app: App) -> Iterator[tuple[timedelta, Game, Turn]]:
+    """Each game with reminders set, its open turn (which has a deadline) and how long before it to remind."""
+    for gcfg in app.config.games:
+        if gcfg.schedule is None or gcfg.schedule.remind_before is None:
+            continue
+        game = s.scalar(select(Game).where(Game.name == gcfg.name))
+        if game is None or game.finished:
+            continue
+        turn = get_turn(s, game, game.turn)
+        if turn is not None and turn.deadline is not None and turn.status == "open":
+            yield gcfg.schedule.remind_before, game, turn
+
+
 def reminder_times(app: App) -> list[tuple[str, datetime]]:
     """When each game's next reminder is due (for the scheduler)."""
-    out = []
     with app.db.session() as s:
-        for gcfg in app.config.games:
-            if gcfg.schedule is None or gcfg.schedule.remind_before is None:
-                continue
-            game = s.scalar(select(Game).where(Game.name == gcfg.name))
-            turn = get_turn(s, game, game.turn) if game is not None and not game.finished else None
-            if turn is not None and turn.deadline is not None:
-                out.append((gcfg.name, turn.deadline - gcfg.schedule.remind_before))
-    return out
+        return [(game.name, turn.deadline - before) for before, game, turn in _reminder_turns(s, app)
+                if turn.deadline is not None]
 
 
 def queue_reminders(app: App) -> int:
     now = app.now()
     queued = 0
     with app.db.session() as s:
-        for gcfg in app.config.games:
-            if gcfg.schedule is None or gcfg.schedule.remind_before is None:
-                continue
-            game = s.scalar(select(Game).where(Game.name == gcfg.name))
-            if game is None or game.finished:
-                continue
-            turn = get_turn(s, game, game.turn)
-            if turn is None or turn.deadline is None or turn.status != "open":
-                continue
-            if not (turn.deadline - gcfg.schedule.remind_before <= now < turn.deadline):
+        for before, game, turn in _reminder_turns(s, app):
+            assert turn.deadline is not None
+            if not (turn.deadline - before <= now < turn.deadline):
                 continue
             deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name))
             for player in players_without_orders(s, game, turn.number):
                 body = render(game.ruleset, "reminder.txt.j2", game=game.name, player=player.name,
                               turn=turn.number, deadline=deadline)
-                row = queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}:{player.name}",
-                                 kind="reminder", to=[player.email], game_id=game.id,
-                                 subject=f"[{game.name}] no orders on file for turn {turn.number}", body=body)
-                queued += row
+                queued += queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}:{player.name}",
+                                     kind="reminder", to=[player.email], game_id=game.id,
+                                     subject=f"[{game.name}] no orders on file for turn {turn.number}", body=body)
     return queued

@@ -20,7 +20,7 @@ from maild.models import Game, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_in_force
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
-from maild.ruleset import TurnResult
+from maild.ruleset import PlacedOrder, Ruleset, TurnResult
 
 log = logging.getLogger("maild.turn")
 
@@ -92,7 +92,8 @@ def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
     return TurnOutcome(name, number, "done")
 
 
-def resolve(ruleset: Any, state: dict[str, Any], turn: Turn, orders: dict[str, Any]) -> TurnResult:
+def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[str, list[PlacedOrder]]
+            ) -> TurnResult:
     # The only randomness a turn may use: seeded from the game and the turn, recorded on the turn row.
     return ruleset.resolve(state, turn.number, orders, random.Random(turn.seed))
 
