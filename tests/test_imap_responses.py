@@ -25,23 +25,10 @@ from maild.mail.imap_responses import (
     parse_uidvalidity,
     response_text,
 )
+from tests import test_imap
 
-# 8-bit bytes in two charsets, CRLF line ends, and lines that look like IMAP: a FETCH with a literal
-# announcement, a tagged OK, a lone closing parenthesis, a continuation, BYE and EXISTS.
-TRICKY = (
-    b"From: Doge <doge@example.org>\r\n"
-    b"Subject: =?utf-8?q?Ordini_della_Serenissima?=\r\n"
-    b"Content-Type: text/plain; charset=latin-1\r\n"
-    b"\r\n"
-    b"BID 100 ducati per il Palazzo \xe0 S. Marco\r\n"
-    b"caf\xc3\xa9 \xff\xfe\r\n"
-    b"* 1 FETCH (UID 99 BODY[] {5}\r\n"
-    b"A0001 OK Fetch completed.\r\n"
-    b")\r\n"
-    b"+ idling\r\n"
-    b"* BYE see you\r\n"
-    b"* 3 EXISTS\r\n"
-)
+# The mail the server tests use: 8-bit bytes in two charsets, CRLF, and lines that look like IMAP.
+TRICKY = test_imap.TRICKY
 SHORT = b"Subject: two\r\n\r\nhi\r\n"
 
 
