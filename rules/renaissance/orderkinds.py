@@ -1,0 +1,96 @@
+"""Every order kind of the code sheet: its code shape, its args, its phase. The single list the parser, the
+handlers and the code sheet agree on (a test checks each kind has a handler and a code-sheet example).
+
+Every Order the parser makes carries, besides the args below, `family` (e.g. "MEDICI"), `player` (the `/XXX`
+code, e.g. "LMD") and, for persona orders, `persona` ("0101") and `start` (the location written after `*`).
+Persona numbers are four digits; 9999 is "the locals". Locations are written without blanks ("SantiagodeCompostela"
+or "Santiago_de_Compostela"); the parser keeps them as written and the engine matches them (case and blanks,
+`_` and `-` ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import Phase
+
+
+@dataclass(frozen=True)
+class Kind:
+    kind: str
+    phase: Phase
+    shape: str  # the code's shape as the code sheet prints it
+    args: str  # the args the parser produces
+    example: str  # a code that must parse to this kind
+    family_level: bool = False  # applies to the family, not to the persona it is written under
+
+
+KINDS: tuple[Kind, ...] = (
+    # Given by the issue.
+    Kind("transfer", Phase.TRANSFER, "Tnnnniiiiiiiiqqqqqqq", "to: str (4 digits, '9999' = the locals), item: str, "
+         "qty: int", "T0102grain500"),
+    Kind("sell", Phase.SELL, "Smccciiiiiiiiqqqqqqq", "rank: int (m: how many items of the same class this persona "
+         "sells in greater quantities this turn), cls: str (class name), item: str, qty: int", "S0foograin200"),
+    Kind("buy", Phase.BUY, "Biiiiiiiiqqqqqqq[Y]", "item: str, qty: int, surcharge: bool (trailing Y)",
+         "Bwool100"),
+    Kind("instruct", Phase.TRAIN, "Innnns", "trainee: str, skill: str (skill name)", "I0102m"),
+    Kind("deepen_harbor", Phase.OTHER, "PE#", "(none)", "PE#"),
+    # Designed here in the same style.
+    Kind("build_road", Phase.OTHER, "PRllll", "to: str (location)", "PRSiena"),
+    Kind("lengthen_road", Phase.OTHER, "PLllll", "to: str (location)", "PLSiena"),
+    Kind("fortify", Phase.OTHER, "PFS | PFR | PFTn", "measure: 'fas' | 'far' | 'tower', tower: int (n, default 1)",
+         "PFS"),
+    Kind("fabricate", Phase.OTHER, "Fiiiiiiiiqqq", "item: str (cannon, falconet, arquebus, small arms, pike, armor, "
+         "bow, verdigris, vermilion, galley, galliot, roundship, caravel, barque), qty: int (units to make)",
+         "Fbow20"),
+    Kind("work", Phase.OTHER, "WAnnnn | WNnnnn | WLnnnn | WMnnnn | WXnnnn", "work: 'art' | 'negative_art' | "
+         "'letters' | 'negative_letters' | 'architecture', target: str (sponsor, or victim of a negative work)",
+         "WA0101"),
+    Kind("pilgrimage", Phase.OTHER, "HP", "(none)", "HP"),
+    Kind("venerate", Phase.OTHER, "HV", "(none): relics (Catholic) or icons (Orthodox) held, in April", "HV"),
+    Kind("alms", Phase.OTHER, "HAqqq", "ducats: int", "HA1000"),
+    Kind("charity", Phase.OTHER, "HCqqq", "ducats: int", "HC5000"),
+    Kind("indulgence", Phase.OTHER, "HInnnn", "beneficiary: str", "HI0102"),
+    Kind("sermon", Phase.OTHER, "UP | UTnnnn", "target: 'populace' or a persona number (his troops)", "UP"),
+    Kind("appoint_tax_collector", Phase.OTHER, "OTnnnnllll", "appointee: str, location: str", "OT0102Pisa"),
+    Kind("appoint_tithe_collector", Phase.OTHER, "OBnnnnllll", "appointee: str, location: str", "OB0102Pisa"),
+    Kind("appoint_magistrate", Phase.OTHER, "OMnnnn", "appointee: str (at the appointer's location)", "OM0102"),
+    Kind("resign_magistracy", Phase.OTHER, "OR", "(none)", "OR"),
+    Kind("hold_court", Phase.OTHER, "OC", "(none)", "OC"),
+    Kind("collect_taxes", Phase.OTHER, "OX", "(none)", "OX"),
+    Kind("collect_tithe", Phase.OTHER, "OY", "(none)", "OY"),
+    Kind("magistrate_selection", Phase.OTHER, "OSm", "method: 'e' | 's' | 'f' | 't' | 'b' | 'a'", "OSe"),
+    Kind("tariff", Phase.OTHER, "RI+n | RI-n | RE+n | RE-n", "which: 'import' | 'export', change: int (-5..5)",
+         "RI+3"),
+    Kind("access", Phase.OTHER, "DIffff | DEffff | AIffff | AEffff", "what: 'ingress' | 'egress', allow: bool, "
+         "target_family: str", "DIBORGIA"),
+    Kind("vote", Phase.OTHER, "Vnnnn", "candidate: str (magistrate election, October, at the voter's location)",
+         "V0102"),
+    Kind("guild", Phase.OTHER, "GAnnnn | GJnnnn | GMnnnn", "step: 'apprentice' | 'journeyman' | 'master', "
+         "candidate: str", "GA0102"),
+    Kind("colonize", Phase.OTHER, "Ciiiiiiiiqqq", "item: str (troops, crew or slaves), qty: int", "Ccrew50"),
+    Kind("permit_boarding", Phase.OTHER, "Lnnnn", "passenger: str", "L0102"),
+    Kind("abandon", Phase.OTHER, "AX", "(none): abandon excess cargo including ships", "AX"),
+    Kind("move", Phase.MOVE, "MLllll | MFllll | MWllll | MW+dd.dd+ddd.dd | MRllll | MI | MD  [/vvvv...]",
+         "mode: 'land' | 'ferry' | 'water' | 'road' | 'inside' | 'disembark', to: str | None, "
+         "lat: float | None, lon: float | None, via: list[str] (waypoints after '/')", "MLSiena"),
+    Kind("ask_address", Phase.OTHER, "?Affff", "target_family: str", "?ABORGIA", family_level=True),
+    Kind("ask_depth", Phase.OTHER, "?Dllll", "location: str", "?DVenice", family_level=True),
+    Kind("ask_coordinates", Phase.OTHER, "?Cllll", "location: str", "?CVenice", family_level=True),
+    # Family-level lines; only at the head of a family's orders.
+    Kind("execute_day", Phase.OTHER, "!DAYdd", "day: int (1-31)", "!DAY15", family_level=True),
+    Kind("for_turn", Phase.OTHER, "!MMMYYYY", "year: int, month: int (orders kept for that month's turn)",
+         "!MAY1493", family_level=True),
+)
+
+BY_KIND: dict[str, Kind] = {k.kind: k for k in KINDS}
+
+# Skill letters of the Instruct code. The issue fixes q v o y x t z k; the rest are ours.
+SKILL_LETTERS: dict[str, str] = {
+    "q": "barquebuilding", "v": "caravelbuilding", "o": "galliotbuilding", "y": "galleybuilding",
+    "x": "architecture", "t": "art", "z": "alchemy", "k": "assassination",
+    "a": "armory", "b": "bowmaking", "c": "cannonmaking", "d": "dueling", "e": "engineering", "f": "fortification",
+    "g": "gunnery", "l": "letters", "m": "merchantry", "n": "navigation", "r": "roundshipbuilding",
+    "s": "sermonizing", "u": "gunsmithing",
+}
+SKILLS: tuple[str, ...] = tuple(sorted(SKILL_LETTERS.values()))
