@@ -121,9 +121,10 @@ def action(kind: str, phase: Phase) -> Callable[[Handler], Handler]:
 
 def step(when: str, rank: int) -> Callable[[Step], Step]:
     """A start- or end-of-turn step; lower ranks run first. Ranks used (keep them apart):
-    start: 10 succession, 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance,
+    start: 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance,
     50 naval maintenance (April), 60 pestilence, 70 elections (October), 80 collector appointments fall due;
-    end: 10 colonies, 20 harbor deepening settles, 30 guild ranks, 90 clamp ratings."""
+    end: 10 colonies, 20 harbor deepening settles, 30 guild ranks, 80 succession (replaces every persona a
+    handler marked dead: handlers kill by setting persona["alive"] = False and persona["died"] = "<cause>")."""
     def register(fn: Step) -> Step:
         STEPS[when].append((rank, fn.__name__, fn))
         STEPS[when].sort(key=lambda t: (t[0], t[1]))
@@ -134,3 +135,37 @@ def step(when: str, rank: int) -> Callable[[Step], Step]:
 def clamp_rating(value: float) -> int:
     """No rating may ever exceed 999, or decline below 0 (THE PERSONAE FAMILIES)."""
     return max(0, min(999, int(value)))
+
+
+def add_rating(persona: Persona, key: str, delta: float) -> int:
+    """Change a rating (popularity, piety, morale) within 0..999; returns the change actually made. Fractions
+    are dropped after the sum (a rating is a whole number)."""
+    old = persona.get(key, 0)
+    persona[key] = clamp_rating(old + delta)
+    return persona[key] - old
+
+
+def add_skill(persona: Persona, skill: str, delta: float) -> int:
+    """Like add_rating, for a skill in persona["skills"]."""
+    skills = persona.setdefault("skills", {})
+    old = skills.get(skill, 0)
+    skills[skill] = clamp_rating(old + delta)
+    return skills[skill] - old
+
+
+def spend_popularity(persona: Persona, points: int) -> bool:
+    """POPULARITY: "A persona may not commit an action that would drive his popularity rating below zero. Any
+    attempt to do so would fail." Returns False (and changes nothing) when he cannot afford it."""
+    if points > persona.get("popularity", 0):
+        return False
+    persona["popularity"] -= points
+    return True
+
+
+def gain_piety(persona: Persona, points: float) -> int:
+    """Piety rises, and popularity with it "by 10% of the increase in perceived piety" (POPULARITY), rounded
+    down; returns the piety actually gained (a rating stops at 999)."""
+    gained = add_rating(persona, "piety", points)
+    if gained > 0:
+        add_rating(persona, "popularity", gained // 10)
+    return gained

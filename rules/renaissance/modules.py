@@ -1,0 +1,4 @@
+"""The rule modules whose handlers and steps the engine loads, in no particular order (each registers itself)."""
+
+RULE_MODULES: tuple[str, ...] = (
+)
