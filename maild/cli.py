@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import json
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from maild.intake.pipeline import process_new
 from maild.intake.store import store_fetched
 from maild.logs import setup_logging
 from maild.mail.base import FetchedMail
-from maild.models import Game, InboundMail
+from maild.models import Game, GmOrder, InboundMail
 from maild.orderbook import players_without_orders
 from maild.outbox import outbox_rows
 from maild.ruleset import SetupError
@@ -84,6 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
     outbox = sub.add_parser("outbox", help="outbound mail").add_subparsers(dest="outbox_cmd", required=True)
     outbox.add_parser("list", help="queued and failed outbound mail")
 
+    gm = sub.add_parser("gm", help="the GM's own orders for a game's open turn").add_subparsers(
+        dest="gm_cmd", required=True)
+    pay = gm.add_parser("pay", help="record a player's payment to his account")
+    pay.add_argument("name")
+    pay.add_argument("player")
+    pay.add_argument("amount", type=float)
+    pay.add_argument("--note", default="payment")
+    bulletin = gm.add_parser("bulletin", help="a bulletin for the next newsletter")
+    bulletin.add_argument("name")
+    bulletin.add_argument("text")
+    amend = gm.add_parser("amend", help="add to the game's world from a TOML file (new locations, families)")
+    amend.add_argument("name")
+    amend.add_argument("file", type=Path)
+
     orders = sub.add_parser("orders", help="orders").add_subparsers(dest="orders_cmd", required=True)
     check = orders.add_parser("check", help="check a file of orders as the daemon would")
     check.add_argument("--ruleset", required=True)
@@ -128,7 +143,7 @@ def dispatch(args: argparse.Namespace) -> int:
     try:
         handler = {
             "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
-            "outbox": cmd_outbox,
+            "outbox": cmd_outbox, "gm": cmd_gm,
         }[args.command]
         return handler(app, args)
     finally:
@@ -282,6 +297,38 @@ def cmd_outbox(app: App, args: argparse.Namespace) -> int:
             print(f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  "
                   f"attempts {row.attempts}  {row.subject!r}" + (f"  error: {row.last_error}"
                                                                   if row.last_error else ""))
+    return 0
+
+
+def cmd_gm(app: App, args: argparse.Namespace) -> int:
+    from maild.ruleset import Order
+
+    if args.gm_cmd == "pay":
+        kind, fields, words = "gm_payment", {"player": args.player, "amount": args.amount, "note": args.note}, \
+            f"payment of {args.amount:.2f} from {args.player}"
+    elif args.gm_cmd == "bulletin":
+        kind, fields, words = "gm_bulletin", {"text": args.text}, "bulletin"
+    else:
+        try:
+            amendment = tomllib.loads(args.file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise UsageError(f"{args.file}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise UsageError(f"{args.file}: {exc}") from None
+        kind, fields, words = "gm_amend", {"amendment": amendment}, f"amendment from {args.file}"
+    with app.db.session() as s:
+        game = get_game(s, args.name)
+        ruleset = ruleset_named(game.ruleset)
+        if kind not in getattr(ruleset, "gm_kinds", frozenset()):
+            raise UsageError(f"game {game.name} ({game.ruleset}) takes no {args.gm_cmd} from the GM")
+        check = getattr(ruleset, "check_gm", None)
+        if check is not None:
+            problem = check(state_before(s, game, game.turn), kind, fields)
+            if problem:
+                raise UsageError(problem)
+        s.add(GmOrder(game_id=game.id, turn=game.turn, created_at=app.now(),
+                      order=Order(0, args.gm_cmd, kind, fields, words).to_json()))
+        print(f"{game.name}: {words} recorded for turn {game.turn}")
     return 0
 
 

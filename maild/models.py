@@ -112,6 +112,19 @@ class OrderSetRow(Base):
     reason: Mapped[str | None] = mapped_column(Text)
 
 
+class GmOrder(Base):
+    """An order the GM gives a game himself (a payment recorded, a bulletin, an amendment of the world): it
+    counts for one turn like a player's orders, and stays on file so a re-run of that turn sees it too."""
+
+    __tablename__ = "gm_orders"
+    __table_args__ = (Index("ix_gm_orders_game_turn", "game_id", "turn"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    turn: Mapped[int] = mapped_column(Integer)
+    order: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class Turn(Base):
     __tablename__ = "turns"
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_turns_game_number"),)

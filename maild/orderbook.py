@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from maild.games import players_of
-from maild.models import Game, OrderSetRow, Player
-from maild.ruleset import Order, OrderSet, PlacedOrder, Ruleset
+from maild.models import Game, GmOrder, InboundMail, OrderSetRow, Player, Turn
+from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder, Ruleset
 
 _SETS = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, Player.id == OrderSetRow.player_id)
          .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
@@ -32,6 +34,47 @@ def orders_in_force(ruleset: Ruleset, book: dict[str, list[OrderSet]], players: 
                     ) -> dict[str, list[PlacedOrder]]:
     """Every player's orders in force (an empty list for those with nothing on file)."""
     return {name: ruleset.effective(book[name]) if name in book else [] for name in players}
+
+
+def cancel_late(session: Session, game: Game, player: Player, turn: int, received: datetime,
+                days: int | None) -> str:
+    """A player's CANCEL: his orders that came after the deadline of turn `turn - 1` and were booked for `turn`
+    are withdrawn, if the CANCEL came within `days` of that turn's results. Returns what happened, in words."""
+    if days is None:
+        return "this game keeps no late orders to cancel: send new orders instead"
+    missed = session.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == turn - 1))
+    if missed is None or missed.deadline is None or missed.processed_at is None:
+        return f"you have no late orders on file for turn {turn}"
+    rows = list(session.scalars(
+        select(OrderSetRow).join(InboundMail, InboundMail.id == OrderSetRow.mail_id)
+        .where(OrderSetRow.game_id == game.id, OrderSetRow.player_id == player.id, OrderSetRow.turn == turn,
+               OrderSetRow.status == "accepted", InboundMail.received_at > missed.deadline)))
+    if not rows:
+        return f"you have no late orders on file for turn {turn}"
+    if received > missed.processed_at + timedelta(days=days):
+        return (f"too late to cancel: the orders that missed turn {turn - 1} stand, because a cancellation must "
+                f"come within {days} days of that turn's results")
+    for row in rows:
+        row.status = "cancelled"
+        row.reason = "cancelled by the player"
+    return f"cancelled the orders of {len(rows)} late mail(s); nothing of yours is on file for turn {turn} now"
+
+
+def gm_orders(session: Session, game: Game, turn: int) -> list[PlacedOrder]:
+    """The GM's orders for a turn, in the order he gave them (they come before any player's mail: seq 0)."""
+    rows = session.scalars(select(GmOrder).where(GmOrder.game_id == game.id, GmOrder.turn == turn)
+                           .order_by(GmOrder.id))
+    return [PlacedOrder(Order.from_json(r.order), 0) for r in rows]
+
+
+def orders_for_turn(session: Session, ruleset: Ruleset, game: Game, turn: int, book: dict[str, list[OrderSet]],
+                    players: list[str]) -> dict[str, list[PlacedOrder]]:
+    """What `resolve` gets: every player's orders in force, and the GM's under GM_ORDERS when he gave any."""
+    orders = orders_in_force(ruleset, book, players)
+    gm = gm_orders(session, game, turn)
+    if gm:
+        orders[GM_ORDERS] = gm
+    return orders
 
 
 def players_without_orders(s: Session, game: Game, turn: int) -> list[Player]:

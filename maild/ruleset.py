@@ -89,6 +89,10 @@ class TurnResult:
 
 LatePolicy = Literal["next_turn", "refuse"]
 
+# The key in `resolve`'s orders under which the GM's own orders come (payments, bulletins, amendments), for a
+# ruleset that declares the kinds it takes in `gm_kinds`. No player can be named so: names never start with #.
+GM_ORDERS = "#gm"
+
 
 class Ruleset(Protocol):
     name: str
@@ -123,6 +127,14 @@ class Ruleset(Protocol):
 
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""
+
+
+# Optional parts of a ruleset, looked up with getattr (a ruleset without them behaves as Venice does):
+#   gm_kinds: frozenset[str]   - GM order kinds it takes ("gm_payment", "gm_bulletin", "gm_amend")
+#   late_cancel_days: int      - a player may CANCEL orders that came late within this many days of the
+#                                results of the turn they missed (Renaissance: ten)
+#   requested_turn(state, turn, orders) -> int | None
+#                              - the turn a mail's orders are marked for, when a player sends them ahead
 
 
 class SetupError(ValueError):

@@ -17,7 +17,7 @@ from maild.crashpoints import crashpoint
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
 from maild.models import Game, Snapshot, Turn
-from maild.orderbook import accepted_sets, orders_in_force
+from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
 from maild.ruleset import PlacedOrder, Ruleset, TurnResult
@@ -85,7 +85,7 @@ def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
                 log.warning("%s turn %d held: %s", name, turn.number, turn.note)
                 return TurnOutcome(name, turn.number, "held", turn.note)
         state = state_before(s, game, turn.number)
-        result = resolve(ruleset, state, turn, orders_in_force(ruleset, book, players))
+        result = resolve(ruleset, state, turn, orders_for_turn(s, ruleset, game, turn.number, book, players))
         finish_turn(s, app, game, turn, result, missing, share)
         number = turn.number
     crashpoint("turn.committed")
@@ -179,7 +179,7 @@ def rerun_turn(app: App, name: str, number: int, mail: bool = False) -> list[Tur
         for turn in done:
             state = state_before(s, game, turn.number)
             book = accepted_sets(s, game, turn.number)
-            result = resolve(ruleset, state, turn, orders_in_force(ruleset, book, players))
+            result = resolve(ruleset, state, turn, orders_for_turn(s, ruleset, game, turn.number, book, players))
             after = s.scalar(select(Snapshot).where(Snapshot.game_id == game.id,
                                                     Snapshot.turn == turn.number + 1))
             assert after is not None

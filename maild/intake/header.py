@@ -16,9 +16,9 @@ Header line syntax (decided here; Atlantis and GalaxyNG orders start the same wa
 
 ``#end`` (any case) on a line of its own ends the orders; text after it is ignored.
 
-Commands: a line that is just ``HELP`` or ``STATUS`` (any case, bold or not, with an optional ``.``/``!``)
-is a command; so is a subject that is just that word (after ``Re:``/``Fwd:`` prefixes and ``[tags]``)
-when the mail has no order text.
+Commands: a line that is just ``HELP``, ``STATUS``, ``CODESHEET`` or ``CANCEL`` (any case, bold or not, with an
+optional ``.``/``!``) is a command; so is a subject that is just that word (after ``Re:``/``Fwd:`` prefixes
+and ``[tags]``) when the mail has no order text.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ _PLAYER = re.compile(r"[\w.@+-]{1,64}")
 # "..." or curly/low/guillemet quotes around a password with blanks; otherwise a bare word.
 _TOKEN = re.compile(r'"([^"]*)"|“([^”]*)”|„([^“”]*)[“”]|«\s?([^»]*?)\s?»|(\S+)')
 _END = re.compile(r"#end\.?", re.IGNORECASE)
-_COMMAND = re.compile(r"(help|status)[.!]?", re.IGNORECASE)
+_COMMAND = re.compile(r"(help|status|codesheet|cancel)[.!]?", re.IGNORECASE)
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|antw|r|i)\s*(?:\[\d+\])?\s*:|\[[^\]]*\])\s*",
                              re.IGNORECASE)
 
@@ -84,13 +84,13 @@ def is_end_line(line: str) -> bool:
 
 
 def line_command(line: str) -> str | None:
-    """"help" or "status" if the line is just that command word."""
+    """The command word ("help", "status", "codesheet", "cancel") if the line is just that word."""
     m = _COMMAND.fullmatch(plain(line))
     return m.group(1).lower() if m else None
 
 
 def subject_command(subject: str) -> str | None:
-    """"help" or "status" if the subject is just that word, once reply prefixes and tags are removed."""
+    """The command word if the subject is just that word, once reply prefixes and tags are removed."""
     rest = subject
     while True:
         stripped = _SUBJECT_PREFIX.sub("", rest, count=1)

@@ -113,7 +113,7 @@ def extract(text: str, subject: str = "") -> OrderText:
     indices: list[int] = []
     command = None
     for i in kept.indices:
-        word = line_command(lines[i]) if len(lines[i]) < 12 else None
+        word = line_command(lines[i]) if len(lines[i]) < 20 else None
         if word:
             command = command or word
         else:

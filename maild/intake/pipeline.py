@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import traceback
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
@@ -22,8 +23,9 @@ from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, load_new
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
+from maild.orderbook import cancel_late
 from maild.outbox import AUTO_REPLIED, notify_gm, queue_mail
-from maild.render import render
+from maild.render import environment, render
 from maild.ruleset import OrderSet, ParsedOrders, Ruleset
 
 log = logging.getLogger("maild.intake")
@@ -161,6 +163,16 @@ def _warn_player(s: Session, app: App, row: MailRow, game: Game, player: Player,
                subject=f"[{game.name}] orders in your name were refused", body=body)
 
 
+def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str]) -> str | None:
+    """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet)."""
+    names = {"HELP": ["help.txt.j2"], "CODESHEET": ["codesheet.txt.j2", "help.txt.j2"]}
+    for command, templates in names.items():
+        if command in commands:
+            template = environment().select_template([f"{game.ruleset}/{t}" for t in templates])
+            return template.render(game=game.name, turn=turn, info=context)
+    return None
+
+
 def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datetime
                 ) -> tuple[Turn | None, str | None]:
     """The turn a mail received at `received` counts for, and a note if it came late."""
@@ -181,6 +193,16 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
     parsed = ruleset.parse(mail.order_text) if mail.order_text.strip() else ParsedOrders()
     refused: str | None = None
+    cancelled: str | None = None
+    if "CANCEL" in mail.commands and turn is not None:
+        cancelled = cancel_late(s, game, player, game.turn, row.received_at,
+                                getattr(ruleset, "late_cancel_days", None))
+        run.forget(game, game.turn, player)
+    requested = getattr(ruleset, "requested_turn", None)
+    if turn is not None and parsed.orders and requested is not None:
+        ahead = requested(run.state(s, game, game.turn), number, parsed.orders)
+        if ahead is not None and ahead > number:
+            number, late = ahead, None  # kept for the turn they are marked for, whenever they came
     if turn is None:
         refused = late
     elif parsed.orders:
@@ -213,8 +235,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   errors=parsed.diagnostics, refused=refused, late=late if turn is not None else None,
                   sender=mail.from_addr, registered=player.email, commands=mail.commands,
                   in_force=[p.order for p in in_force], problems=mail.problems, info=context,
-                  help_text=render(game.ruleset, "help.txt.j2", game=game.name, turn=number, info=context)
-                  if "HELP" in mail.commands else None,
+                  help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,
                   nothing=not (parsed.orders or parsed.diagnostics or mail.commands))
     subject = mail.subject or ""
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}".rstrip()

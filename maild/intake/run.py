@@ -68,6 +68,10 @@ class IntakeRun:
             self._books[key] = accepted_sets(s, game, turn, player).get(player.name, [])
         return list(self._books[key])
 
+    def forget(self, game: Game, turn: int, player: Player) -> None:
+        """Drop the cached book of a player whose sets changed status (a CANCEL)."""
+        self._books.pop((game.id, turn, player.id), None)
+
     def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet) -> None:
         self._books.setdefault((game.id, turn, player.id), []).append(order_set)
 
