@@ -1,4 +1,7 @@
 """The rule modules whose handlers and steps the engine loads, in no particular order (each registers itself)."""
 
 RULE_MODULES: tuple[str, ...] = (
+    "commerce",
+    "markets",
+    "guild",
 )
