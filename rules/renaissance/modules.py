@@ -4,4 +4,10 @@ RULE_MODULES: tuple[str, ...] = (
     "commerce",
     "markets",
     "guild",
+    "offices",
+    "taxes",
+    "magistracy",
+    "loyalty",
+    "colonies",
+    "information_address",
 )

@@ -1,0 +1,118 @@
+"""Who holds which office of a location (THE LOCATIONS): the lookups every rule about offices shares.
+
+An office holds a persona id ("0101"), the name of a non-player ruler ("Ludovico Sforza"), or null. Only a
+persona id can ever match a persona; a non-player name is printed but never gives orders.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+State = dict[str, Any]
+Location = dict[str, Any]
+
+OFFICES: tuple[str, ...] = ("sovereign", "feudatory", "tenant", "magistrate", "bishop", "archbishop", "dfc")
+
+# The letters of magistrate_selection that name an appointing office (MAGISTRATES); "e" is election.
+SELECTION_OFFICE: dict[str, str] = {"s": "sovereign", "f": "feudatory", "t": "tenant", "b": "bishop",
+                                    "a": "archbishop"}
+SELECTION_METHODS: tuple[str, ...] = ("e", *SELECTION_OFFICE)
+
+# How the printout words each office; "dfc" is printed only when it has passed from the tenancy.
+_TITLE = {"sovereign": "sovereign", "feudatory": "feudatory", "tenant": "tenant", "magistrate": "magistrate",
+          "bishop": "bishop", "archbishop": "archbishop", "dfc": "de facto controller"}
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[\s_\-]", "", name).lower()
+
+
+def find_location(state: State, written: str | None) -> str | None:
+    """The canonical name of the location an order writes, matched ignoring case, blanks, '_' and '-'. Uses
+    setup.find_location when the setup module offers it, so every rule matches names the same way."""
+    if not written:
+        return None
+    try:
+        from .setup import find_location as shared  # type: ignore[attr-defined]
+    except ImportError:
+        shared = None
+    if shared is not None:
+        return shared(state, written)
+    want = _squash(written)
+    for name in state["locations"]:
+        if _squash(name) == want:
+            return name
+    return None
+
+
+def holder(location: Location, office: str) -> str | None:
+    """Whoever holds the office: persona id, non-player name, or None."""
+    return (location.get("offices") or {}).get(office)
+
+
+def dfc(location: Location) -> str | None:
+    """DE FACTO CONTROL: it "normally rests with the tenancy"; a separate dfc is recorded only when it has
+    passed from the tenancy."""
+    return holder(location, "dfc") or holder(location, "tenant")
+
+
+def archbishop(state: State, location: Location) -> str | None:
+    """The location's archbishop: its own office if set, else the archbishop of the see it belongs to."""
+    own = holder(location, "archbishop")
+    if own:
+        return own
+    see = state["locations"].get(location.get("see") or "")
+    return holder(see, "archbishop") if see is not None and see is not location else None
+
+
+def holds(state: State, location: Location, office: str, pid: str) -> bool:
+    """Does persona `pid` hold `office` at the location? "dfc" means the de facto controller as the rules
+    define him (the tenant unless control has passed), "archbishop" includes the see's archbishop."""
+    if office == "dfc":
+        return dfc(location) == pid
+    if office == "archbishop":
+        return archbishop(state, location) == pid
+    return holder(location, office) == pid
+
+
+def set_office(location: Location, office: str, who: str | None) -> None:
+    location.setdefault("offices", {})[office] = who
+
+
+def held_by(state: State, office: str, pid: str) -> list[str]:
+    """The locations (canonical names, in state order) where `pid` holds `office` as `holds` reads it."""
+    return [name for name, loc in state["locations"].items() if holds(state, loc, office, pid)]
+
+
+def magistracy_of(state: State, pid: str) -> str | None:
+    """The one location (MAGISTRATES: "only one location at a time") of which pid is magistrate."""
+    found = held_by(state, "magistrate", pid)
+    return found[0] if found else None
+
+
+def office_location(state: State, persona: dict[str, Any], office: str) -> tuple[str | None, str]:
+    """For orders that name no location (OS, DI/DE/AI/AE): the location where the persona is, if he holds the
+    office there, else the only location where he holds it. Returns (name, "") or (None, why not)."""
+    here = persona.get("location")
+    if here in state["locations"] and holds(state, state["locations"][here], office, persona["id"]):
+        return here, ""
+    found = held_by(state, office, persona["id"])
+    if len(found) == 1:
+        return found[0], ""
+    word = _TITLE[office]
+    if not found:
+        return None, f"not the {word} of any location"
+    return None, f"{word} of several locations ({', '.join(found)}): give this order at the location"
+
+
+def offices_of(state: State, pid: str) -> list[str]:
+    """The printout's office lines for a persona, e.g. ["sovereign of Florence", "magistrate of Pisa"]. The
+    de facto controller is listed only where control has passed from the tenancy (the tenant line says it)."""
+    lines: list[str] = []
+    for name, loc in state["locations"].items():
+        offices = loc.get("offices") or {}
+        for office in OFFICES:
+            if offices.get(office) == pid:
+                lines.append(f"{_TITLE[office]} of {name}")
+    return lines
