@@ -10,4 +10,5 @@ RULE_MODULES: tuple[str, ...] = (
     "loyalty",
     "colonies",
     "information_address",
+    "piety",
 )
