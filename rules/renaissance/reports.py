@@ -1,0 +1,116 @@
+"""What the month's printouts and newsletter show, as template contexts (templates/renaissance/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import accounts
+from .calendar import month_name
+from .engine import State
+from .execute import Result
+
+OFFICES = ("sovereign", "feudatory", "tenant", "magistrate", "bishop", "archbishop", "dfc")
+OFFICE_NAMES = {"dfc": "de facto controller"}
+SELECTION = {"e": "elected", "s": "appointed by the sovereign", "f": "appointed by the feudatory",
+             "t": "appointed by the tenant", "b": "appointed by the bishop", "a": "appointed by the archbishop"}
+
+
+def holder_name(state: State, holder: str | None) -> str:
+    """An office holder for print: a persona's name and family, or a non-player's name as given."""
+    if not holder:
+        return "-"
+    persona = state["personae"].get(holder)
+    if persona is None:
+        return holder
+    return f"{persona['name']} ({persona['family']} .{holder})"
+
+
+def offices_held(state: State) -> dict[str, list[str]]:
+    """persona id -> "magistrate of Florence", ... (one pass over the locations, not one per persona)."""
+    held: dict[str, list[str]] = {}
+    for loc in state["locations"].values():
+        for office, holder in loc.get("offices", {}).items():
+            if holder and holder in state["personae"]:
+                held.setdefault(holder, []).append(f"{OFFICE_NAMES.get(office, office)} of {loc['name']}")
+    return held
+
+
+def persona_view(persona: dict[str, Any], held: list[str]) -> dict[str, Any]:
+    if persona.get("with"):
+        where = f"aboard the ships of .{persona['with']}"
+    elif persona.get("at_sea"):
+        where = f"at sea, {persona['at_sea']['lat']:.2f} {persona['at_sea']['lon']:.2f}"
+    else:
+        where = f"{'inside' if persona.get('inside') else 'outside'} {persona.get('location')}"
+    return {
+        "id": persona["id"], "name": persona["name"], "where": where,
+        "popularity": persona.get("popularity", 0), "piety": persona.get("piety", 0),
+        "morale": persona.get("morale", 0), "religion": persona.get("religion", ""),
+        "guild": persona.get("guild"), "citizenship": persona.get("citizenship"),
+        "skills": sorted((k, v) for k, v in persona.get("skills", {}).items() if v),
+        "titles": list(persona.get("titles", [])), "offices": held,
+        "assets": sorted((k, v) for k, v in persona.get("assets", {}).items() if v),
+        "predecessors": persona.get("predecessors", []),
+    }
+
+
+def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
+    offices = [(OFFICE_NAMES.get(o, o), holder_name(state, loc.get("offices", {}).get(o))) for o in OFFICES
+               if loc.get("offices", {}).get(o)]
+    return {
+        "name": loc["name"], "population": loc["population"], "wealth": loc["wealth"],
+        "loyalty": loc["loyalty"], "religion": loc.get("religion", ""), "harbor": loc.get("harbor"),
+        "far": loc.get("far", 0), "fas": loc.get("fas", 0), "towers": loc.get("towers", []),
+        "garrison": loc.get("garrison", 0), "offices": offices,
+        "selection": SELECTION.get(loc.get("magistrate_selection", ""), "-"),
+        "tariffs": loc.get("tariffs", {"import": 0, "export": 0}),
+        "supplied": sorted((item, m["qty"], m["price"]) for item, m in loc.get("supplied", {}).items()),
+        "demanded": sorted((cls, m["qty"], m["price"]) for cls, m in loc.get("demanded", {}).items()),
+        "ingress_denied": loc.get("ingress_denied", []), "egress_denied": loc.get("egress_denied", []),
+        "may_colonize": loc.get("may_colonize", False),
+    }
+
+
+def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, Any]]:
+    """player code -> printout context: a section per family the player directs."""
+    held = offices_held(state)
+    by_player: dict[str, list[str]] = {}
+    for name, fam in state["families"].items():
+        by_player.setdefault(fam["player"], []).append(name)
+    out: dict[str, dict[str, Any]] = {}
+    for code in state["players"]:
+        families = []
+        for fname in by_player.get(code, []):
+            fam = state["families"][fname]
+            personae = [state["personae"][pid] for pid in fam["personae"] if pid in state["personae"]]
+            places = []
+            for p in personae:
+                if p.get("location") and p["location"] not in places and not p.get("at_sea"):
+                    places.append(p["location"])
+            families.append({
+                "name": fname, "religion": fam.get("religion", ""),
+                "personae": [persona_view(p, held.get(p["id"], [])) for p in personae],
+                "locations": [location_view(state, state["locations"][n]) for n in places
+                              if n in state["locations"]],
+                "outcomes": result.outcomes.get(fname, []), "skipped": result.skipped.get(fname),
+                "messages": result.ctx.messages.get(fname, []),
+            })
+        out[code] = {"month": month_name(state, turn), "player_name": state["players"][code].get("name", code),
+                     "families": families, "account": accounts.account_lines(state, code)}
+    return out
+
+
+def newsletter(state: State, turn: int, result: Result) -> dict[str, Any]:
+    return {"month": month_name(state, turn), "next_month": month_name(state, turn + 1),
+            "news": list(result.ctx.news), "bulletins": list(result.bulletins)}
+
+
+def events(result: Result, turn: int) -> list[dict[str, Any]]:
+    """Machine-readable record of the month (kept on the turn row): every order's outcome and the news."""
+    out: list[dict[str, Any]] = []
+    for family, outcomes in result.outcomes.items():
+        out += [{"type": "order", "turn": turn, "family": family, **o} for o in outcomes]
+    out += [{"type": "skipped", "turn": turn, "family": f, "why": why} for f, why in result.skipped.items()]
+    out += [{"type": "news", "turn": turn, "text": n} for n in result.ctx.news]
+    out += [{"type": "error", "turn": turn, **e} for e in result.errors]
+    return out

@@ -1,0 +1,125 @@
+"""The Renaissance ruleset object: the maild.ruleset.Ruleset contract, wired to this package's modules."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from maild.ruleset import (
+    Diagnostic,
+    LatePolicy,
+    Order,
+    OrderSet,
+    ParsedOrders,
+    PlacedOrder,
+    PlayerSpec,
+    TurnResult,
+)
+
+from . import checks, codes, reports
+from . import setup as setup_rules
+from .calendar import month_name, turn_of
+from .engine import State
+from .execute import run_month
+
+CODESHEET = Path(__file__).resolve().parents[2] / "docs" / "renaissance-codes.md"
+
+
+@cache
+def codesheet_text() -> str:
+    try:
+        return CODESHEET.read_text(encoding="utf-8")
+    except OSError:  # an installed copy without the docs still answers, with the short sheet
+        return ""
+
+
+def families_in(orders: list[Order]) -> list[str]:
+    seen: list[str] = []
+    for o in orders:
+        fam = o.args.get("family")
+        if fam and fam not in seen:
+            seen.append(fam)
+    return seen
+
+
+class Renaissance:
+    name = "renaissance"
+    # ORDERS: "Orders which reach me after the due date will be processed in the immediately subsequent turn
+    # unless I receive contrary instructions within ten days of the day on which turn results are mailed out."
+    late_policy: LatePolicy = "next_turn"
+    late_cancel_days = 10
+    gm_kinds = frozenset({"gm_payment", "gm_bulletin", "gm_amend"})
+
+    def parse(self, text: str) -> ParsedOrders:
+        return codes.parse(text)
+
+    def new_game(self, setup: dict[str, Any]) -> State:
+        return setup_rules.new_game(setup)
+
+    def players(self, state: State) -> list[PlayerSpec]:
+        return [PlayerSpec(code, p["email"], p.get("password")) for code, p in state["players"].items()]
+
+    def total_turns(self, state: State) -> None:
+        return None  # open-ended, as the rules' INTRODUCTION says
+
+    def check(self, state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        return checks.check(state, turn, player, orders)
+
+    def check_gm(self, state: State, kind: str, fields: dict[str, Any]) -> str | None:
+        if kind == "gm_payment" and fields["player"] not in state["players"]:
+            return f"no player {fields['player']!r} in this game (players: {', '.join(state['players'])})"
+        if kind == "gm_amend":
+            try:
+                setup_rules.amend(_copy(state), fields["amendment"])
+            except ValueError as exc:
+                return str(exc)
+        return None
+
+    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
+        # ORDERS: "once one, or more, orders have been received for a family, no changes, or additional orders
+        # may be made for that family for that turn."
+        filed = {f for s in on_file for f in families_in(s.orders)}
+        again = [f for f in families_in(new.orders) if f in filed]
+        if again:
+            return (f"orders for {', '.join(again)} are already on file for this month, and the rules allow no "
+                    f"changes or additions once a family's orders are received; send orders for any other "
+                    f"family in a mail of their own")
+        return None
+
+    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
+        return [PlacedOrder(o, s.seq) for s in order_sets for o in s.orders]
+
+    def requested_turn(self, state: State, turn: int, orders: list[Order]) -> int | None:
+        marked = [o for o in orders if o.kind == "for_turn"]
+        if not marked:
+            return None
+        return turn_of(state, int(marked[0].args["year"]), int(marked[0].args["month"]))
+
+    def resolve(self, state: State, turn: int, orders: dict[str, list[PlacedOrder]],
+                rng: random.Random) -> TurnResult:
+        result = run_month(state, turn, orders, rng)
+        new = result.ctx.state
+        return TurnResult(state=new, printouts=reports.printouts(new, turn, result),
+                          newsletter=reports.newsletter(new, turn, result), events=reports.events(result, turn))
+
+    def export_players(self, state: State) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for code, p in state["players"].items():
+            out[code] = {"name": p.get("name", code), "email": p["email"],
+                         "families": [f for f, fam in state["families"].items() if fam["player"] == code],
+                         "balance": p.get("account", {}).get("balance", 0.0)}
+        return out
+
+    def template_context(self, state: State, turn: int) -> dict[str, Any]:
+        return {"month": month_name(state, turn), "codesheet": True, "sheet": codesheet_text()}
+
+
+def _copy(state: State) -> State:
+    import json
+
+    return json.loads(json.dumps(state))
+
+
+RULESET = Renaissance()
