@@ -5,6 +5,13 @@ and docs/renaissance/; the state is described in docs/renaissance-state.md and t
 docs/renaissance-codes.md.
 """
 
-from .ruleset import RULESET, Renaissance
+from typing import Any
 
-__all__ = ["RULESET", "Renaissance"]
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use, so that a rule module (or its test) can be imported without the whole ruleset.
+    if name in ("RULESET", "Renaissance"):
+        from . import ruleset
+
+        return getattr(ruleset, name)
+    raise AttributeError(name)
