@@ -11,4 +11,5 @@ RULE_MODULES: tuple[str, ...] = (
     "colonies",
     "information_address",
     "piety",
+    "training",
 )

@@ -1,0 +1,67 @@
+"""SKILLS: one persona trains another. "When two, or more, personae start the turn at the same location and
+are both present at that location at the time of the training, they may train each other in skills, but no
+persona may train a given other persona more than once per turn. If the trainer has a higher rating in the
+skill than does the trainee, the trainee's skill rating will be increased by the square root of the difference
+between their ratings." Readings: docs/renaissance/skills.md."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail
+from .orderkinds import SKILL_LETTERS, SKILLS
+
+
+def skill_named(written: str) -> str | None:
+    """The skill an order names: its Instruct letter ("m") or its name, any case."""
+    w = (written or "").strip().lower()
+    if w in SKILL_LETTERS:
+        return SKILL_LETTERS[w]
+    return w if w in SKILLS else None
+
+
+def training_gain(trainer_rating: int, trainee_rating: int) -> int:
+    """The square root of the difference, fraction dropped (S10): a difference of 99 gives 9, not 9.95."""
+    if trainer_rating <= trainee_rating:
+        return 0
+    return math.isqrt(trainer_rating - trainee_rating)
+
+
+def _present(persona: Persona) -> str | None:
+    """Where he is now, if at a location (not at sea)."""
+    return None if persona.get("at_sea") else persona.get("location")
+
+
+@action("instruct", Phase.TRAIN)
+def instruct(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    pid = persona["id"]
+    tid = str(args.get("trainee", ""))
+    skill = skill_named(str(args.get("skill", "")))
+    if skill is None:
+        return fail(f"there is no skill {args.get('skill')!r}")
+    trainee = ctx.persona(tid)
+    if trainee is None or not trainee.get("alive", True):
+        return fail(f"there is no persona {tid}")
+    if tid == pid:
+        return fail("he cannot train himself")
+    start = ctx.start_location.get(pid)
+    if start is None or ctx.start_location.get(tid) != start:
+        return fail(f"{trainee['name']} did not start the turn at the same location as he")
+    if _present(persona) != start or _present(trainee) != start:
+        return fail(f"{trainee['name']} and he are not both at {start}")
+    if trainee.get("with"):
+        # Aboard another persona's ship he is in the ship's company, not at the location (S11).
+        return fail(f"{trainee['name']} is aboard another persona's ship")
+    mine = int(persona.get("skills", {}).get(skill, 0))
+    theirs = int(trainee.get("skills", {}).get(skill, 0))
+    if mine <= theirs:
+        return fail(f"his {skill} ({mine}) is not higher than {trainee['name']}'s ({theirs})")
+    # A persona trains a given other once per turn, whatever the skill; an order that fails does not count.
+    if not ctx.once("instruct", pid, tid):
+        return fail(f"he has already trained {trainee['name']} this turn")
+    gained = add_skill(trainee, skill, training_gain(mine, theirs))
+    if trainee["family"] != persona["family"]:
+        ctx.tell(trainee["family"], f"{trainee['name']} ({tid}) was trained in {skill} by {persona['name']}: "
+                                    f"+{gained}")
+    return done(f"trained {trainee['name']} in {skill}: {theirs} -> {theirs + gained}")
