@@ -12,4 +12,6 @@ RULE_MODULES: tuple[str, ...] = (
     "information_address",
     "piety",
     "training",
+    "upkeep",
+    "pestilence",
 )
