@@ -14,4 +14,6 @@ RULE_MODULES: tuple[str, ...] = (
     "training",
     "upkeep",
     "pestilence",
+    "travel",
+    "information",
 )

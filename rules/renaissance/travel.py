@@ -1,0 +1,533 @@
+"""TRAVEL: movement by land (on foot, by ferry, by road), by water, aboard another persona's ship; the
+carrying-capacity test, abandonment of excess cargo, movement attrition, drowning.
+
+Readings of unclear rules are numbered in docs/renaissance/travel.md; the numbers appear below as (T<n>).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from . import geography as geo
+from . import ships as sh
+from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, step
+from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
+
+Assets = dict[str, int]
+
+LAND_FREE_MILES = 200
+LAND_TENTH_MILES = 300  # beyond the free distance, land movement this much further costs 10%
+WATER_TENTH_MILES = 600
+EXPOSURE_MILES = 1000  # land excess at which the persona himself is lost (T6)
+OPEN_WATER_PENALTY = 600
+FAST_FLEET_BONUS = 600
+WINTER_PENALTY = 400
+LOW_POPULARITY = 200
+WATER_MILES_PER_POPULARITY_POINT = 3
+
+# TRAVEL: "all cargos other than horses, slaves, troops, cattle and sheep must be carried by horses or slaves".
+WALKERS = frozenset({"horse", "slave", "cattle", "sheep", *TROOPS})
+# TRAVEL: land attrition reduces "all livestock, troops, crew and slaves".
+LAND_ATTRITION_ITEMS = (*LIVESTOCK, *TROOPS, "crew", "slave")
+
+# ctx.scratch keys other modules may read: "disembarked" is a set of persona ids who got off a ship this turn and
+# may do nothing more; "abandon" the ids who ordered excess cargo abandoned before moving.
+SCRATCH_DISEMBARKED = "disembarked"
+SCRATCH_ABANDON = "abandon"
+
+
+# ---- attrition ---------------------------------------------------------------------------------------------
+
+def attrition_rate(excess_miles: float, tenth_miles: float) -> float:
+    """T1: rate = 10% × (2^(excess / tenth) − 1), capped at 100%. Exactly 10% at the rules' anchor (300 miles
+    beyond on land, 600 at sea), nothing at or below the free distance, doubling-plus-a-bit for every further
+    `tenth` miles ("geometrically greater the further")."""
+    if excess_miles <= 0:
+        return 0.0
+    return min(1.0, 0.1 * (2 ** (excess_miles / tenth_miles) - 1))
+
+
+def losses(count: int, rate: float) -> int:
+    """ATTRITION: "always rounded up so as to maximize losses" (the tolerance keeps 30 × 10% at 3, not 4)."""
+    if count <= 0 or rate <= 0:
+        return 0
+    return min(count, math.ceil(count * rate - 1e-9))
+
+
+# ---- cargo -------------------------------------------------------------------------------------------------
+
+def land_cargo(assets: Assets) -> int:
+    """Cargo that must be carried on land: everything but walkers and ducats (ships at their overland weight)."""
+    return sum(cargo_weight(item) * int(q) for item, q in assets.items()
+               if q > 0 and item not in WALKERS and item != DUCATS)
+
+
+def hauling_capacity(assets: Assets) -> Fraction:
+    """Horses carry two cargo, slaves a quarter."""
+    return 2 * int(assets.get("horse", 0)) + Fraction(int(assets.get("slave", 0)), 4)
+
+
+def total_cargo(assets: Assets) -> int:
+    """Every unit he takes along, walkers included: what a ferry charges for."""
+    return sum(cargo_weight(item) * int(q) for item, q in assets.items() if q > 0)
+
+
+def _land_excess(assets: Assets) -> Fraction:
+    return land_cargo(assets) - hauling_capacity(assets)
+
+
+def _water_excess(assets: Assets) -> Fraction:
+    return Fraction(sh.cargo_at_sea(assets) - sh.capacity(assets))
+
+
+def _drop(ctx: Ctx, assets: Assets, excess: Callable[[Assets], Fraction], weight: Callable[[str], int],
+          eligible: Callable[[str], bool]) -> dict[str, int]:
+    """Random abandonment (or loss) until the excess is gone. Each draw picks an item with odds by the cargo it
+    makes up and sheds just enough of it (or all of it): the rules forbid choosing, so chance picks what goes,
+    and only items that weigh count (dropping a horse or a slave would not help on land)."""
+    lost: dict[str, int] = {}
+    while (over := excess(assets)) > 0:
+        items = sorted(i for i, q in assets.items() if q > 0 and eligible(i) and weight(i) > 0)
+        if not items:
+            break
+        item = ctx.rng.choices(items, weights=[weight(i) * assets[i] for i in items])[0]
+        k = min(assets[item], math.ceil(over / weight(item)))
+        assets[item] -= k
+        lost[item] = lost.get(item, 0) + k
+    return lost
+
+
+def drop_land(ctx: Ctx, assets: Assets) -> dict[str, int]:
+    return _drop(ctx, assets, _land_excess, cargo_weight, lambda i: i not in WALKERS and i != DUCATS)
+
+
+def drop_water(ctx: Ctx, assets: Assets) -> dict[str, int]:
+    return _drop(ctx, assets, _water_excess, lambda i: cargo_weight(i, overland=False),
+                 lambda i: i not in SHIPS and i != DUCATS)
+
+
+def _describe(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {item}" for item, n in sorted(counts.items()) if n) or "nothing"
+
+
+# ---- distances -------------------------------------------------------------------------------------------------
+
+def land_free_miles(persona: Persona) -> int:
+    """200 miles; below 200 popularity, as many miles as popularity points."""
+    return min(LAND_FREE_MILES, max(0, int(persona.get("popularity", 0))))
+
+
+def water_free_miles(persona: Persona, assets: Assets, open_water: bool, summer: bool) -> tuple[float, str]:
+    """The five modifications of TRAVEL, in the order: effective rating (manning, T4), popularity, open water,
+    fast fleet, winter. Never below zero. Returns the miles and how they were reached, for the printout."""
+    nav = int((persona.get("skills") or {}).get("navigation", 0))
+    manned = sh.manning(assets)
+    miles = nav * manned
+    why = [f"navigation {nav}"]
+    if manned < 1:
+        why.append(f"× {manned:.0%} manned")
+    pop = int(persona.get("popularity", 0))
+    if pop < LOW_POPULARITY:
+        cut = WATER_MILES_PER_POPULARITY_POINT * (LOW_POPULARITY - pop)
+        miles -= cut
+        why.append(f"− {cut} (popularity {pop})")
+    if open_water:
+        miles -= OPEN_WATER_PENALTY
+        why.append(f"− {OPEN_WATER_PENALTY} (open water)")
+    if sh.only_fast_sailers(assets):
+        miles += FAST_FLEET_BONUS
+        why.append(f"+ {FAST_FLEET_BONUS} (caravels and roundships only)")
+    if not summer:
+        miles -= WINTER_PENALTY
+        why.append(f"− {WINTER_PENALTY} (non-summer sailing)")
+    miles = max(0.0, miles)
+    return miles, " ".join(why) + f" = {miles:.0f}"
+
+
+# ---- where personae are --------------------------------------------------------------------------------------
+
+def has_ingress(ctx: Ctx, location: str, family: str) -> bool:
+    """Ingress is the right to enter; the state records the families denied it."""
+    loc = ctx.location(location) or {}
+    return family not in (loc.get("ingress_denied") or ())
+
+
+def passengers_of(ctx: Ctx, owner_id: str) -> list[Persona]:
+    return [p for pid, p in sorted(ctx.state["personae"].items())
+            if p.get("with") == owner_id and p.get("alive", True) and pid != owner_id]
+
+
+def _follow(ctx: Ctx, owner: Persona) -> None:
+    """A passenger's location is his ship's (T9)."""
+    for p in passengers_of(ctx, owner["id"]):
+        p["location"] = owner.get("location")
+        p["at_sea"] = dict(owner["at_sea"]) if owner.get("at_sea") else None
+        p["inside"] = bool(owner.get("inside"))
+
+
+def kill(ctx: Ctx, persona: Persona, cause: str) -> list[str]:
+    """Mark him dead for the succession step; his passengers die with him. Returns the ids killed."""
+    persona["alive"] = False
+    persona["died"] = cause
+    dead = [persona["id"]]
+    for p in passengers_of(ctx, persona["id"]):
+        dead.extend(kill(ctx, p, f"{cause}, aboard {persona['id']}'s ship"))
+    return dead
+
+
+def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point | None) -> None:
+    if location is not None:
+        persona["location"] = location
+        persona["at_sea"] = None
+        # INGRESS: personae whose families have ingress "automatically enter that location's walls".
+        persona["inside"] = has_ingress(ctx, location, persona["family"])
+    else:
+        assert point is not None
+        persona["location"] = None
+        persona["at_sea"] = {"lat": point[0], "lon": point[1]}
+        persona["inside"] = False
+    _follow(ctx, persona)
+
+
+def _where(persona: Persona) -> tuple[str | None, geo.Point | None]:
+    sea = persona.get("at_sea")
+    if persona.get("location") is None and sea:
+        return None, (float(sea["lat"]), float(sea["lon"]))
+    return persona.get("location"), None
+
+
+def _stranded_outside(ctx: Ctx, persona: Persona) -> str:
+    """Failing the carrying-capacity test: "ending the turn in the area immediately outside the location where
+    he started the turn". A persona who started at sea stays where he is."""
+    start = ctx.start_location.get(persona["id"], persona.get("location"))
+    if start is not None:
+        persona["location"] = start
+        persona["at_sea"] = None
+        persona["inside"] = False
+        _follow(ctx, persona)
+        return f"he ends the month outside {start}"
+    return "he stays where he is"
+
+
+def _denied_egress(ctx: Ctx, persona: Persona) -> str | None:
+    """T8: a family denied egress leaves the walls only by urban battle, so no movement order takes him out."""
+    loc = ctx.location(persona.get("location"))
+    if loc and persona.get("inside") and persona["family"] in (loc.get("egress_denied") or ()):
+        return f"the {persona['family']} family is denied egress from {persona['location']}"
+    return None
+
+
+def _mobile_assets(persona: Persona) -> bool:
+    return any(q > 0 for q in (persona.get("assets") or {}).values())
+
+
+# ---- orders ------------------------------------------------------------------------------------------------
+
+@action("abandon", Phase.OTHER)
+def abandon(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    ctx.scratch.setdefault(SCRATCH_ABANDON, set()).add(persona["id"])
+    return done("excess cargo, ships included, will be abandoned if his movement this month needs it")
+
+
+@action("permit_boarding", Phase.OTHER)
+def permit_boarding(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    """Permission given this month lets the passenger board next month (T10). Only the first permission a
+    persona receives in a month counts; later ones are void."""
+    pid = str(args.get("passenger", ""))
+    passenger = ctx.persona(pid)
+    if passenger is None or not passenger.get("alive", True):
+        return fail(f"there is no living persona {pid}")
+    if pid == persona["id"]:
+        return fail("he needs no permission to board his own ships")
+    held = passenger.get("boarding_permission")
+    if held and held.get("turn") == ctx.turn:
+        return fail(f"{pid} already received boarding permission from {held['owner']} this month; "
+                    "only the first permission counts")
+    passenger["boarding_permission"] = {"owner": persona["id"], "turn": ctx.turn}
+    granted = [p for p in persona.get("boarding_permits") or []
+               if (ctx.persona(p) or {}).get("boarding_permission", {}).get("owner") == persona["id"] and p != pid]
+    persona["boarding_permits"] = [*granted, pid]
+    return done(f"{pid} may board his ships next month")
+
+
+@action("move", Phase.MOVE)
+def move(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    mode = args.get("mode")
+    # "A persona may move by land or by water each turn, but ... not by both": one movement order (T2).
+    if not ctx.once("move", persona["id"]):
+        return fail("he has already moved this month; a persona moves once per turn")
+    if persona.get("with"):
+        if mode != "disembark":
+            return fail(f"he is aboard {persona['with']}'s ship; his only movement can be to disembark")
+        return _disembark(ctx, persona)
+    if mode == "disembark":
+        return fail("he is not aboard anyone's ship")
+    if mode == "inside":
+        return _inside(ctx, persona)
+    if mode not in ("land", "ferry", "road", "water"):
+        return fail(f"unknown movement {mode!r}")
+    if mode == "water" and not sh.fleet(persona.get("assets") or {}) and not _mobile_assets(persona):
+        return _board(ctx, persona)
+    if why := _denied_egress(ctx, persona):
+        return fail(why)
+    if mode == "water":
+        return _water(ctx, persona, args)
+    return _land(ctx, persona, args, mode)
+
+
+def _inside(ctx: Ctx, persona: Persona) -> Outcome:
+    """ "Inside" as the destination: into the walls of his starting location, no carrying-capacity test."""
+    here = persona.get("location")
+    if here is None:
+        return fail("he is at sea, not at a location")
+    if persona.get("inside"):
+        return done(f"already inside {here}")
+    if not has_ingress(ctx, here, persona["family"]):
+        return fail(f"the {persona['family']} family has no ingress to {here}")
+    persona["inside"] = True
+    _follow(ctx, persona)
+    return done(f"moved inside {here}")
+
+
+def _board(ctx: Ctx, persona: Persona) -> Outcome:
+    """A persona with no mobile assets who orders a water move boards the ship of whoever gave him (the first)
+    permission last month, if that owner is where he is (T9, T10)."""
+    held = persona.get("boarding_permission")
+    if not held or held.get("turn") != ctx.turn - 1:
+        return fail("he has no ships, and no permission to board anyone's received last month")
+    owner = ctx.persona(held["owner"])
+    if owner is None or not owner.get("alive", True):
+        return fail(f"{held['owner']}, who let him board, is not alive")
+    if not sh.fleet(owner.get("assets") or {}):
+        return fail(f"{owner['id']} has no ship to board")
+    if owner.get("with"):
+        return fail(f"{owner['id']} is himself a passenger")
+    if _where(owner) != _where(persona):
+        return fail(f"{owner['id']} is not where he is")
+    persona["with"] = owner["id"]
+    _follow(ctx, owner)
+    here = owner.get("location") or "open water"
+    return done(f"boarded {owner['id']}'s ship at {here}; he goes wherever {owner['id']} goes")
+
+
+def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
+    owner = ctx.persona(persona["with"])
+    place = owner.get("location") if owner else persona.get("location")
+    if place is None:
+        return fail("the ship is in open water")
+    persona["with"] = None
+    persona["location"] = place
+    persona["at_sea"] = None
+    persona["inside"] = has_ingress(ctx, place, persona["family"])
+    ctx.scratch.setdefault(SCRATCH_DISEMBARKED, set()).add(persona["id"])
+    return done(f"disembarked at {place}")
+
+
+def _resolve_via(ctx: Ctx, via: list[str] | None) -> tuple[list[str], str | None]:
+    out = []
+    for w in via or []:
+        name = geo.find_location(ctx.state, w)
+        if name is None:
+            return [], f"no location {w!r} has been set up"
+        out.append(name)
+    return out, None
+
+
+def _ferry_route(ctx: Ctx, start: str, dest: str, via: list[str]) -> tuple[list[str], int, str | None]:
+    """The route and the index of its ferry leg. T3: with waypoints, legs are as written and exactly one leg
+    crosses water by ferry; without, the shortest route with the ferry first or last."""
+    st = ctx.state
+    if via:
+        route = [start, *via, dest]
+        legs = list(zip(route, route[1:], strict=False))
+        must = [i for i, (a, b) in enumerate(legs) if not geo.same_landmass(st, a, b)]
+        if len(must) > 1:
+            return route, -1, "a persona may not use more than one ferry per turn"
+        ferry = must[0] if must else next((i for i, (a, b) in enumerate(legs) if geo.ferry_between(st, a, b)), -1)
+        if ferry < 0 or not geo.ferry_between(st, *legs[ferry]):
+            a, b = legs[ferry] if ferry >= 0 else (start, dest)
+            return route, -1, f"no ferry runs between {a} and {b}"
+        for i, (a, b) in enumerate(legs):
+            if i != ferry and not geo.same_landmass(st, a, b):
+                return route, -1, f"no land route from {a} to {b}"
+        if not (geo.is_ferry_point(st, start) or geo.is_ferry_point(st, dest)):
+            return route, -1, "to use a ferry he must begin, or end, his movement at a ferry point"
+        return route, ferry, None
+    if geo.ferry_between(st, start, dest):
+        return [start, dest], 0, None
+    options: list[tuple[float, list[str], int]] = []
+    for f in geo.ferry_points(st, start):
+        if geo.same_landmass(st, f, dest):
+            options.append((geo.route_miles([geo.point_of(st, x) for x in (start, f, dest)]), [start, f, dest], 0))
+    for f in geo.ferry_points(st, dest):
+        if geo.same_landmass(st, start, f):
+            options.append((geo.route_miles([geo.point_of(st, x) for x in (start, f, dest)]), [start, f, dest], 1))
+    if not options:
+        return [], -1, f"no single ferry joins {start} and {dest} with a ferry point at either end"
+    _miles, route, ferry = min(options, key=lambda o: (o[0], o[1]))
+    return route, ferry, None
+
+
+def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcome:
+    st = ctx.state
+    start = persona.get("location")
+    if start is None:
+        return fail("he is at sea: he can move only by water")
+    dest = geo.find_location(st, args.get("to"))
+    if dest is None:
+        return fail(f"no location {args.get('to')!r} has been set up")
+    via, err = _resolve_via(ctx, args.get("via"))
+    if err:
+        return fail(err)
+    assets: Assets = persona.setdefault("assets", {})
+    fee = 0
+    if mode == "road":
+        if via:
+            return fail("road movement may not be combined with other movement: one road, no waypoints")
+        road = geo.road_miles(st, start, dest)
+        if road is None:
+            return fail(f"no road has been built between {start} and {dest}")
+        miles, how = road, f"by road from {start} to {dest}"
+    elif mode == "ferry":
+        route, ferry, err = _ferry_route(ctx, start, dest, via)
+        if err:
+            return fail(err)
+        landing = route[ferry + 1]
+        if not has_ingress(ctx, landing, persona["family"]):
+            return fail(f"the ferry will not carry him to {landing}: its de facto controller denies the "
+                        f"{persona['family']} family ingress")
+        miles = geo.route_miles([geo.point_of(st, x) for x in route])
+        how = f"by land and ferry ({route[ferry]}–{landing}) via {' – '.join(route)}"
+    else:
+        route = [start, *via, dest]
+        for a, b in zip(route, route[1:], strict=False):
+            if not geo.same_landmass(st, a, b):
+                return fail(f"no land route from {a} to {b} (different land masses; a ferry must be ordered)")
+        miles = geo.route_miles([geo.point_of(st, x) for x in route])
+        how = f"by land from {start} to {dest}" + (f" via {', '.join(via)}" if via else "")
+
+    notes: list[str] = []
+    if _land_excess(assets) > 0:
+        if persona["id"] not in ctx.scratch.get(SCRATCH_ABANDON, ()):
+            need, cap = land_cargo(assets), hauling_capacity(assets)
+            where = _stranded_outside(ctx, persona)
+            return fail(f"cargo {need} exceeds his hauling capacity {float(cap):g}; {where}")
+        notes.append(f"abandoned {_describe(drop_land(ctx, assets))}")
+    if mode == "ferry":
+        # T5: 1/100 ducat per cargo unit, rounded up to whole ducats, at least one.
+        fee = max(1, math.ceil(Fraction(total_cargo(assets), 100)))
+        if assets.get(DUCATS, 0) < fee:
+            return fail(f"the ferry costs {fee} ducats and he has {assets.get(DUCATS, 0)}")
+        assets[DUCATS] -= fee
+        notes.append(f"ferry fee {fee} ducats")
+
+    free = land_free_miles(persona)  # a road's effective miles count against the same allowance
+    excess = miles - free
+    rate = attrition_rate(excess, LAND_TENTH_MILES)
+    text = f"moved {how}, {miles:.0f} miles (attrition-free {free})"
+    if rate > 0:
+        lost = {item: losses(int(assets.get(item, 0)), rate) for item in LAND_ATTRITION_ITEMS}
+        for item, n in lost.items():
+            if n:
+                assets[item] -= n
+        notes.append(f"attrition {rate:.1%}: lost {_describe(lost)}")
+        if _land_excess(assets) > 0:
+            notes.append(f"cargo the survivors cannot carry lost: {_describe(drop_land(ctx, assets))}")
+    _arrive(ctx, persona, dest, None)
+    if excess >= EXPOSURE_MILES:
+        kill(ctx, persona, f"died of exposure on the way to {dest}")
+        notes.append(f"{persona['name']} died of exposure, {excess:.0f} miles beyond his attrition-free distance")
+    return done("; ".join([text, *notes]))
+
+
+def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    st = ctx.state
+    assets: Assets = persona.setdefault("assets", {})
+    if not sh.fleet(assets):
+        return fail("he has no ships (only a persona with no mobile assets at all may board another's ship)")
+    start, start_point = _where(persona)
+    if start is not None:
+        if not geo.is_port(st, start):
+            return fail(f"{start} is not a port")
+        start_point = geo.point_of(st, start)
+    assert start_point is not None
+    dest: str | None = None
+    if args.get("lat") is not None and args.get("lon") is not None:
+        dest_point: geo.Point = (float(args["lat"]), float(args["lon"]))
+        if not (-90 <= dest_point[0] <= 90 and -180 <= dest_point[1] <= 180):
+            return fail("latitude or longitude out of range")
+    else:
+        dest = geo.find_location(st, args.get("to"))
+        if dest is None:
+            return fail(f"no location {args.get('to')!r} has been set up")
+        if not geo.is_port(st, dest):
+            return fail(f"{dest} is not a port")
+        dest_point = geo.point_of(st, dest)
+    points = [start_point]
+    for w in args.get("via") or []:
+        name = geo.find_location(st, w)
+        p = geo.point_of(st, name) if name else geo.parse_point(w)
+        if p is None:
+            return fail(f"waypoint {w!r} is neither a location nor a latitude and longitude")
+        points.append(p)
+    points.append(dest_point)
+
+    notes: list[str] = []
+    if _water_excess(assets) > 0:
+        if persona["id"] not in ctx.scratch.get(SCRATCH_ABANDON, ()):
+            need, cap = sh.cargo_at_sea(assets), sh.capacity(assets)
+            where = _stranded_outside(ctx, persona)
+            return fail(f"cargo {need} exceeds his ships' capacity {cap}; {where}")
+        notes.append(f"abandoned {_describe(drop_water(ctx, assets))}")
+    if dest is not None:
+        depth = st["locations"][dest].get("harbor")
+        if not sh.may_enter(depth, assets):
+            return fail(f"his fleet needs {sh.draft(assets):.1f} feet of water and the harbor of {dest} is "
+                        f"{depth} feet deep")
+
+    miles = geo.route_miles(points)
+    open_water = start is None or dest is None
+    free, why = water_free_miles(persona, assets, open_water, geo.summer_route(points, ctx.month))
+    rate = attrition_rate(miles - free, WATER_TENTH_MILES)
+    target = dest or f"{dest_point[0]:+.2f} {dest_point[1]:+.2f}"
+    text = f"sailed from {start or 'open water'} to {target}, {miles:.0f} miles (attrition-free {why})"
+    if rate > 0:
+        sunk = {s: losses(n, rate) for s, n in sh.fleet(assets).items()}
+        for s, n in sunk.items():
+            assets[s] -= n
+        notes.append(f"attrition {rate:.1%}: lost {_describe(sunk)}")
+        if not sh.fleet(assets):
+            # T7: drowned with his last ship; what it carried goes down too.
+            persona["assets"] = {}
+            _arrive(ctx, persona, dest, dest_point)
+            dead = kill(ctx, persona, f"drowned sailing to {target}")
+            notes.append("he lost his last ship and drowned" + (f", with {', '.join(dead[1:])}" if dead[1:] else ""))
+            return done("; ".join([text, *notes]))
+        if _water_excess(assets) > 0:
+            notes.append(f"cargo the remaining ships cannot carry lost: {_describe(drop_water(ctx, assets))}")
+    _arrive(ctx, persona, dest, dest_point)
+    return done("; ".join([text, *notes]))
+
+
+# ---- end of turn -------------------------------------------------------------------------------------------
+
+@step("end", 75)
+def passengers_follow_their_ship(ctx: Ctx) -> None:
+    """Before succession (80): "Should the owner of the ships die, his passengers all die with him"; whatever
+    killed him this month. Living owners' passengers are put where the ship is."""
+    for _pid, p in sorted(ctx.state["personae"].items()):
+        owner_id = p.get("with")
+        if not owner_id or not p.get("alive", True):
+            continue
+        owner = ctx.persona(owner_id)
+        if owner is None or not owner.get("alive", True):
+            cause = (owner or {}).get("died") or "died"
+            p["alive"] = False
+            p["died"] = f"{cause}, aboard {owner_id}'s ship"
+        else:
+            p["location"] = owner.get("location")
+            p["at_sea"] = dict(owner["at_sea"]) if owner.get("at_sea") else None
+            p["inside"] = bool(owner.get("inside"))
