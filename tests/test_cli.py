@@ -133,3 +133,11 @@ def test_python_dash_m_and_global_options_before_the_command(gm: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "maild", "--config", str(gm), "--now", "2027-03-01T17:16",
                            "run", "--once"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_gm_orders_are_refused_by_a_game_that_takes_none(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert maild(gm, "init") == 0
+    capsys.readouterr()
+    assert maild(gm, "gm", "pay", "venice1", "alice", "10") == 2
+    assert "takes no pay from the GM" in capsys.readouterr().err
+    assert maild(gm, "gm", "bulletin", "nogame", "hello") == 2

@@ -63,6 +63,8 @@ def test_end_and_commands() -> None:
     assert line_command("HELP") == "help" and line_command(" status! ") == "status"
     assert line_command("**Help**") == "help" and line_command("Status.") == "status"
     assert line_command("help me") is None and line_command("statuses") is None
+    assert line_command("**CODESHEET**") == "codesheet" and line_command("Cancel.") == "cancel"
+    assert line_command("cancel my orders") is None
     assert subject_command("STATUS") == "status"
     assert subject_command("Re: [venice1] help") == "help"
     assert subject_command("AW: Fwd: RE[2]: Status") == "status"
