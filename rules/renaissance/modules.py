@@ -16,4 +16,5 @@ RULE_MODULES: tuple[str, ...] = (
     "pestilence",
     "travel",
     "information",
+    "works",
 )
