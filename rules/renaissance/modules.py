@@ -14,6 +14,7 @@ RULE_MODULES: tuple[str, ...] = (
     "training",
     "upkeep",
     "pestilence",
+    "succession",
     "travel",
     "information",
     "works",
