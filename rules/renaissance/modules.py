@@ -18,4 +18,5 @@ RULE_MODULES: tuple[str, ...] = (
     "travel",
     "information",
     "works",
+    "crafts",
 )
