@@ -48,7 +48,7 @@ def colonize(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     planted = min(qty, room)
     # "no more than half may be slaves", counted over all the colonists planted at the location this turn
     # (ruling 11): slaves may be at most as many as the free colonists planted with them.
-    slaves = ctx.scratch.setdefault("colonies_slaves", {})
+    slaves = ctx.scratch.setdefault("colonies.slaves", {})
     free = loc.get("colonists_this_turn", 0) - slaves.get(where, 0)
     new_slaves = slaves.get(where, 0) + (planted if item == "slave" else 0)
     new_free = free + (0 if item == "slave" else planted)

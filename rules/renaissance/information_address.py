@@ -14,7 +14,7 @@ def ask_address(ctx: Ctx, persona: Persona | None, args: dict[str, Any]) -> Outc
     fam = ctx.state["families"].get(target)
     if fam is None:
         return fail(f"there is no family {args.get('target_family')!r}")
-    if not ctx.once("ask_address", family):
+    if not ctx.once("information_address", family):
         return fail("one player address per family's orders")
     player = ctx.state.get("players", {}).get(fam.get("player"), {})
     name, email = player.get("name") or "(unknown)", player.get("email") or "(no address)"

@@ -37,7 +37,7 @@ def hold_court(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if loc is None or not holds(ctx.state, loc, "sovereign", pid):
         return fail("a sovereign holds court only at a location of his that he started the turn at")
     # Holding court twice in one turn would double the rise the rules give for "holding court".
-    if not ctx.once("hold_court", where):
+    if not ctx.once("loyalty.hold_court", where):
         return fail(f"court has already been held at {where} this turn")
     # sqrt rounded down: a rating is a whole number and add_rating drops fractions the same way.
     gain = add_loyalty(loc, math.isqrt(max(0, persona.get("popularity", 0))))

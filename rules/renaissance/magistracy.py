@@ -62,7 +62,7 @@ def tariff(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if ctx.start_location.get(pid) != where:
         return fail(f"the magistrate changes the tariffs of {where} only in a turn he starts there")
     # "up to five percentage points each" per turn: a second order would let him step past five (ruling 7).
-    if not ctx.once("tariff", where, which):
+    if not ctx.once("magistracy.tariff", where, which):
         return fail(f"the {which} tariff of {where} has already been changed this turn")
     tariffs = ctx.state["locations"][where].setdefault("tariffs", {})
     old = tariffs.get(which, 0)
@@ -160,7 +160,7 @@ def vote(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     c = ctx.persona(candidate)
     if c is None or not c.get("alive", True):
         return fail(f"there is no candidate {candidate!r}")
-    if not ctx.once("vote", pid):
+    if not ctx.once("magistracy.vote", pid):
         return fail("one vote apiece")
     ballots = loc.get("ballots")
     if not ballots or ballots.get("turn") != ctx.turn:
