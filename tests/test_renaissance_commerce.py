@@ -382,3 +382,35 @@ def test_one_type_of_sold_out_good_per_merchant_per_turn() -> None:
     # The limit is each merchant's: another master may buy sold-out flax.
     assert buy(ctx, other, {"item": "flax", "qty": 10, "surcharge": True}).ok
     assert other["assets"]["flax"] == 10
+
+
+def test_a_passenger_may_give_to_the_owner_and_not_to_himself_or_the_dead_c2() -> None:
+    owner = persona("0101", "MEDICI", location=None, at_sea={"lat": 40.0, "lon": 10.0}, assets={})
+    passenger = persona("0201", "SFORZA", location=None, **{"with": "0101"}, assets={"ducats": 5})
+    dead = persona("0102", "MEDICI", location=None, at_sea={"lat": 40.0, "lon": 10.0}, alive=False)
+    ctx = make_ctx(owner, passenger, dead)
+    assert transfer(ctx, passenger, {"to": "0101", "item": "ducats", "qty": 5}).ok  # he is where the ship is
+    assert owner["assets"]["ducats"] == 5
+    assert not transfer(ctx, owner, {"to": "0101", "item": "ducats", "qty": 1}).ok
+    assert not transfer(ctx, owner, {"to": "0102", "item": "ducats", "qty": 1}).ok
+    assert owner["assets"]["ducats"] == 5
+
+
+def test_a_non_player_magistrate_gets_no_tariff_c8() -> None:
+    seller = persona("0101", "MEDICI", assets={"ducats": 0, "pepper": 10})
+    florence = location("Florence", demanded=spices_market(), tariffs={"import": 10, "export": 0},
+                        offices={"magistrate": "Piero Soderini"})
+    ctx = make_ctx(seller, locations=[florence])
+    assert sell(ctx, seller, {"rank": 0, "cls": "spices", "item": "pepper", "qty": 10}).ok
+    assert seller["assets"]["ducats"] == 810  # 900 - 90
+    assert ctx.messages == {}
+
+
+def test_premium_rank_counts_within_the_class_sold_c13() -> None:
+    master = persona("0101", "MEDICI", guild="master", assets={"ducats": 0, "sugar": 100, "clove": 40, "grain": 50})
+    markets = {**spices_market(qty=300, price=50), "food": {"qty": 500, "price": 10, "bq": 0.01}}
+    ctx = make_ctx(master, locations=[location("Florence", demanded=markets)])
+    sell(ctx, master, {"rank": 0, "cls": "food", "item": "sugar", "qty": 100})  # 100 x 10 = 1000
+    sell(ctx, master, {"rank": 1, "cls": "spices", "item": "clove", "qty": 40})  # no spice sold before: 40 x 50
+    sell(ctx, master, {"rank": 1, "cls": "food", "item": "grain", "qty": 50})  # 2nd food type: 50 x 13 = 650
+    assert master["assets"] == {"ducats": 1000 + 2000 + 650}

@@ -229,5 +229,5 @@ def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     else:
         market["qty"] -= bought
     note = f" at {unit} ducats (sold out, surcharged)" if surcharged else ""
-    short = "" if bought == qty else f" (limit {bought})" if surcharged else f" (only {bought} available)"
+    short = "" if bought == qty else " (all he may buy this turn)" if surcharged else f" (only {bought} available)"
     return done(f"bought {bought} {item}{note}{short} for {cost} ducats{pay_tariff(ctx, name, tariff, 'export')}")
