@@ -155,3 +155,13 @@ def test_account_lines_warn_when_owing() -> None:
     accounts.charge_turn(state, "LMD", 2, {"MEDICI": 0})
     assert accounts.account_lines(state, "LMD")[-1] == (
         "You owe 5.00. No orders will be executed until your prior fees are paid in full.")
+
+
+def test_conflict_fees_count_among_the_turns_fees_for_the_discount() -> None:
+    # 15.35 on account; a conflict costs 5.00 -> 10.35 left, which covers the 10.35 discounted family fees: 0.00.
+    # With 15.34: 10.34 left, no discount: 10.34 - 11.50 = -1.16.
+    for start, end in ((15.35, 0.0), (15.34, -1.16)):
+        state = state_with(start)
+        accounts.charge_conflict(state, "LMD", 7, "battle")
+        accounts.charge_turn(state, "LMD", 7, FAMILIES)
+        assert balance(state) == end
