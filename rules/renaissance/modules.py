@@ -19,4 +19,5 @@ RULE_MODULES: tuple[str, ...] = (
     "information",
     "works",
     "crafts",
+    "engineering",
 )
