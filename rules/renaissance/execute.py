@@ -171,5 +171,5 @@ def run_month(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng
     for _rank, _name, fn in STEPS["end"]:
         fn(ctx)
     for code in new["players"]:
-        accounts.charge_turn(new, code, turn, result.order_counts.get(code, {}), prepaid=code not in owing)
+        accounts.charge_turn(new, code, turn, result.order_counts.get(code, {}))
     return result

@@ -96,7 +96,7 @@ def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, An
                 "messages": result.ctx.messages.get(fname, []),
             })
         out[code] = {"month": month_name(state, turn), "player_name": state["players"][code].get("name", code),
-                     "families": families, "account": accounts.account_lines(state, code)}
+                     "families": families, "account": accounts.account_lines(state, code, turn)}
     return out
 
 
