@@ -1,0 +1,163 @@
+"""Orders in plain words ("transfer 500 grain to .0102"): the `phrase` rule of grammar/renaissance.lark, turned into
+the same kind and raw args a code gives. codes.py then checks and normalizes both alike (items, quantities,
+classes), so a phrase and its code cannot drift apart.
+
+One phrase per line, from its verb to the end of the line. Forms not listed in VERBS stay code-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Tree
+
+from maild.parsing import OrderError
+
+# A line (or the rest of a line) whose next word is one of these is read as plain words. Checked before the word
+# is tried as a code: "deepen" and "disembark" would otherwise read as the access codes DE and DI.
+VERBS = frozenset({
+    "transfer", "give", "send", "sell", "buy", "train", "instruct", "teach", "move", "go", "travel", "sail",
+    "march", "ride", "disembark", "deepen", "hold", "collect", "make", "pilgrimage", "negative", "work", "alms",
+    "charity", "abandon", "venerate", "resign", "vote", "fabricate", "build", "lengthen", "ask", "depth",
+    "coordinates", "co-ordinates", "address",
+})
+
+# What each verb looks like when written right, for the diagnostic of a phrase that did not parse.
+EXAMPLES: dict[str, str] = {
+    "transfer": "transfer 500 grain to .0102", "give": "give 500 grain to .0102 or give 1000 ducats in alms",
+    "send": "send 500 grain to .0102", "sell": "sell 200 grain (or: sell 200 sugar as spices)",
+    "buy": "buy 100 wool (or: buy 100 wool paying the surcharge)", "train": "train .0102 in merchantry",
+    "instruct": "instruct .0102 in merchantry", "teach": "teach .0102 merchantry",
+    "move": "move to Siena by land", "go": "go to Siena by land", "travel": "travel to Siena by road",
+    "sail": "sail to Genoa (or: sail to +41.00 +012.00)", "march": "march to Siena", "ride": "ride to Siena",
+    "disembark": "disembark", "deepen": "deepen harbor", "hold": "hold court", "collect": "collect taxes",
+    "make": "make a pilgrimage, make a work of art for .0101 or make 20 bows", "pilgrimage": "pilgrimage",
+    "negative": "negative work of art against .0203", "work": "work of letters for .0101",
+    "alms": "alms 1000", "charity": "charity 5000", "abandon": "abandon excess cargo including ships",
+    "venerate": "venerate relics", "resign": "resign magistracy", "vote": "vote for .0102",
+    "fabricate": "fabricate 20 bows", "build": "build road to Siena (or: build 2 galleys)",
+    "lengthen": "lengthen road to Siena", "ask": "ask address of BORGIA", "depth": "depth of Venice",
+    "coordinates": "coordinates of Venice", "co-ordinates": "co-ordinates of Venice", "address": "address of BORGIA",
+}
+
+_MODES = {"land": "land", "water": "water", "sea": "water", "ship": "water", "ferry": "ferry", "road": "road"}
+_WORKS = {("art", False): "art", ("art", True): "negative_art", ("letters", False): "letters",
+          ("letters", True): "negative_letters", ("architecture", False): "architecture"}
+
+
+def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
+    """(kind, raw args, note) of a parsed phrase. Raw: the item and class as written, numbers as written;
+    codes.finish() checks and normalizes them. The note says what the player left for us to assume."""
+    t = _Tokens(tree)
+    rule = tree.data
+    if rule == "p_give":
+        if t.has("W_ALMS") or t.has("W_CHARITY"):
+            kind = "alms" if t.has("W_ALMS") else "charity"
+            return kind, {"ducats": t.number(), "_ducats_item": t.words(0)}, ""
+        to = "9999" if t.has("W_LOCALS") else t.persona()
+        return "transfer", {"to": to, "item": t.words(0), "qty": t.number()}, ""
+    if rule == "p_sell":
+        cls = t.words(1) if t.count_words() > 1 else None
+        note = "rank 0 assumed: plain words do not give the rank; the code sets it"
+        return "sell", {"rank": 0, "cls": cls, "item": t.words(0), "qty": t.number()}, note
+    if rule == "p_buy":
+        return "buy", {"item": t.words(0), "qty": t.number(), "surcharge": t.has("W_SURCHARGE")}, ""
+    if rule == "p_train":
+        return "instruct", {"trainee": t.persona(), "skill": t.first("WORD")}, ""
+    if rule == "p_move":
+        return "move", _move(tree, t), ""
+    if rule == "p_disembark":
+        return "move", {"mode": "disembark", "to": None, "lat": None, "lon": None, "via": []}, ""
+    if rule == "p_deepen":
+        return "deepen_harbor", {}, ""
+    if rule == "p_court":
+        return "hold_court", {}, ""
+    if rule == "p_collect":
+        return ("collect_taxes" if t.has("W_TAXES") else "collect_tithe"), {}, ""
+    if rule == "p_pilgrimage":
+        return "pilgrimage", {}, ""
+    if rule == "p_work":
+        w = _Tokens(next(c for c in tree.children if isinstance(c, Tree) and c.data == "work_of"))
+        field = "art" if w.has("W_ART") else "letters" if w.has("W_LETTERS") else "architecture"
+        negative = w.has("W_NEGATIVE")
+        if (field, negative) not in _WORKS:
+            raise OrderError("there is no negative work of architecture: write a work of art or of letters")
+        return "work", {"work": _WORKS[(field, negative)], "target": w.persona()}, ""
+    if rule == "p_alms":
+        return ("alms" if t.has("W_ALMS") else "charity"), {"ducats": t.number()}, ""
+    if rule == "p_abandon":
+        return "abandon", {}, ""
+    if rule == "p_venerate":
+        return "venerate", {}, ""
+    if rule == "p_resign":
+        return "resign_magistracy", {}, ""
+    if rule == "p_vote":
+        return "vote", {"candidate": t.persona()}, ""
+    if rule == "p_make":
+        return "fabricate", {"item": t.words(0), "qty": t.number()}, ""
+    if rule == "p_road":
+        to = _dest(next(c for c in tree.children if isinstance(c, Tree) and c.data == "dest"))
+        return ("lengthen_road" if t.has("W_LENGTHEN") else "build_road"), {"to": to[0]}, ""
+    if rule == "p_ask":
+        what = t.words(0)
+        if t.has("W_ADDRESS"):
+            return "ask_address", {"target_family": what.upper()}, ""
+        return ("ask_depth" if t.has("W_DEPTH") else "ask_coordinates"), {"location": what}, ""
+    raise AssertionError(f"phrase rule {rule} has no builder")
+
+
+def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:
+    none: dict[str, Any] = {"to": None, "lat": None, "lon": None, "via": []}
+    if t.has("W_INSIDE"):
+        return {"mode": "inside", **none}
+    if t.has("W_DISEMBARK"):
+        return {"mode": "disembark", **none}
+    modes = [_MODES[str(m.children[0]).lower()] for m in tree.children if isinstance(m, Tree) and m.data == "mode"]
+    if len(set(modes)) > 1:
+        raise OrderError("a persona may move by land or by water in one turn, not both (rules, TRAVEL)")
+    mode = modes[0] if modes else ("water" if str(tree.children[0]).lower() == "sail" else "land")
+    dests = [_dest(d) for d in tree.children if isinstance(d, Tree) and d.data == "dest"]
+    (to, lat, lon), via = dests[0], [d[0] for d in dests[1:]]
+    if lat is not None and mode != "water":
+        raise OrderError("open water is reached by water only: move by water to +41.00 +012.00")
+    if None in via:
+        raise OrderError("waypoints are locations, not coordinates")
+    return {"mode": mode, "to": to, "lat": lat, "lon": lon, "via": via}
+
+
+def _dest(tree: Tree) -> tuple[str | None, float | None, float | None]:
+    first = tree.children[0]
+    if isinstance(first, Token) and first.type == "COORD":
+        return None, float(str(first)), float(str(tree.children[1]))
+    assert isinstance(first, Tree)
+    return " ".join(str(w) for w in first.children), None, None
+
+
+class _Tokens:
+    """The tokens of one phrase, by terminal name."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tokens = [c for c in tree.children if isinstance(c, Token)]
+        self.trees = [c for c in tree.children if isinstance(c, Tree)]
+
+    def has(self, terminal: str) -> bool:
+        return any(tok.type == terminal for tok in self.tokens)
+
+    def first(self, terminal: str) -> str:
+        return next(str(tok) for tok in self.tokens if tok.type == terminal)
+
+    def number(self) -> str:
+        return self.first("NUMBER").replace(",", "")
+
+    def persona(self) -> str:
+        p = next(c for c in self.trees if c.data == "persona")
+        return str(p.children[0]).lstrip(".")
+
+    def _words(self) -> list[Tree]:
+        return [c for c in self.trees if c.data == "words"]
+
+    def count_words(self) -> int:
+        return len(self._words())
+
+    def words(self, index: int) -> str:
+        return " ".join(str(w) for w in self._words()[index].children)
