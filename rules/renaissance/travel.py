@@ -109,6 +109,13 @@ def drop_water(ctx: Ctx, assets: Assets) -> dict[str, int]:
                  lambda i: i not in SHIPS and i != DUCATS)
 
 
+def whole_miles(miles: float) -> int:
+    """T11: a trip is measured in whole statute miles, rounded half up, so that a persona whose co-ordinates put him
+    200.0000001 miles away is not charged attrition for a rounding error (set-up co-ordinates are given to about a
+    mile anyway)."""
+    return math.floor(miles + 0.5)
+
+
 def _describe(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} {item}" for item, n in sorted(counts.items()) if n) or "nothing"
 
@@ -390,7 +397,7 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
         road = geo.road_miles(st, start, dest)
         if road is None:
             return fail(f"no road has been built between {start} and {dest}")
-        miles, how = road, f"by road from {start} to {dest}"
+        miles, how = whole_miles(road), f"by road from {start} to {dest}"
     elif mode == "ferry":
         route, ferry, err = _ferry_route(ctx, start, dest, via)
         if err:
@@ -399,14 +406,14 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
         if not has_ingress(ctx, landing, persona["family"]):
             return fail(f"the ferry will not carry him to {landing}: its de facto controller denies the "
                         f"{persona['family']} family ingress")
-        miles = geo.route_miles([geo.point_of(st, x) for x in route])
+        miles = whole_miles(geo.route_miles([geo.point_of(st, x) for x in route]))
         how = f"by land and ferry ({route[ferry]}–{landing}) via {' – '.join(route)}"
     else:
         route = [start, *via, dest]
         for a, b in zip(route, route[1:], strict=False):
             if not geo.same_landmass(st, a, b):
                 return fail(f"no land route from {a} to {b} (different land masses; a ferry must be ordered)")
-        miles = geo.route_miles([geo.point_of(st, x) for x in route])
+        miles = whole_miles(geo.route_miles([geo.point_of(st, x) for x in route]))
         how = f"by land from {start} to {dest}" + (f" via {', '.join(via)}" if via else "")
 
     notes: list[str] = []
@@ -427,7 +434,7 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
     free = land_free_miles(persona)  # a road's effective miles count against the same allowance
     excess = miles - free
     rate = attrition_rate(excess, LAND_TENTH_MILES)
-    text = f"moved {how}, {miles:.0f} miles (attrition-free {free})"
+    text = f"moved {how}, {miles} miles (attrition-free {free})"
     if rate > 0:
         lost = {item: losses(int(assets.get(item, 0)), rate) for item in LAND_ATTRITION_ITEMS}
         for item, n in lost.items():
@@ -488,12 +495,12 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
             return fail(f"his fleet needs {sh.draft(assets):.1f} feet of water and the harbor of {dest} is "
                         f"{depth} feet deep")
 
-    miles = geo.route_miles(points)
+    miles = whole_miles(geo.route_miles(points))
     open_water = start is None or dest is None
     free, why = water_free_miles(persona, assets, open_water, geo.summer_route(points, ctx.month))
     rate = attrition_rate(miles - free, WATER_TENTH_MILES)
     target = dest or f"{dest_point[0]:+.2f} {dest_point[1]:+.2f}"
-    text = f"sailed from {start or 'open water'} to {target}, {miles:.0f} miles (attrition-free {why})"
+    text = f"sailed from {start or 'open water'} to {target}, {miles} miles (attrition-free {why})"
     if rate > 0:
         sunk = {s: losses(n, rate) for s, n in sh.fleet(assets).items()}
         for s, n in sunk.items():
