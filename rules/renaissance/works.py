@@ -120,8 +120,9 @@ def _architecture(ctx: Ctx, persona: Persona, sponsor: Persona) -> Outcome:
                 f"if he remains there to the end of the month")
 
 
-@step("end", 40)
+@step("end", 77)
 def settle_architecture(ctx: Ctx) -> None:
+    """After passengers follow their ship (travel, 75): a passenger carried away has not remained."""
     for pid, sid, where in ctx.scratch.get("works.architecture", []):
         persona, sponsor = ctx.persona(pid), ctx.persona(sid)
         if persona is None or not persona.get("alive", True):
