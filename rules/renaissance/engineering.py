@@ -95,9 +95,9 @@ def build_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     roads[key] = new
     gained = add_skill(persona, "engineering", 1)
     _mark(ctx, pid)
-    ctx.publish(f"{_who(persona)} built road between {here} and {there}: now {new:.2f} miles "
+    ctx.publish(f"{_who(persona)} built a road between {here} and {there}: now {new:.2f} miles "
                 f"(originally {original:.2f}).")
-    return done(f"built road between {here} and {there}: {effective:.2f} -> {new:.2f} miles; engineering "
+    return done(f"built a road between {here} and {there}: {effective:.2f} -> {new:.2f} miles; engineering "
                 f"+{gained}")
 
 
