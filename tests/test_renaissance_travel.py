@@ -16,6 +16,7 @@ import pytest
 from rules.renaissance import travel
 from rules.renaissance.engine import ACTIONS, Ctx, Phase
 from rules.renaissance.information import ask_coordinates, ask_depth
+from rules.renaissance.succession import succession
 from rules.renaissance.travel import abandon, move, passengers_follow_their_ship, permit_boarding
 
 MILE_PER_DEGREE = 3958.8 * math.pi / 180  # 69.094
@@ -503,14 +504,18 @@ def test_disembark_fails_in_open_water() -> None:
     assert "0201" not in ctx.scratch.get("disembarked", set())
 
 
-def test_passengers_die_with_the_owner_at_the_end_of_the_turn() -> None:
-    owner = persona("0101", location="Port0", assets={"barque": 1})
+def test_passengers_end_the_month_where_the_ship_is_and_die_with_its_owner() -> None:
+    owner = persona("0101", location="Port300", assets={"barque": 1})
     pax = persona("0201", location="Port0", family="SFORZA")
     pax["with"] = "0101"
     ctx = make_ctx(owner, pax, locations=SEA)
+    passengers_follow_their_ship(ctx)
+    assert pax["location"] == "Port300" and pax["alive"]
+    # Whatever kills the owner, the succession step (80) after ours takes his passengers with him.
     owner["alive"], owner["died"] = False, "killed in battle"
     passengers_follow_their_ship(ctx)
-    assert pax["alive"] is False and pax["died"].startswith("killed in battle")
+    succession(ctx)
+    assert ctx.state["personae"]["0201"] is not pax and pax["alive"] is False
 
 
 # --- information ----------------------------------------------------------------------------------------------

@@ -523,18 +523,12 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 @step("end", 75)
 def passengers_follow_their_ship(ctx: Ctx) -> None:
-    """Before succession (80): "Should the owner of the ships die, his passengers all die with him"; whatever
-    killed him this month. Living owners' passengers are put where the ship is."""
+    """A living owner's passengers end the month where his ship is (T9). Passengers of an owner who died this
+    month are not touched here: succession (end step 80) kills them ("his passengers all die with him")."""
     for _pid, p in sorted(ctx.state["personae"].items()):
-        owner_id = p.get("with")
-        if not owner_id or not p.get("alive", True):
+        owner = ctx.persona(p.get("with") or "")
+        if owner is None or not p.get("alive", True) or not owner.get("alive", True):
             continue
-        owner = ctx.persona(owner_id)
-        if owner is None or not owner.get("alive", True):
-            cause = (owner or {}).get("died") or "died"
-            p["alive"] = False
-            p["died"] = f"{cause}, aboard {owner_id}'s ship"
-        else:
-            p["location"] = owner.get("location")
-            p["at_sea"] = dict(owner["at_sea"]) if owner.get("at_sea") else None
-            p["inside"] = bool(owner.get("inside"))
+        p["location"] = owner.get("location")
+        p["at_sea"] = dict(owner["at_sea"]) if owner.get("at_sea") else None
+        p["inside"] = bool(owner.get("inside"))
