@@ -118,6 +118,9 @@ _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letter
 _WORK_LETTERS = {v: k for k, v in _WORKS.items()}
 _MODES = {"L": "land", "F": "ferry", "R": "road", "W": "water"}
 _MODE_LETTERS = {v: k for k, v in _MODES.items()}
+# MAGISTRATES: "(e)" election, else appointment by the sovereign, feudatory, tenant, bishop or archbishop.
+_METHODS = {"e": "election", "s": "the sovereign's appointment", "f": "the feudatory's appointment",
+            "t": "the tenant's appointment", "b": "the bishop's appointment", "a": "the archbishop's appointment"}
 _STEPS = {"A": "apprentice", "J": "journeyman", "M": "master"}
 _STEP_LETTERS = {v: k for k, v in _STEPS.items()}
 _LETTER_OF_SKILL = {v: k for k, v in SKILL_LETTERS.items()}
@@ -711,13 +714,13 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "appoint_tithe_collector": "appoint {appointee} tithe collector at {location}",
         "appoint_magistrate": "appoint {appointee} magistrate", "resign_magistracy": "resign the magistracy",
         "hold_court": "hold court", "collect_taxes": "collect taxes", "collect_tithe": "collect the tithe",
-        "magistrate_selection": "select magistrates by method {method}", "vote": "vote for {candidate}",
+        "magistrate_selection": "magistrates to be selected by {method_words}", "vote": "vote for {candidate}",
         "colonize": "colonize with {qty} {item}", "permit_boarding": "permit {passenger} to board",
         "abandon": "abandon excess cargo including ships", "ask_address": "ask the address of {target_family}'s player",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }
-    return words[kind].format(**a)
+    return words[kind].format(**a, method_words=_METHODS.get(a.get("method", ""), ""))
 
 
 def _move_summary(a: dict[str, Any]) -> str:
