@@ -528,3 +528,34 @@ def test_depth_and_coordinates_answered_in_the_messages() -> None:
     assert not ask_depth(ctx, {}, {"family": "MEDICI", "location": "Atlantis"}).ok
     assert ctx.messages["MEDICI"] == ["Depth of Rio: 12 feet", "Depth of Inland: not a port",
                                       "Co-ordinates of Rio: latitude 22.91°S, longitude 43.17°W"]
+
+
+def test_through_the_month_abandon_runs_before_the_move() -> None:
+    # Written after the move, the abandon order still runs first (phase OTHER before MOVE): 10 horses carry 20,
+    # so 10 of the 30 grain are abandoned and the move succeeds; the depth answer reaches the family's messages.
+    from maild.ruleset import Order, PlacedOrder
+    from rules.renaissance.execute import run_month
+
+    a = persona("0101", assets={"horse": 10, "grain": 30, "ducats": 5})
+    state = {"calendar": {"year": 1493, "month": 7},
+             "fees": {"per_family": 5.0, "per_order": 0.0, "conflict_actions": 25, "action": 0.2,
+                      "prepay_discount": 0.1, "location_setup": 10.0},
+             "players": {"LMD": {"name": "x", "email": "x@example.org", "password": None,
+                                 "account": {"balance": 100.0, "history": []}}},
+             "families": {"MEDICI": {"player": "LMD", "religion": "catholic", "origin": "european",
+                                     "personae": ["0101"], "number": 1}},
+             "personae": {"0101": a}, "locations": {x["name"]: x for x in LAND}, "roads": {},
+             "harbor_deepened": {}, "log": []}
+    who = {"family": "MEDICI", "player": "LMD", "persona": "0101", "start": "Alpha"}
+    orders = {"LMD": [
+        PlacedOrder(Order(1, "MLN100", "move", {**who, "mode": "land", "to": "N100", "lat": None, "lon": None,
+                                                "via": []}, "move"), 1),
+        PlacedOrder(Order(2, "AX", "abandon", dict(who), "abandon"), 1),
+        PlacedOrder(Order(3, "?DN100", "ask_depth", {"family": "MEDICI", "player": "LMD", "location": "N100"},
+                          "depth"), 1)]}
+    result = run_month(state, 1, orders, random.Random(1))
+    assert not result.errors
+    moved = result.ctx.state["personae"]["0101"]
+    assert moved["location"] == "N100" and moved["assets"] == {"horse": 10, "grain": 20, "ducats": 5}
+    assert [o["ok"] for o in result.outcomes["MEDICI"]] == [True, True, True]
+    assert result.ctx.messages["MEDICI"] == ["Depth of N100: not a port"]
