@@ -593,7 +593,10 @@ def resolve_item_or_error(word: str) -> str:
         return found
     code = word.lower().replace(" ", "")[:8]
     near = difflib.get_close_matches(code, list(items.BY_CODE), n=3, cutoff=0.6)
-    near += [c for c in items.BY_CODE if len(code) >= 4 and code[:4] in c and c not in near][:3]
+    # Also the items whose whole name holds the word: "cavalry" is heavycav or lightcav.
+    stem = word.lower().replace(" ", "").rstrip("s")
+    near += [items.code_of(n) for n in items.ALL_ITEMS
+             if len(stem) >= 4 and stem in n.replace(" ", "") and items.code_of(n) not in near][:3]
     hint = f"; did you mean {' or '.join(near)}?" if near else ""
     raise OrderError(f'no item "{word}"{hint} (an item is its name without blanks cut to 8 letters; arquebusiers '
                   f"are qqq; the code sheet lists them all)")

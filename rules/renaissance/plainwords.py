@@ -58,7 +58,7 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
         return "transfer", {"to": to, "item": t.words(0), "qty": t.number()}, ""
     if rule == "p_sell":
         cls = t.words(1) if t.count_words() > 1 else None
-        note = "rank 0 assumed: plain words do not give the rank; the code sets it"
+        note = "rank 0 assumed: plain words do not give the rank; the code does"
         return "sell", {"rank": 0, "cls": cls, "item": t.words(0), "qty": t.number()}, note
     if rule == "p_buy":
         return "buy", {"item": t.words(0), "qty": t.number(), "surcharge": t.has("W_SURCHARGE")}, ""
