@@ -646,8 +646,11 @@ class _Batch:
         for code, player in self.players.items():
             s["players"][code] = player
             lines.append(f"player {code}: {player['name']} <{player['email']}>")
+        citizens: dict[str, set[str]] = {}
+        for persona in self.all_personae.values():
+            citizens.setdefault(persona["citizenship"], set()).add(persona["family"])
         for name, loc in self.locations.items():
-            loc["ingress"] = self._setup_ingress(name, loc)
+            loc["ingress"] = self._setup_ingress(loc, citizens.get(name, set()))
             s["locations"][name] = loc
         for a, b in self.ferry_pairs:
             for here, there in ((a, b), (b, a)):
@@ -679,13 +682,10 @@ class _Batch:
             lines.append(f"player {code} billed {fee:.2f} for setting up {name}")
         return lines
 
-    def _setup_ingress(self, name: str, loc: dict[str, Any]) -> list[str]:
+    def _setup_ingress(self, loc: dict[str, Any], citizens: set[str]) -> list[str]:
         """INGRESS: when a location is first set up, all citizens, all tower owners and all members of the
         families of the sovereign, feudatory, tenant, magistrate, bishop and archbishop have ingress."""
-        families = list(loc["ingress"])
-        for persona in self.all_personae.values():
-            if persona["citizenship"] == name:
-                families.append(persona["family"])
+        families = [*loc["ingress"], *citizens]
         for tower in loc["towers"]:
             if tower["owner"] and tower["owner"] not in OFFICES:
                 families.append(tower["owner"])
