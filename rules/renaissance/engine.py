@@ -121,10 +121,12 @@ def action(kind: str, phase: Phase) -> Callable[[Handler], Handler]:
 
 def step(when: str, rank: int) -> Callable[[Step], Step]:
     """A start- or end-of-turn step; lower ranks run first. Ranks used (keep them apart):
-    start: 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance,
-    50 naval maintenance (April), 60 pestilence, 70 elections (October), 80 collector appointments fall due;
-    end: 10 colonies, 20 harbor deepening settles, 30 guild ranks, 80 succession (replaces every persona a
-    handler marked dead: handlers kill by setting persona["alive"] = False and persona["died"] = "<cause>")."""
+    start: 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance, 50 naval
+    maintenance (April), 60 pestilence, 70 magistrate elections (October's ballots, counted as November
+    begins), 80 expired collector appointments;
+    end: 10 colonies, 30 guild ranks, 45 veneration (April), 75 passengers follow their ship, 77 architecture
+    (August), 80 succession (replaces every persona a handler marked dead: handlers kill by setting
+    persona["alive"] = False and persona["died"] = "<cause>")."""
     def register(fn: Step) -> Step:
         STEPS[when].append((rank, fn.__name__, fn))
         STEPS[when].sort(key=lambda t: (t[0], t[1]))
