@@ -219,6 +219,15 @@ def test_persona_header_problems() -> None:
     assert "line 4" in m[3]
 
 
+def test_a_familys_orders_stay_together() -> None:
+    parsed = parse("/LMD *MEDICI\n*Florence .0101 HP\n/LMD *BORGIA\n*Rome .0201 OC\n/LMD *MEDICI\n*Pisa .0102 OX\n"
+                   "/LMD *SFORZA\n*Milan .0401 OY")
+    assert [o.kind for o in parsed.orders] == ["pilgrimage", "hold_court", "collect_tithe"]
+    assert [d.line for d in parsed.diagnostics] == [5, 6]
+    assert "began on line 1 and must stay together" in parsed.diagnostics[0].message
+    assert "not read" in parsed.diagnostics[1].message
+
+
 def test_player_without_family() -> None:
     parsed = parse("/LMD\n*Florence .0101 HP")
     assert parsed.orders == []

@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from lark import Token, Tree
@@ -169,6 +170,8 @@ class _Reader:
         self.result = ParsedOrders()
         self.block: _Block | None = None
         self.bad_player = False  # a `/` without a usable code: its orders are not read
+        self.refused: str | None = None  # why the current block's orders are not read
+        self.families: dict[str, int] = {}  # family -> line its orders began on
 
     def diag(self, line: int, text: str, message: str) -> None:
         self.result.diagnostics.append(Diagnostic(line, text, message))
@@ -214,9 +217,9 @@ class _Reader:
         code = tokens[i][1:]
         if not _PLAYER_CODE.fullmatch(code):
             self.diag(number, line, f'"{tokens[i]}": the player\'s code follows the slash with no blank, e.g. /LMD')
-            self.block, self.bad_player = None, True
+            self.block, self.bad_player, self.refused = None, True, None
             return i + 1
-        self.block, self.bad_player = _Block(code.upper(), number), False
+        self.block, self.bad_player, self.refused = _Block(code.upper(), number), False, None
         return i + 1
 
     def star_header(self, number: int, line: str, tokens: list[str], i: int) -> int:
@@ -238,7 +241,9 @@ class _Reader:
         header = " ".join(tokens[i:j + 1])
         location = " ".join(words + tokens[i + 1:j])
         digits = tokens[j].lstrip(".")
-        if b is None or b.family is None:
+        if b is None and self.refused:
+            pass  # said once, on the repeated family's header
+        elif b is None or b.family is None:
             self.diag(number, line, f'"{header}": {self.no_family_reason()}')
             self.persona_broken(number)
         elif len(digits) != 4:
@@ -264,7 +269,16 @@ class _Reader:
         if not words:
             self.diag(number, line, f"the family's name follows the asterisk, e.g. /{b.player} *MEDICI")
             return j
-        b.family = " ".join(words).upper()
+        family = " ".join(words).upper()
+        first = self.families.setdefault(family, number)
+        if first != number:
+            # ORDERS: a family's orders stay together, and none may be added once they are in.
+            self.diag(number, line, f"the orders of {family} began on line {first} and must stay together; "
+                                    f"the orders below, up to the next /XXX, are not read")
+            self.refused = f"not read: {family}'s orders must stay together (its orders began on line {first})"
+            self.block = None
+            return j
+        b.family = family
         return j
 
     def persona_broken(self, number: int) -> None:
@@ -277,6 +291,8 @@ class _Reader:
             return f"after /{b.player} (line {b.line}) comes the family's name, e.g. /{b.player} *MEDICI"
         if self.bad_player:
             return "not read: the player's code before it is not valid"
+        if self.refused:
+            return self.refused
         return NO_FAMILY
 
     def context_error(self, kind: str) -> str | None:
@@ -367,7 +383,9 @@ class _Reader:
         self.result.orders.append(Order(number, text, kind, full, said))
 
 
+@lru_cache(maxsize=4096)
 def _parse_code(code: str) -> Tree | None:
+    """The tree of one code, or None. Cached: mails repeat codes (HP, OC, MI) and the trees are only read."""
     try:
         tree = load_parser(GRAMMAR, "code").parse(code)
     except UnexpectedInput:
