@@ -14,8 +14,10 @@ from maild.ruleset import Diagnostic, Order
 
 from .calendar import MONTHS, month_name, turn_of
 from .orderkinds import BY_KIND
+from .setup import find_location, location_key
 
 State = dict[str, Any]
+__all__ = ["check", "find_family", "find_location", "squash"]
 
 # Args naming a persona, per kind ("9999", the locals, is no persona).
 PERSONA_ARGS: dict[str, tuple[str, ...]] = {
@@ -34,19 +36,8 @@ LOCALS = "9999"
 
 
 def squash(name: str) -> str:
-    """How names are matched: case, blanks, '_' and '-' do not count."""
-    return "".join(c for c in name.lower() if c not in " _-")
-
-
-def find_location(state: State, written: str | None) -> str | None:
-    """The state's name of the location written, or None."""
-    if not written:
-        return None
-    locations = state.get("locations", {})
-    if written in locations:
-        return written
-    key = squash(written)
-    return next((name for name in locations if squash(name) == key), None)
+    """How names are matched: case, blanks, '_' and '-' do not count (setup.location_key's rule)."""
+    return location_key(name)
 
 
 def find_family(state: State, written: str) -> str | None:
