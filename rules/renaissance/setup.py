@@ -324,7 +324,7 @@ class _Batch:
             "aliases": aliases,
             "lat": _number(p, f"{where}: lat", t.get("lat"), -90, 90),
             "lon": _number(p, f"{where}: lon", t.get("lon"), -180, 180),
-            "region": _text(p, f"{where}: region", t.get("region", ""), required=False) or "",
+            "region": _text(p, f"{where}: region", t.get("region"), required=False) or "",
             "landmass": _text(p, f"{where}: landmass", t.get("landmass", DEFAULT_LANDMASS)) or DEFAULT_LANDMASS,
             "population": population,
             "wealth": _rating(p, f"{where}: wealth", t.get("wealth", 100)),
