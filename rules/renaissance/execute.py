@@ -56,16 +56,24 @@ class FamilyOrders:
     personae: dict[str, list[PlacedOrder]]  # persona -> orders, personae in the order written
 
 
-def family_blocks(orders: dict[str, list[PlacedOrder]]) -> list[FamilyOrders]:
-    """Every family's orders, in execution order: (requested day, receipt sequence, family name)."""
+def family_key(name: str) -> str:
+    """A family as players write it after `*`: case, blanks and hyphens do not matter (DELLAROVERE)."""
+    return "".join(ch for ch in name.upper() if ch.isalnum())
+
+
+def family_blocks(orders: dict[str, list[PlacedOrder]], state: State | None = None) -> list[FamilyOrders]:
+    """Every family's orders, in execution order: (requested day, receipt sequence, family name). With the
+    state, families are named as the state names them, however the player wrote them."""
+    names = {family_key(f): f for f in state["families"]} if state else {}
     blocks: dict[str, FamilyOrders] = {}
     for player, placed in orders.items():
         if player == GM:
             continue
         for p in placed:
-            fam = p.order.args.get("family")
-            if not fam:
+            written = p.order.args.get("family")
+            if not written:
                 continue
+            fam = names.get(family_key(written), written)
             block = blocks.setdefault(fam, FamilyOrders(fam, p.order.args.get("player", player), p.seq, 0, [], {}))
             block.seq = min(block.seq, p.seq)
             if p.order.kind == "execute_day":
@@ -136,7 +144,7 @@ def run_month(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng
     for _rank, _name, fn in STEPS["start"]:
         fn(ctx)
     owing = {code for code in new["players"] if accounts.owes_prior(new, code)}
-    for block in family_blocks(orders):
+    for block in family_blocks(orders, new):
         family = new["families"].get(block.family)
         if family is None:
             result.skipped[block.family] = "there is no such family"

@@ -22,7 +22,7 @@ from . import checks, codes, reports
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .engine import State
-from .execute import run_month
+from .execute import family_key, run_month
 
 CODESHEET = Path(__file__).resolve().parents[2] / "docs" / "renaissance-codes.md"
 
@@ -39,6 +39,8 @@ def families_in(orders: list[Order]) -> list[str]:
     seen: list[str] = []
     for o in orders:
         fam = o.args.get("family")
+        if fam:
+            fam = family_key(fam)
         if fam and fam not in seen:
             seen.append(fam)
     return seen
