@@ -1,0 +1,217 @@
+"""A Renaissance month end to end by mail (Maildir in and out, SQLite and PostgreSQL): three families mail coded
+orders, get acks (a bad code named, a second mail for a family refused, the code sheet on request), the
+deadline passes, and printouts and the newsletter arrive with the month's results worked by hand."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from maild.app import App
+from maild.cli import game_export
+from maild.clock import Clock
+from maild.config import parse_config
+from maild.db import Database, upgrade
+from maild.games import get_game
+from maild.turn import rerun_turn
+from tests.test_flow import by_subject, drop, mail, run_pass, sent
+
+ROME = ZoneInfo("Europe/Rome")
+
+SETUP = """
+[game]
+start = "1493-01"
+
+[fees]
+per_family = 5.0
+per_order = 0.0
+prepay_discount = 0.1
+
+[[players]]
+code = "MED"
+name = "Lorenzo's player"
+email = "med@example.org"
+balance = 100.0
+
+[[players]]
+code = "SFO"
+email = "sfo@example.org"
+balance = 100.0
+
+[[players]]
+code = "BOR"
+email = "bor@example.org"
+password = "cantarella"
+balance = 100.0
+
+[[families]]
+name = "MEDICI"
+number = 1
+player = "MED"
+religion = "catholic"
+  [[families.personae]]
+  id = "0101"
+  name = "Piero de' Medici"
+  popularity = 300
+  skills = { letters = 200 }
+  assets = { ducats = 10000, grain = 500 }
+  location = "Florence"
+  inside = true
+  citizenship = "Florence"
+  [[families.personae]]
+  id = "0102"
+  name = "Giovanni de' Medici"
+  popularity = 100
+  location = "Florence"
+  inside = true
+  citizenship = "Florence"
+
+[[families]]
+name = "SFORZA"
+number = 2
+player = "SFO"
+religion = "catholic"
+  [[families.personae]]
+  id = "0201"
+  name = "Ludovico Sforza"
+  popularity = 500
+  assets = { ducats = 5000, wool = 100 }
+  location = "Milan"
+  inside = true
+  citizenship = "Milan"
+
+[[families]]
+name = "BORGIA"
+number = 3
+player = "BOR"
+religion = "catholic"
+  [[families.personae]]
+  id = "0301"
+  name = "Cesare Borgia"
+  popularity = 250
+  assets = { ducats = 2000 }
+  location = "Florence"
+  inside = true
+  citizenship = "Rome"
+
+[[locations]]
+name = "Florence"
+lat = 43.77
+lon = 11.25
+population = 70000
+wealth = 150
+loyalty = 500
+religion = "catholic"
+tariffs = { import = 0, export = 5 }
+supplied = { wool = { qty = 1000, price = 10, bq = 0.01 } }
+
+[[locations]]
+name = "Milan"
+lat = 45.46
+lon = 9.19
+population = 100000
+wealth = 150
+loyalty = 500
+religion = "catholic"
+tariffs = { import = 10, export = 0 }
+demanded = { fibers = { qty = 500, price = 20, bq = 0.005 } }
+
+[[locations]]
+name = "Rome"
+lat = 41.90
+lon = 12.50
+population = 50000
+wealth = 120
+loyalty = 400
+religion = "catholic"
+"""
+
+MEDICI = """/MED *MEDICI
+*Florence .0101
+Bwool100 T0102ducat1000 WL0102
+*Florence .0102
+HC1000
+"""
+SFORZA = "/SFO *SFORZA\n*Milan .0201\nS0fibwool50\n"
+BORGIA = "#ren1 BOR cantarella\n/BOR *BORGIA\n*Florence .0301\nT0101grain\nBwool50\n"
+
+
+def make(tmp_path: Path, db_url: str, now: datetime) -> App:
+    setup = tmp_path / "renaissance.toml"
+    setup.write_text(SETUP)
+    config = parse_config({
+        "database": {"url": db_url},
+        "mail": {"inbound": {"kind": "maildir", "path": str(tmp_path / "inbox")},
+                 "outbound": {"kind": "maildir", "path": str(tmp_path / "outbox"), "from": "gm@example.org"}},
+        "daemon": {"gm": "referee@example.org"},
+        "games": [{"name": "ren1", "ruleset": "renaissance", "setup": str(setup), "address": "gm@example.org",
+                   "schedule": {"timezone": "Europe/Rome", "at": ["2026-12-01T12:00", "2027-01-01T12:00"]}}],
+    }, tmp_path, None)
+    db = Database(config.database_url)
+    upgrade(db.engine)
+    return App(config=config, db=db, clock=Clock(now, frozen=True))
+
+
+def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = make(tmp_path, db_url, morning)
+    drop(app, mail("med@example.org", MEDICI, 1, subject="January orders"), morning)
+    drop(app, mail("sfo@example.org", SFORZA, 2, subject="orders"), morning)
+    drop(app, mail("bor@example.org", BORGIA, 3, subject="orders"), morning)
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nHC1000\n", 4, subject="more"), morning)
+    drop(app, mail("sfo@example.org", "", 5, subject="CODESHEET"), morning)
+    run_pass(app, morning)
+
+    acks = sent(app)
+    assert len(acks) == 5
+    medici = by_subject(acks, "January orders").get_content()
+    assert "line 3: buy 100 wool" in medici and "line 5: " in medici
+    assert "Deadline for turn 1: " in medici
+    borgia = by_subject(acks, "Re: orders [ren1]")
+    # The bad code is named with its line (line 4 of the mail's order text, after the #ren1 header line).
+    borgia_text = [m for m in acks if m["To"] == "bor@example.org"][0].get_content()
+    assert "T0101grain" in borgia_text and "Not understood (1)" in borgia_text
+    assert "line 5: buy 50 wool" in borgia_text
+    assert borgia is not None
+    again = by_subject(acks, "Re: more").get_content()
+    assert "NOT ACCEPTED: orders for MEDICI are already on file" in again
+    sheet = [m for m in acks if m["To"] == "sfo@example.org" and "CODESHEET" in str(m["Subject"])][0]
+    assert "Tnnnniiiiiiiiqqqqqqq" in sheet.get_content()
+
+    deadline = datetime(2026, 12, 1, 12, 1, tzinfo=ROME)
+    run_pass(app, deadline)
+    mails = sent(app)[5:]
+    printouts = {m["To"]: m.get_content() for m in mails if "printout" in str(m["Subject"])}
+    assert set(printouts) == {"med@example.org", "sfo@example.org", "bor@example.org"}
+    newsletter = by_subject(mails, "newsletter").get_content()
+    assert "JANUARY 1493" in newsletter and "ORDERS FOR FEBRUARY 1493 ARE DUE:" in newsletter
+
+    med = printouts["med@example.org"]
+    # Piero: the transfer runs first (10,000 - 1,000 = 9,000), then the purchase of 100 wool at 10 with 5% export
+    # tariff (1,000 + 50 = 1,050 -> 7,950), then a work of letters (100 ducats -> 7,850) for Giovanni, whose
+    # popularity rises by 2% of Piero's letters 200 = 4. Giovanni gives the 1,000 ducats to charity: +1.
+    # Giovanni: 100 + 4 + 1 = 105.
+    assert "FAMILY MEDICI" in med
+    piero = med.split(".0101  Piero de' Medici")[1].split(".0102")[0]
+    assert "7,850" in piero and "wool" in piero
+    giovanni = med.split(".0102  Giovanni de' Medici")[1].split("ORDERS EXECUTED")[0]
+    assert "POPULARITY 105" in giovanni
+    executed = med.split("ORDERS EXECUTED")[1]
+    assert executed.index("T0102ducat1000") < executed.index("Bwool100") < executed.index("WL0102")
+    # Florence's wool: 1,000 - 100 (Medici, received first) - 50 (Borgia) = 850 left.
+    assert "wool" in med.split("LOCATION FLORENCE")[1] and "850" in med.split("LOCATION FLORENCE")[1]
+    # Sforza sells 50 wool at Milan for 20: gross 1,000, 10% import tariff withheld: 5,000 + 900 = 5,900.
+    assert "5,900" in printouts["sfo@example.org"]
+    # Borgia buys 50 wool after the Medici: 500 + 25 tariff = 525; 2,000 - 525 = 1,475.
+    assert "1,475" in printouts["bor@example.org"]
+
+    with app.db.session() as s:
+        export = game_export(s, app, get_game(s, "ren1"))
+    assert export["ruleset"] == "renaissance" and export["turn"] == 2
+    assert export["state"]["personae"]["0201"]["assets"]["ducats"] == 5900
+    assert export["players"]["MED"]["families"] == ["MEDICI"]
+
+    # Determinism: the month re-run from its snapshot gives the same state, hence byte-identical printouts.
+    outcomes = rerun_turn(app, "ren1", 1)
+    assert [o.status for o in outcomes] == ["same"]
