@@ -6,7 +6,7 @@ it. Who is where, for tests to rely on:
 - MEDICI (player LMD, catholic): 0101 Piero at Florence, sovereign of Florence and Pisa, merchant master;
   0102 Giovanni at Florence, bishop of Florence; 0103 Giuliano at Pisa.
 - DORIA (player ADR, catholic): 0201 Andrea at Genoa with a galley and crew, magistrate of Genoa;
-  0202 Domenico at Florence (outside the walls: DORIA has no ingress there).
+  0202 Domenico at Florence, a citizen of Genoa (inside: a family has ingress unless denied it).
 - Florence supplies wool, demands spices; Genoa (harbor 20 ft) supplies oil, demands food; Pisa (harbor 4)
   ferries to Livorno (a made-up crossing; the rule's five miles are not checked by the loader).
 - Road Florence-Pisa, 40 miles.

@@ -119,6 +119,9 @@ def test_example_pilgrimage_table(world: dict[str, Any]) -> None:
     assert locs["Mount Athos"]["pilgrimage"]["orthodox"] == [[12, 50]]
     assert find_location(world, "Santiago") == "Santiago de Compostela"
     assert find_location(world, "MountAthos") == "Mount Athos"
+    assert "pilgrimage" not in locs["Milan"]
+    assert world["pope"] == "0201"
+    assert all(locs[n]["elective_ruler"] for n in ("Florence", "Ragusa", "Venice"))
 
 
 def test_example_players_families_share_a_religion(world: dict[str, Any]) -> None:
@@ -139,11 +142,10 @@ def test_small_state_defaults() -> None:
     assert p["skills"]["merchantry"] == 900  # MERCHANTRY: a master's rating is raised to 900
     assert p["morale"] == 500 and state["personae"]["0102"]["morale"] == 0  # no troops, no morale
     assert p["citizenship"] == "Florence" and p["inside"] is True
-    # DORIA has no ingress to Florence: Domenico starts outside the walls.
-    assert state["personae"]["0202"]["inside"] is False
+    assert state["personae"]["0202"]["inside"] is True  # a family has ingress unless denied it
     florence = state["locations"]["Florence"]
-    assert florence["ingress"] == ["MEDICI"]
-    assert state["locations"]["Genoa"]["ingress"] == ["DORIA"]
+    assert "pilgrimage" not in florence  # only centres carry the key
+    assert state["pope"] is None
     assert florence["offices"]["tenant"] is None and florence["offices"]["dfc"] is None
     assert florence["colonists_this_turn"] == 0 and florence["food_satisfied"] is True
     assert state["locations"]["Livorno"]["ferries"] == ["Pisa"]  # both ends list the ferry
@@ -193,6 +195,10 @@ def test_small_state_defaults() -> None:
     (lambda s: persona(s, "0201").update(female=True) or location(s, "Genoa")["offices"].update(bishop="0201"),
      "female personae may not hold ecclesiastic positions"),
     (lambda s: s["game"].update(start="1493-13"), "game: start must be"),
+    (lambda s: s["game"].update(pope="0909"), "game: pope '0909' is not a persona id"),
+    (lambda s: persona(s, "0101").update(female=True) or s["game"].update(pope="0101"), "must be a male Catholic"),
+    (lambda s: location(s, "Genoa").update(pilgrimage={"catholic": [[13, 5]]}), "month must be a whole number"),
+    (lambda s: location(s, "Genoa").update(pilgrimage={"zoroastrian": [[1, 5]]}), "unknown religion"),
 ])
 def test_setup_errors(change: Callable[[dict[str, Any]], Any], message: str) -> None:
     assert message in setup_error(change)
@@ -242,16 +248,31 @@ def test_amend_adds_a_location_a_family_and_a_player() -> None:
             {"id": "0301", "name": "Ludovico Sforza", "location": "Siena", "assets": {"ducats": 1000}}]}],
         "roads": [{"from": "Florence", "to": "Siena", "miles": 30}],
     }, turn=4)
-    assert "Siena" in state["locations"] and state["locations"]["Siena"]["ingress"] == ["SFORZA"]
+    assert "Siena" in state["locations"]
     assert state["families"]["SFORZA"]["number"] == 3
     assert state["personae"]["0301"]["inside"] is True
     assert state["roads"]["Florence|Siena"] == 30
     account = state["players"]["LMD"]["account"]
     assert account["balance"] == -10.0
-    assert account["history"] == [{"turn": 4, "what": "location setup Siena", "amount": -10.0}]
+    assert account["history"] == [{"turn": 4, "kind": "setup", "what": "location setup Siena", "amount": -10.0}]
     assert any(line.startswith("location Siena") for line in lines)
     assert any(line.startswith("family SFORZA") for line in lines)
     assert any("billed 10.00" in line for line in lines)
+
+
+def test_amend_bills_one_location_setup_per_player_per_turn() -> None:
+    state = small_state()
+    siena = {"name": "Siena", "lat": 43.32, "lon": 11.33, "population": 1, "religion": "catholic",
+             "requested_by": "LMD"}
+    amend(state, {"locations": [siena]}, turn=2)
+    lucca = {"name": "Lucca", "lat": 43.84, "lon": 10.50, "population": 1, "religion": "catholic",
+             "requested_by": "LMD"}
+    with pytest.raises(SetupError, match="one location setup per player per turn"):
+        amend(state, {"locations": [lucca]}, turn=2)
+    amend(state, {"locations": [lucca]}, turn=3)
+    assert state["players"]["LMD"]["account"]["balance"] == -20.0
+    lines = amend(state, {"locations": [dict(siena, name="Arezzo", lat=43.46, lon=11.88)]})
+    assert "not billed" in lines[-1]  # no turn given: the caller bills
 
 
 def test_amend_refuses_duplicates_and_changes_nothing() -> None:

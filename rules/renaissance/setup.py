@@ -17,6 +17,7 @@ from typing import Any
 
 from maild.ruleset import SetupError
 
+from . import accounts
 from .items import ALL_ITEMS, CLASSES, TROOPS
 from .orderkinds import SKILLS
 
@@ -40,15 +41,15 @@ EARTH_RADIUS_MILES = 3958.8
 
 TOP_KEYS = {"game", "fees", "players", "families", "locations", "roads"}
 AMEND_KEYS = {"players", "families", "locations", "roads"}
-GAME_KEYS = {"start"}
+GAME_KEYS = {"start", "pope"}
 PLAYER_KEYS = {"code", "name", "email", "password", "balance"}
 FAMILY_KEYS = {"name", "number", "player", "religion", "origin", "personae"}
 PERSONA_KEYS = {"id", "name", "female", "age", "religion", "origin", "popularity", "piety", "morale", "skills",
                 "guild", "titles", "rank", "assets", "location", "inside", "citizenship"}
 LOCATION_KEYS = {"name", "aliases", "lat", "lon", "region", "landmass", "population", "wealth", "loyalty",
                  "religion", "harbor", "ferries", "far", "fas", "towers", "garrison", "offices",
-                 "magistrate_selection", "see", "ingress", "ingress_denied", "egress_denied", "supplied", "demanded",
-                 "tariffs", "may_colonize", "pilgrimage", "requested_by"}
+                 "magistrate_selection", "see", "ingress_denied", "egress_denied", "supplied", "demanded",
+                 "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by"}
 MARKET_KEYS = {"qty", "price", "bq"}
 TOWER_KEYS = {"name", "fas", "owner"}
 ROAD_KEYS = {"from", "to", "miles"}
@@ -212,8 +213,9 @@ class _Batch:
     """New players, families, personae, locations and roads, checked together and against `state` (empty for a
     new game), and put into the state only when nothing was wrong."""
 
-    def __init__(self, state: State, problems: _Problems, amending: bool) -> None:
+    def __init__(self, state: State, problems: _Problems, amending: bool, turn: int | None = None) -> None:
         self.state = state
+        self.turn = turn
         self.problems = problems
         self.amending = amending
         self.players: dict[str, dict[str, Any]] = {}
@@ -245,7 +247,7 @@ class _Batch:
             if code in self.all_players:
                 p.add(f"{where}: the player code {code} is used twice")
                 continue
-            name = _text(p, f"{where}: name", t.get("name"))
+            name = _text(p, f"{where}: name", t.get("name"), required=False) or code  # how the GM knows him
             email = t.get("email")
             if not isinstance(email, str) or not EMAIL.fullmatch(email):
                 p.add(f"{where}: email must be an address like {code.lower()}@example.org, found {email!r}")
@@ -319,7 +321,7 @@ class _Batch:
                            "owner": _text(p, f"{where}: towers #{j} owner", tw.get("owner"), required=False)})
         if len([tw for tw in towers if tw["owner"] and tw["owner"] not in OFFICES]) > 17:
             p.add(f"{where}: more than 17 family-controlled towers (TOWERS)")
-        return {
+        loc: dict[str, Any] = {
             "name": name,
             "aliases": aliases,
             "lat": _number(p, f"{where}: lat", t.get("lat"), -90, 90),
@@ -340,7 +342,6 @@ class _Batch:
             "magistrate_selection": _choice(p, f"{where}: magistrate_selection", t.get("magistrate_selection", "s"),
                                             SELECTIONS),
             "see": _text(p, f"{where}: see", t.get("see"), required=False),
-            "ingress": [f.upper() for f in _str_list(p, f"{where}: ingress", t.get("ingress", []))],
             "ingress_denied": [f.upper() for f in _str_list(p, f"{where}: ingress_denied",
                                                              t.get("ingress_denied", []))],
             "egress_denied": [f.upper() for f in _str_list(p, f"{where}: egress_denied", t.get("egress_denied", []))],
@@ -350,8 +351,13 @@ class _Batch:
             "may_colonize": _bool(p, f"{where}: may_colonize", t.get("may_colonize", False)),
             "colonists_this_turn": 0,
             "food_satisfied": True,
-            "pilgrimage": self._pilgrimage(where, t.get("pilgrimage", {})),
         }
+        # Only centres carry the key: piety.py falls back to its own table for a location without it.
+        if "pilgrimage" in t:
+            loc["pilgrimage"] = self._pilgrimage(where, t["pilgrimage"])
+        if "elective_ruler" in t:
+            loc["elective_ruler"] = _bool(p, f"{where}: elective_ruler", t["elective_ruler"])
+        return loc
 
     def _market(self, where: str, key: str, value: Any, population: int, goods: bool) -> dict[str, dict[str, Any]]:
         """Items supplied (keys are items) or classes demanded (keys are class names). The quota a market resets
@@ -441,7 +447,7 @@ class _Batch:
                 if tower["owner"] not in self.all_families:
                     p.add(f"{where}: tower {tower['name']!r}: owner {owner!r} is neither a family nor an office "
                           f"({', '.join(OFFICES)})")
-            for key in ("ingress", "ingress_denied", "egress_denied"):
+            for key in ("ingress_denied", "egress_denied"):
                 for family in loc[key]:
                     if family not in self.all_families:
                         p.add(f"{where}: {key} names {family!r}, which is not a family")
@@ -472,12 +478,19 @@ class _Batch:
                 self.problems.add(f"{where}: requested_by belongs in an amendment, not in the game's setup")
             elif code not in self.all_players:
                 self.problems.add(f"{where}: requested_by {code!r} is not a player code")
-            elif code in by:
-                self.problems.add(f"{where}: {code} already requests {by[code]} (one location setup per player "
-                                  "per turn)")
+            elif code in by or self._set_up_this_turn(code):
+                already = by.get(code, "a location")
+                self.problems.add(f"{where}: {code} already has {already} set up this turn (one location setup per "
+                                  "player per turn)")
             else:
                 by[code] = t["name"]
                 self.fees_due.append((code, t["name"]))
+
+    def _set_up_this_turn(self, code: str) -> bool:
+        if self.turn is None or code not in self.state["players"]:
+            return False
+        history = self.state["players"][code]["account"]["history"]
+        return any(e.get("kind") == "setup" and e.get("turn") == self.turn for e in history)
 
     # Families and personae ----------------------------------------------------------------------------------
 
@@ -579,7 +592,7 @@ class _Batch:
             "rank": _text(p, f"{where}: rank", t.get("rank", "none")) or "none",
             "assets": assets,
             "location": location, "at_sea": None,
-            "inside": t.get("inside"),  # None until commit knows who has ingress
+            "inside": t.get("inside"),  # None until commit knows who is denied ingress
             "with": None, "citizenship": citizenship,
             "boarding_permits": [], "alms_year": {}, "collector": [],
         }
@@ -646,11 +659,7 @@ class _Batch:
         for code, player in self.players.items():
             s["players"][code] = player
             lines.append(f"player {code}: {player['name']} <{player['email']}>")
-        citizens: dict[str, set[str]] = {}
-        for persona in self.all_personae.values():
-            citizens.setdefault(persona["citizenship"], set()).add(persona["family"])
         for name, loc in self.locations.items():
-            loc["ingress"] = self._setup_ingress(loc, citizens.get(name, set()))
             s["locations"][name] = loc
         for a, b in self.ferry_pairs:
             for here, there in ((a, b), (b, a)):
@@ -665,7 +674,8 @@ class _Batch:
         for pid, persona in self.personae.items():
             if persona["inside"] is None:
                 loc = s["locations"].get(persona["location"] or "")
-                persona["inside"] = bool(loc) and persona["family"] in loc["ingress"]
+                # INGRESS: families with ingress enter the walls; the state records only those denied it.
+                persona["inside"] = bool(loc) and persona["family"] not in loc["ingress_denied"]
             s["personae"][pid] = persona
         for name, family in self.families.items():
             s["families"][name] = family
@@ -674,30 +684,14 @@ class _Batch:
         for key, miles in self.roads.items():
             s["roads"][key] = miles
             lines.append(f"road {key.replace('|', ' - ')}: {miles} miles")
-        fee = float(s["fees"]["location_setup"])
         for code, name in self.fees_due:
-            account = s["players"][code]["account"]
-            account["balance"] -= fee
-            account["history"].append({"turn": turn, "what": f"location setup {name}", "amount": -fee})
-            lines.append(f"player {code} billed {fee:.2f} for setting up {name}")
+            if turn is None:
+                lines.append(f"location setup {name} for {code}: not billed (the amendment was given no turn)")
+                continue
+            entry = accounts.charge_location_setup(s, code, turn, name)
+            if entry is not None:
+                lines.append(f"player {code} billed {-entry['amount']:.2f} for setting up {name}")
         return lines
-
-    def _setup_ingress(self, loc: dict[str, Any], citizens: set[str]) -> list[str]:
-        """INGRESS: when a location is first set up, all citizens, all tower owners and all members of the
-        families of the sovereign, feudatory, tenant, magistrate, bishop and archbishop have ingress."""
-        families = [*loc["ingress"], *citizens]
-        for tower in loc["towers"]:
-            if tower["owner"] and tower["owner"] not in OFFICES:
-                families.append(tower["owner"])
-        for office in OFFICES:
-            holder = loc["offices"][office]
-            if holder in self.all_personae:
-                families.append(self.all_personae[holder]["family"])
-        see = self.all_locations.get(loc["see"] or "")
-        holder = see["offices"]["archbishop"] if see else None
-        if holder in self.all_personae:
-            families.append(self.all_personae[holder]["family"])
-        return sorted(set(families) - set(loc["ingress_denied"]))
 
 
 def _calendar(problems: _Problems, game: Any) -> dict[str, int]:
@@ -709,6 +703,21 @@ def _calendar(problems: _Problems, game: Any) -> dict[str, int]:
         problems.add(f"game: start must be \"YYYY-MM\", the month of turn 1 (e.g. \"1493-01\"), found {start!r}")
         return {"year": 1493, "month": 1}
     return {"year": int(m.group(1)), "month": int(m.group(2))}
+
+
+def _pope(batch: _Batch, game: Any) -> str | None:
+    """The Pope's persona id ([game] pope), or None when the Pope is not a player's persona."""
+    pid = game.get("pope") if isinstance(game, dict) else None
+    if pid is None:
+        return None
+    persona = batch.all_personae.get(pid) if isinstance(pid, str) else None
+    if persona is None:
+        batch.problems.add(f"game: pope {pid!r} is not a persona id")
+        return None
+    # THE ECCLESIASTICAL OFFICES: the Catholic hierarchy is Catholic, and no woman holds an ecclesiastic position.
+    if persona["religion"] != "catholic" or persona["female"]:
+        batch.problems.add(f"game: pope {pid} must be a male Catholic persona")
+    return pid
 
 
 def _fees(problems: _Problems, fees: Any) -> dict[str, float]:
@@ -726,7 +735,7 @@ def _fees(problems: _Problems, fees: Any) -> dict[str, float]:
 
 
 def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: bool, turn: int | None) -> list[str]:
-    batch = _Batch(state, problems, amending)
+    batch = _Batch(state, problems, amending, turn)
     batch.add_players(_tables(problems, doc, "players"))
     locations = _tables(problems, doc, "locations")
     batch.add_locations(locations)
@@ -734,6 +743,8 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
     batch.link_locations()
     batch.requests(locations)
     batch.add_roads(_tables(problems, doc, "roads"))
+    if not amending:
+        state["pope"] = _pope(batch, doc.get("game", {}))
     problems.raise_any()
     return batch.commit(turn)
 
@@ -747,7 +758,7 @@ def new_game(setup: dict[str, Any]) -> State:
         "calendar": _calendar(problems, setup.get("game", {})),
         "fees": _fees(problems, setup.get("fees", {})),
         "players": {}, "families": {}, "personae": {}, "locations": {}, "roads": {},
-        "harbor_deepened": {}, "log": [],
+        "pope": None, "harbor_deepened": {}, "log": [],
     }
     for key in ("players", "families", "locations"):
         if not setup.get(key):
