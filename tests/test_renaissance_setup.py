@@ -316,3 +316,27 @@ def test_worldgen_loads_quickly_and_is_deterministic() -> None:
     assert max(where.values()) >= 5  # personae share locations
     assert sum(1 for loc in state["locations"].values() if loc["supplied"] and loc["demanded"]) == 4000
     assert generate(locations=50, families=10, seed=2) != generate(locations=50, families=10, seed=3)
+
+
+def test_the_docs_amendment_example_applies(world: dict[str, Any]) -> None:
+    """docs/renaissance/world.md's amendment is a working file."""
+    doc = (ROOT / "docs" / "renaissance" / "world.md").read_text(encoding="utf-8")
+    block = next(b for b in doc.split("```toml\n") if b.startswith("# amend-")).split("```")[0]
+    state = json.loads(json.dumps(world))
+    lines = amend(state, tomllib.loads(block), turn=5)
+    assert state["families"]["AVIZ"]["number"] == 19 and state["locations"]["Santa Cruz"]["may_colonize"]
+    assert lines[-1] == "player TRA billed 10.00 for setting up Santa Cruz"
+
+
+def test_worldgen_ids_beyond_99_families() -> None:
+    state = new_game(generate(locations=300, families=120, personae_per_family=3, seed=7))
+    assert state["families"][next(iter(state["families"]))]["personae"] == ["0101", "0102", "0103"]
+    assert len(state["personae"]) == 360 and all(len(pid) == 4 for pid in state["personae"])
+    assert max(len(f) for f in _families_by_player(state).values()) <= 7
+
+
+def _families_by_player(state: dict[str, Any]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for name, family in state["families"].items():
+        out.setdefault(family["player"], []).append(name)
+    return out

@@ -313,7 +313,11 @@ class _Batch:
         # TARIFFS / MAGISTRATES: percentages, never above 99.
         tariffs = {k: _whole(p, f"{where}: tariffs.{k}", tariffs_in.get(k, 0), 0, 99) for k in ("import", "export")}
         towers = []
-        for j, tower in enumerate(t.get("towers", []) if isinstance(t.get("towers", []), list) else [None], 1):
+        towers_in = t.get("towers", [])
+        if not isinstance(towers_in, list):
+            p.add(f"{where}: towers must be a list of {{ name, fas, owner }} tables, found {towers_in!r}")
+            towers_in = []
+        for j, tower in enumerate(towers_in, 1):
             tw = _table(p, f"{where}: towers #{j}", tower)
             _unknown_keys(p, f"{where}: towers #{j}", tw, TOWER_KEYS)
             towers.append({"name": _text(p, f"{where}: towers #{j} name", tw.get("name")),
