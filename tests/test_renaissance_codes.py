@@ -358,12 +358,16 @@ def test_plain_words_give_the_same_order_as_the_code(words: str, code: str) -> N
     (w,), (c,) = by_words.orders, by_code.orders
     assert (w.kind, w.args, w.line) == (c.kind, c.args, c.line)
     assert w.text == words
-    assert w.summary == f"{c.summary} (code {code})"
+    pid = c.args.get("persona")
+    who = f".{pid}" if pid else c.args["family"]
+    core = c.summary.removeprefix(f"{who} {c.text}: ")
+    assert c.summary == f"{who} {c.text}: {core}"  # a code: whose, the code, then what it was read as
+    assert w.summary == f"{who} {core} (code {code})"
 
 
 def test_plain_words_summary_example() -> None:
     (order,) = parse(HEAD + "transfer 500 grain to .0102").orders
-    assert order.summary == "transfer 500 grain to 0102 (code T0102grain500)"
+    assert order.summary == ".0101 transfer 500 grain to 0102 (code T0102grain500)"
 
 
 def test_plain_words_sale_assumes_rank_zero_and_says_so() -> None:

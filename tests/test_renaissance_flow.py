@@ -166,14 +166,13 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     acks = sent(app)
     assert len(acks) == 5
     medici = by_subject(acks, "January orders").get_content()
-    assert "line 3: buy 100 wool" in medici and "line 5: " in medici
+    assert "line 3: .0101 Bwool100: buy 100 wool" in medici and "line 5: .0102 HC1000: " in medici
     assert "Deadline for turn 1: " in medici
-    borgia = by_subject(acks, "Re: orders [ren1]")
-    # The bad code is named with its line (line 4 of the mail's order text, after the #ren1 header line).
-    borgia_text = [m for m in acks if m["To"] == "bor@example.org"][0].get_content()
-    assert "T0101grain" in borgia_text and "Not understood (1)" in borgia_text
-    assert "line 5: buy 50 wool" in borgia_text
-    assert borgia is not None
+    # The bad code is named with its line in the orders (the #ren1 header line above them is not counted).
+    borgia = [m for m in acks if m["To"] == "bor@example.org"][0].get_content()
+
+    assert "line 3: T0101grain" in borgia and "Not understood (1)" in borgia
+    assert "line 4: .0301 Bwool50: buy 50 wool" in borgia
     again = by_subject(acks, "Re: more").get_content()
     assert "NOT ACCEPTED: orders for MEDICI are already on file" in again
     sheet = [m for m in acks if m["To"] == "sfo@example.org" and "CODESHEET" in str(m["Subject"])][0]
@@ -199,6 +198,7 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert "POPULARITY 105" in giovanni
     executed = med.split("ORDERS EXECUTED")[1]
     assert executed.index("T0102ducat1000") < executed.index("Bwool100") < executed.index("WL0102")
+    assert ".0101 Bwool100               done   bought 100 wool for 1000 ducats, 50 ducats export tariff" in executed
     # Florence's wool: 1,000 - 100 (Medici, received first) - 50 (Borgia) = 850 left.
     assert "wool" in med.split("LOCATION FLORENCE")[1] and "850" in med.split("LOCATION FLORENCE")[1]
     # Sforza sells 50 wool at Milan for 20: gross 1,000, 10% import tariff withheld: 5,000 + 900 = 5,900.

@@ -331,7 +331,7 @@ class _Reader:
         except OrderError as exc:
             self.diag(number, line, f'"{tok}": {exc}')
             return i + 1
-        self.add(number, tok, kind, args, summary(kind, args), misplaced)
+        self.add(number, tok, kind, args, f"{tok}: {summary(kind, args)}", misplaced)
         return i + 1
 
     def phrase(self, number: int, line: str, text: str, misplaced: dict[str, list[str]]) -> None:
@@ -380,6 +380,9 @@ class _Reader:
         full = {**args, "family": b.family, "player": b.player}
         if not BY_KIND[kind].family_level:
             full["persona"], full["start"] = b.persona, b.start
+            said = f".{b.persona} {said}"  # the ack lists every persona's orders together: say whose
+        else:
+            said = f"{b.family} {said}"
         self.result.orders.append(Order(number, text, kind, full, said))
 
 

@@ -125,7 +125,7 @@ def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: 
         if kind == "gm_payment":
             accounts.record_payment(state, args["player"], float(args["amount"]), turn, args.get("note", "payment"))
         elif kind == "gm_amend":
-            result.bulletins.extend(f"New: {line}" for line in amend(state, args["amendment"]))
+            result.bulletins.extend(f"New: {line}" for line in amend(state, args["amendment"], turn=turn))
         elif kind == "gm_bulletin":
             result.bulletins.append(args["text"])
 
