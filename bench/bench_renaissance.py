@@ -35,7 +35,7 @@ from maild.render import render  # noqa: E402
 from maild.ruleset import OrderSet, PlacedOrder  # noqa: E402
 from maild.turn import run_turn  # noqa: E402
 from rules.renaissance import RULESET  # noqa: E402
-from rules.renaissance.items import code_of  # noqa: E402
+from rules.renaissance.items import classes_of, code_of  # noqa: E402
 from rules.renaissance.worldgen import generate  # noqa: E402
 
 NOW = datetime(1493, 1, 1, 9, 0, tzinfo=UTC)
@@ -59,8 +59,9 @@ def family_mail(state: dict, family: str, orders_per_persona: int, rng: random.R
             pick = rng.randrange(6)
             if pick == 0 and here and goods:
                 codes.append(f"T{rng.choice(here)}{code_of(rng.choice(goods))}{rng.randint(1, 20)}")
-            elif pick == 1 and loc["demanded"] and goods:
-                codes.append(f"S0{next(iter(loc['demanded']))[:3]}{code_of(rng.choice(goods))}{rng.randint(1, 20)}")
+            elif pick == 1 and (sellable := [(c, i) for i in goods for c in classes_of(i) if c in loc["demanded"]]):
+                cls, item = rng.choice(sellable)
+                codes.append(f"S0{cls[:3]}{code_of(item)}{rng.randint(1, 20)}")
             elif pick == 2 and loc["supplied"]:
                 codes.append(f"B{code_of(rng.choice(list(loc['supplied'])))}{rng.randint(1, 30)}")
             elif pick == 3 and here:

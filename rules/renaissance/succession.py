@@ -101,17 +101,26 @@ def _drown_passengers(state: State) -> None:
                 changed = True
 
 
-def _vacate(ctx: Ctx, pid: str, name: str) -> list[str]:
-    vacated: list[str] = []
-    for where, loc in sorted(ctx.state.get("locations", {}).items()):
-        elective = where in ELECTIVE_RULERS or loc.get("elective_ruler", False)
+def _held(state: State, dead: set[str]) -> dict[str, list[tuple[str, str]]]:
+    """dead persona -> (location, office) he held, in location then office order: one pass over the world for
+    all the month's deaths, not one per death."""
+    held: dict[str, list[tuple[str, str]]] = {}
+    for where, loc in sorted(state.get("locations", {}).items()):
         for office, who in sorted((loc.get("offices") or {}).items()):
-            if who != pid:
-                continue
-            if office in HEREDITARY_OFFICES and not (office == "sovereign" and elective):
-                continue
-            loc["offices"][office] = None
-            vacated.append(f"{office} of {where}")
+            if who in dead:
+                held.setdefault(who, []).append((where, office))
+    return held
+
+
+def _vacate(ctx: Ctx, pid: str, name: str, held: list[tuple[str, str]]) -> list[str]:
+    vacated: list[str] = []
+    for where, office in held:
+        loc = ctx.state["locations"][where]
+        elective = where in ELECTIVE_RULERS or loc.get("elective_ruler", False)
+        if office in HEREDITARY_OFFICES and not (office == "sovereign" and elective):
+            continue
+        loc["offices"][office] = None
+        vacated.append(f"{office} of {where}")
     if vacated:
         ctx.publish(f"On the death of {name}, vacant: {', '.join(vacated)}.")
     return vacated
@@ -122,10 +131,11 @@ def succession(ctx: Ctx) -> None:
     state = ctx.state
     _drown_passengers(state)
     dead = [pid for pid, p in sorted(state["personae"].items()) if not p.get("alive", True)]
+    held = _held(state, set(dead)) if dead else {}
     for pid in dead:
         old = state["personae"][pid]
         name = old.get("name") or pid
-        _vacate(ctx, pid, name)
+        _vacate(ctx, pid, name, held.get(pid, []))
         heir = successor(state, pid, ctx.rng, ctx.turn)
         state["personae"][pid] = heir
         for other in state["personae"].values():  # a permit was granted to the dead man, not to his heir

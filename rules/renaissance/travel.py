@@ -162,9 +162,32 @@ def has_ingress(ctx: Ctx, location: str, family: str) -> bool:
     return family not in (loc.get("ingress_denied") or ())
 
 
+def _aboard(ctx: Ctx) -> dict[str, list[str]]:
+    """owner -> his passengers' ids, built once a turn (a scan of every persona per move made a month of 5,000
+    moves quadratic) and kept up to date by boarding and disembarking."""
+    index = ctx.scratch.get("aboard")
+    if index is None:
+        index = {}
+        for pid, p in sorted(ctx.state["personae"].items()):
+            if p.get("with") and p["with"] != pid:
+                index.setdefault(p["with"], []).append(pid)
+        ctx.scratch["aboard"] = index
+    return index
+
+
+def _set_aboard(ctx: Ctx, persona: Persona, owner_id: str | None) -> None:
+    index = _aboard(ctx)
+    if persona.get("with") and persona["id"] in index.get(persona["with"], []):
+        index[persona["with"]].remove(persona["id"])
+    persona["with"] = owner_id
+    if owner_id is not None:
+        index.setdefault(owner_id, []).append(persona["id"])
+        index[owner_id].sort()
+
+
 def passengers_of(ctx: Ctx, owner_id: str) -> list[Persona]:
-    return [p for pid, p in sorted(ctx.state["personae"].items())
-            if p.get("with") == owner_id and p.get("alive", True) and pid != owner_id]
+    people = ctx.state["personae"]
+    return [people[pid] for pid in _aboard(ctx).get(owner_id, ()) if people[pid].get("alive", True)]
 
 
 def _follow(ctx: Ctx, owner: Persona) -> None:
@@ -314,7 +337,7 @@ def _board(ctx: Ctx, persona: Persona) -> Outcome:
         return fail(f"{owner['id']} is himself a passenger")
     if _where(owner) != _where(persona):
         return fail(f"{owner['id']} is not where he is")
-    persona["with"] = owner["id"]
+    _set_aboard(ctx, persona, owner["id"])
     _follow(ctx, owner)
     here = owner.get("location") or "open water"
     return done(f"boarded {owner['id']}'s ship at {here}; he goes wherever {owner['id']} goes")
@@ -325,7 +348,7 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
     place = owner.get("location") if owner else persona.get("location")
     if place is None:
         return fail("the ship is in open water")
-    persona["with"] = None
+    _set_aboard(ctx, persona, None)
     persona["location"] = place
     persona["at_sea"] = None
     persona["inside"] = has_ingress(ctx, place, persona["family"])
