@@ -38,8 +38,9 @@ def orders_in_force(ruleset: Ruleset, book: dict[str, list[OrderSet]], players: 
 
 def cancel_late(session: Session, game: Game, player: Player, turn: int, received: datetime,
                 days: int | None) -> str:
-    """A player's CANCEL: his orders that came after the deadline of turn `turn - 1` and were booked for `turn`
-    are withdrawn, if the CANCEL came within `days` of that turn's results. Returns what happened, in words."""
+    """A player's CANCEL: his orders that came after the deadline of turn `turn - 1` but before it ran, and so
+    were booked for `turn`, are withdrawn, if the CANCEL came within `days` of that turn's results. Returns what
+    happened, in words."""
     if days is None:
         return "this game keeps no late orders to cancel: send new orders instead"
     missed = session.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == turn - 1))
@@ -48,7 +49,10 @@ def cancel_late(session: Session, game: Game, player: Player, turn: int, receive
     rows = list(session.scalars(
         select(OrderSetRow).join(InboundMail, InboundMail.id == OrderSetRow.mail_id)
         .where(OrderSetRow.game_id == game.id, OrderSetRow.player_id == player.id, OrderSetRow.turn == turn,
-               OrderSetRow.status == "accepted", InboundMail.received_at > missed.deadline)))
+               OrderSetRow.status == "accepted", InboundMail.received_at > missed.deadline,
+               # After the results went out, a mail is simply for this turn: only mail meant for the missed one
+               # (it came between its deadline and its running) is late.
+               InboundMail.received_at <= missed.processed_at)))
     if not rows:
         return f"you have no late orders on file for turn {turn}"
     if received > missed.processed_at + timedelta(days=days):

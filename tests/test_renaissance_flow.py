@@ -4,9 +4,12 @@ deadline passes, and printouts and the newsletter arrive with the month's result
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
+
+import pytest
 
 from maild.app import App
 from maild.cli import game_export
@@ -14,7 +17,7 @@ from maild.clock import Clock
 from maild.config import parse_config
 from maild.db import Database, upgrade
 from maild.games import get_game
-from maild.turn import rerun_turn
+from maild.turn import release_turn, rerun_turn
 from tests.test_flow import by_subject, drop, mail, run_pass, sent
 
 ROME = ZoneInfo("Europe/Rome")
@@ -137,6 +140,39 @@ SFORZA = "/SFO *SFORZA\n*Milan .0201\nS0fibwool50\n"
 BORGIA = "#ren1 BOR cantarella\n/BOR *BORGIA\n*Florence .0301\nT0101grain\nBwool50\n"
 
 
+CONFIG_TOML = """
+[database]
+url = "{db}"
+[mail.inbound]
+kind = "maildir"
+path = "{tmp}/inbox"
+[mail.outbound]
+kind = "maildir"
+path = "{tmp}/outbox"
+from = "gm@example.org"
+[[games]]
+name = "ren1"
+ruleset = "renaissance"
+setup = "renaissance.toml"
+address = "gm@example.org"
+[games.schedule]
+timezone = "Europe/Rome"
+at = ["2026-12-01T12:00", "2027-01-01T12:00"]
+"""
+
+VENICE_PORT = """
+[[locations]]
+name = "Venice"
+lat = 45.44
+lon = 12.33
+population = 100000
+wealth = 200
+loyalty = 600
+religion = "catholic"
+harbor = 12
+"""
+
+
 def make(tmp_path: Path, db_url: str, now: datetime) -> App:
     setup = tmp_path / "renaissance.toml"
     setup.write_text(SETUP)
@@ -151,6 +187,14 @@ def make(tmp_path: Path, db_url: str, now: datetime) -> App:
     db = Database(config.database_url)
     upgrade(db.engine)
     return App(config=config, db=db, clock=Clock(now, frozen=True))
+
+
+def month_passes(app: App, at: datetime) -> None:
+    """The deadline passes with no family's orders on file: the safety gate (which holds a turn nobody sent
+    orders for) is the GM's to lift, as he would with `maild turn release`."""
+    run_pass(app, at)
+    assert release_turn(app, "ren1").status == "done"
+    run_pass(app, at)
 
 
 def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
@@ -215,3 +259,94 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     # Determinism: the month re-run from its snapshot gives the same state, hence byte-identical printouts.
     outcomes = rerun_turn(app, "ren1", 1)
     assert [o.status for o in outcomes] == ["same"]
+
+
+def test_orders_check_reads_the_code_sheet_and_names_bad_codes(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from maild.cli import main
+
+    sheet = (Path(__file__).resolve().parents[1] / "docs" / "renaissance-codes.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```orders\n(.*?)```", sheet, re.S)
+    assert len(blocks) > 5
+    good = tmp_path / "sheet.txt"
+    for i, block in enumerate(blocks):
+        good.write_text(block)
+        assert main(["orders", "check", "--ruleset", "renaissance", str(good)]) == 0, (i, block)
+    assert capsys.readouterr().out == ""
+
+    bad = tmp_path / "orders.txt"
+    bad.write_text("/MED *MEDICI\n*Florence .0101\nBwool100 T0102grain\nS0foowool10\n")
+    assert main(["orders", "check", "--ruleset", "renaissance", str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{bad}:3: \"T0102grain\": a transfer is T, the recipient's four-digit number")
+    assert out[1].startswith(f"{bad}:4: \"S0foowool10\": wool is not in the class food")
+
+
+def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_url: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from maild.cli import main
+
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = make(tmp_path, db_url, morning)
+    config = tmp_path / "maild.toml"
+    config.write_text(CONFIG_TOML.format(db=db_url, tmp=tmp_path))
+    (tmp_path / "venice.toml").write_text(VENICE_PORT)
+    assert main(["--config", str(config), "gm", "pay", "ren1", "SFO", "25.5", "--note", "cheque 12"]) == 0
+    assert main(["--config", str(config), "gm", "pay", "ren1", "XXX", "1"]) == 2
+    assert main(["--config", str(config), "gm", "bulletin", "ren1", "Rome mourns; the conclave meets."]) == 0
+    assert main(["--config", str(config), "gm", "amend", "ren1", str(tmp_path / "venice.toml")]) == 0
+    assert "no player 'XXX'" in capsys.readouterr().err
+    month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
+    mails = sent(app)
+    newsletter = by_subject(mails, "newsletter").get_content()
+    assert "Rome mourns; the conclave meets." in newsletter and "Venice" in newsletter
+    sforza = next(m for m in mails if m["To"] == "sfo@example.org").get_content()
+    # 100 + 25.50 paid; no orders ran, so no family fee is charged this month.
+    assert "125.50" in sforza
+    with app.db.session() as s:
+        export = game_export(s, app, get_game(s, "ren1"))
+    assert "Venice" in export["state"]["locations"]
+
+
+def test_late_orders_go_to_next_month_unless_cancelled_and_orders_ahead_wait(tmp_path: Path, db_url: str) -> None:
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = make(tmp_path, db_url, morning)
+    # Orders marked for March 1493 (turn 3) are kept for it, whenever they came.
+    drop(app, mail("sfo@example.org", "/SFO *SFORZA\n!MAR1493\n*Milan .0201\nHC1000\n", 1, subject="march"),
+         morning)
+    run_pass(app, morning)
+    ahead = by_subject(sent(app), "march").get_content()
+    assert "for turn 3" in ahead
+    # These come after January's deadline (1 December 12:00) but before January ran: they are February's.
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nHC1000\n", 2, subject="late"),
+         datetime(2026, 12, 1, 12, 0, 30, tzinfo=ROME))
+    month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))  # January resolves
+    assert "counts for turn 2" in by_subject(sent(app), "late").get_content()
+    cancel_at = datetime(2026, 12, 5, 9, 0, tzinfo=ROME)  # within ten days of the results
+    drop(app, mail("med@example.org", "CANCEL", 3, subject="oops"), cancel_at)
+    run_pass(app, cancel_at)
+    answer = by_subject(sent(app), "oops").get_content()
+    assert "Cancel: cancelled the orders of 1 late mail(s)" in answer
+    with app.db.session() as s:
+        game = get_game(s, "ren1")
+        from maild.orderbook import accepted_sets
+
+        assert "MED" not in accepted_sets(s, game, 2)
+        assert [o.kind for o in accepted_sets(s, game, 3)["SFO"][0].orders] == ["for_turn", "charity"]
+
+
+def test_a_cancel_after_ten_days_leaves_late_orders_standing(tmp_path: Path, db_url: str) -> None:
+    app = make(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nHC1000\n", 2, subject="late"),
+         datetime(2026, 12, 1, 12, 0, 30, tzinfo=ROME))
+    month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
+    # Orders for February sent after January's results are not late, and CANCEL does not touch them.
+    drop(app, mail("sfo@example.org", "/SFO *SFORZA\n*Milan .0201\nHC1000\n", 4, subject="feb"),
+         datetime(2026, 12, 2, 9, 0, tzinfo=ROME))
+    drop(app, mail("sfo@example.org", "CANCEL", 5, subject="sfo cancel"), datetime(2026, 12, 2, 9, 5, tzinfo=ROME))
+    run_pass(app, datetime(2026, 12, 2, 9, 10, tzinfo=ROME))
+    assert "you have no late orders on file" in by_subject(sent(app), "sfo cancel").get_content()
+    cancel_at = datetime(2026, 12, 11, 13, 0, tzinfo=ROME)  # results went out 1 December 12:01: 10 days passed
+    drop(app, mail("med@example.org", "cancel", 3, subject="oops"), cancel_at)
+    run_pass(app, cancel_at)
+    assert "too late to cancel" in by_subject(sent(app), "oops").get_content()
