@@ -118,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `maild game show --json | head`: the reader has had enough
+        sys.stderr.close()
+        return 0
 
 
 def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
@@ -364,5 +367,5 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
         return order_text.line_map[n - 1] if 0 < n <= len(order_text.line_map) else n
 
     for d in sorted(problems, key=lambda d: d.line):
-        print(f"{args.file}:{file_line(d.line)}: {d.message}")
-    return 1 if problems else 0
+        print(f"{args.file}:{file_line(d.line)}: {'warning: ' if d.warning else ''}{d.message}")
+    return 1 if any(not d.warning for d in problems) else 0

@@ -20,13 +20,18 @@ class Diagnostic:
     line: int  # 1-based line number in the order text the player sent
     text: str  # the line as the player wrote it
     message: str  # what was wrong and what was expected, in a player's words
+    # A note, not an error: the line's orders stand (e.g. a persona's starting location written wrong).
+    warning: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "message": self.message}
+        d: dict[str, Any] = {"line": self.line, "text": self.text, "message": self.message}
+        if self.warning:
+            d["warning"] = True
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Diagnostic:
-        return cls(d["line"], d["text"], d["message"])
+        return cls(d["line"], d["text"], d["message"], d.get("warning", False))
 
 
 @dataclass(frozen=True)

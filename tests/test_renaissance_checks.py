@@ -80,15 +80,17 @@ MWVenice
 
 
 def test_player_code_must_be_the_players() -> None:
-    (d,) = run("/CBG *MEDICI\n*Florence .0101 HP OC")
+    d, again = run("/CBG *MEDICI\n*Florence .0101 HP OC")
     assert d.line == 2 and d.message == "/CBG is not your player code: yours is /LMD"
+    assert again.text == "OC" and again.message == "as on line 2: /CBG is not your player code: yours is /LMD"
 
 
 def test_family_must_exist_and_be_the_players() -> None:
     unknown = run("/LMD *MEDICCI\n*Florence .0101 HP")
     assert len(unknown) == 1 and "there is no family MEDICCI; yours: DELLA ROVERE, MEDICI" in unknown[0].message
-    (theirs,) = run("/LMD *BORGIA\n*Rome .0201 HP OC")
+    theirs, again = run("/LMD *BORGIA\n*Rome .0201 HP OC")
     assert theirs.line == 2 and theirs.message == "the family BORGIA is not yours"
+    assert again.message == "as on line 2: the family BORGIA is not yours"  # every order of it is void
 
 
 def test_persona_must_be_of_the_family_and_alive() -> None:
@@ -102,11 +104,11 @@ def test_persona_must_be_of_the_family_and_alive() -> None:
 
 def test_start_location_must_match_where_he_is() -> None:
     (d,) = run("/LMD *MEDICI\n*Siena .0101\nHP\nOC")
-    assert d.line == 3
+    assert d.line == 3 and d.warning  # a note, once per persona: his orders stand
     assert d.message.startswith("0101 is at Florence, not at Siena")
     assert run("/LMD *MEDICI\n*FLORENCE .0101 HP\n*santiago-de compostela .0103 HP") == []
     (sea,) = run("/LMD *MEDICI\n*Genoa .0104 HP")
-    assert "at sea at +41.00 +12.00" in sea.message
+    assert "at sea at +41.00 +12.00" in sea.message and sea.warning
 
 
 def test_referenced_personae_locations_and_families_exist() -> None:
@@ -118,8 +120,10 @@ def test_referenced_personae_locations_and_families_exist() -> None:
         (1, "there is no location Atlantis"),
         (3, "there is no persona 0999"),
         (3, "0105 (Persona 0105) is dead"),
+        (3, "as on line 1: there is no location Atlantis"),
         (3, "there is no location Nowhere (a waypoint)"),
         (3, "there is no location Utopia"),
+        (3, "as on line 1: there is no family SFORZA"),
     ]
 
 
@@ -129,9 +133,10 @@ def test_orders_for_a_past_month() -> None:
     assert run("/LMD *MEDICI\n!MAR1493", turn=3) == []
 
 
-def test_same_problem_reported_once_on_its_first_line() -> None:
+def test_same_problem_said_in_full_once_and_voids_every_order_it_concerns() -> None:
     diags = run("/CBG *MEDICI\n*Florence .0101\nHP\nOC\nOX")
-    assert [(d.line, d.text) for d in diags] == [(3, "HP")]
+    assert [(d.line, d.text) for d in diags] == [(3, "HP"), (4, "OC"), (5, "OX")]
+    assert [d.message.startswith("as on line 3: ") for d in diags] == [False, True, True]
 
 
 def test_find_location_ignores_case_blanks_and_separators() -> None:

@@ -136,7 +136,7 @@ Bwool100 T0102ducat1000 WL0102
 *Florence .0102
 HC1000
 """
-SFORZA = "/SFO *SFORZA\n*Milan .0201\nS0fibwool50\n"
+SFORZA = "/SFO *SFORZA\n*Florence .0201\nS0fibwool50\n"  # he is at Milan: a note, and the sale stands
 BORGIA = "#ren1 BOR cantarella\n/BOR *BORGIA\n*Florence .0301\nT0101grain\nBwool50\n"
 
 
@@ -217,6 +217,9 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
 
     assert "line 3: T0101grain" in borgia and "Not understood (1)" in borgia
     assert "line 4: .0301 Bwool50: buy 50 wool" in borgia
+    sforza = [m for m in acks if m["To"] == "sfo@example.org" and "Re: orders" in str(m["Subject"])][0]
+    assert "Please note (1) - these orders were accepted all the same:" in sforza.get_content()
+    assert "0201 is at Milan, not at Florence" in sforza.get_content()
     again = by_subject(acks, "Re: more").get_content()
     assert "NOT ACCEPTED: orders for MEDICI are already on file" in again
     sheet = [m for m in acks if m["To"] == "sfo@example.org" and "CODESHEET" in str(m["Subject"])][0]

@@ -208,7 +208,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     elif parsed.orders:
         state = run.state(s, game, game.turn)
         checks = ruleset.check(state, number, player.name, parsed.orders)
-        bad_lines = {d.line for d in checks}
+        bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
                               diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
     on_file: list[OrderSet] = []
@@ -232,7 +232,9 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     context = ruleset.template_context(state, number) if not game.finished else {}
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
                   deadline=format_deadline(deadline, tz), orders=parsed.orders,
-                  errors=parsed.diagnostics, refused=refused, late=late if turn is not None else None,
+                  errors=[d for d in parsed.diagnostics if not d.warning],
+                  warnings=[d for d in parsed.diagnostics if d.warning], refused=refused,
+                  late=late if turn is not None else None,
                   sender=mail.from_addr, registered=player.email, commands=mail.commands,
                   in_force=[p.order for p in in_force], problems=mail.problems, info=context,
                   help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,

@@ -3,7 +3,8 @@ persona, where he stands, and whether the personae, locations and families an or
 
 What the parser cannot know. Whether an order will succeed when its turn runs (enough ducats, the right skill)
 is the engine's: the state may change before then. A problem shared by many orders (a family that is not the
-player's) is reported once, on the first line it concerns.
+player's) voids every order it concerns and is said in full once; a persona's starting location written wrong
+is only a note (a warning): his orders stand and are carried out where he is.
 """
 
 from __future__ import annotations
@@ -50,17 +51,27 @@ def find_family(state: State, written: str) -> str | None:
 
 def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    said: set[str] = set()
-
-    def say(order: Order, message: str) -> None:
-        if message not in said:
-            said.add(message)
-            out.append(Diagnostic(order.line, order.text, message))
+    said: dict[str, int] = {}  # message -> the line it was first said on
+    noted: set[str] = set()
 
     for order in orders:
         for message in _problems(state, turn, player, order):
-            say(order, message)
+            if message.startswith(NOTE):
+                # A note (his starting location written wrong) once per persona: his orders stand.
+                if message not in noted:
+                    noted.add(message)
+                    out.append(Diagnostic(order.line, order.text, message[len(NOTE):], warning=True))
+                continue
+            # An error voids every order it concerns, so each gets its diagnostic; the ack says it once in full.
+            if message in said:
+                message = f"as on line {said[message]}: {message}"
+            else:
+                said[message] = order.line
+            out.append(Diagnostic(order.line, order.text, message))
     return out
+
+
+NOTE = "note: "  # marks a problem that is only a note
 
 
 def _problems(state: State, turn: int, player: str, order: Order) -> list[str]:
@@ -93,12 +104,13 @@ def _persona_problems(state: State, family: str, persona_id: str, start: str | N
     where = persona.get("location")
     if where is not None:
         if start is None or squash(start) != squash(where):
-            return [f"{persona_id} is at {where}, not at {start}: write *{where.replace(' ', '')} .{persona_id} "
-                    f"(his orders are read as his)"]
+            return [f"{NOTE}{persona_id} is at {where}, not at {start}: next time write "
+                    f"*{where.replace(' ', '')} .{persona_id} (his orders stand; they are carried out where he is)"]
         return []
     sea = persona.get("at_sea")
     if sea and start is not None and not any(ch.isdigit() for ch in start) and squash(start) not in ("sea", "atsea"):
-        return [f"{persona_id} is at sea at {sea['lat']:+.2f} {sea['lon']:+.2f}, not at {start}"]
+        return [f"{NOTE}{persona_id} is at sea at {sea['lat']:+.2f} {sea['lon']:+.2f}, not at {start} "
+                f"(his orders stand)"]
     return []
 
 
