@@ -106,4 +106,5 @@ def guild_ranks(ctx: Ctx) -> None:
         before = persona.get("guild")
         set_rank(persona, merchant_rank(persona))
         if persona.get("guild") != before and persona.get("guild") in RANKS:
-            ctx.tell(persona["family"], f"{persona['name']} is now a {persona['guild']} of the merchants' guild")
+            ctx.tell(persona["family"], f"{persona['name']} is now {'an' if persona['guild'][0] in 'aeiou' else 'a'} "
+                     f"{persona['guild']} of the merchants' guild")
