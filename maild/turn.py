@@ -119,6 +119,12 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         s.add(Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
                    seed=turn_seed(game.seed, turn.number + 1), status="open"))
     s.flush()
+    errors = [e for e in result.events if e.get("type") == "error"]
+    if errors:  # a rule's own failure (a bug), contained by the ruleset: the GM must know, the players were told
+        notify_gm(s, app, f"turn-errors:{game.name}:{turn.number}", f"{game.name}: errors in turn {turn.number}",
+                  "Orders the game's program could not carry out (the players' printouts say so):\n\n"
+                  + "\n".join(json.dumps(e, sort_keys=True, default=str) for e in errors) + "\n", game.id)
+        log.error("%s turn %d: %d orders failed with an error", game.name, turn.number, len(errors))
     queue_turn_mail(s, app, game, turn.number, result, finished,
                     format_deadline(next_deadline, game_timezone(app.config, game.name)))
     crashpoint("turn.before_commit")

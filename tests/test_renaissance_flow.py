@@ -353,3 +353,24 @@ def test_a_cancel_after_ten_days_leaves_late_orders_standing(tmp_path: Path, db_
     drop(app, mail("med@example.org", "cancel", 3, subject="oops"), cancel_at)
     run_pass(app, cancel_at)
     assert "too late to cancel" in by_subject(sent(app), "oops").get_content()
+
+
+def test_an_order_the_program_cannot_carry_out_is_reported_to_the_gm(tmp_path: Path, db_url: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules.renaissance.engine import ACTIONS, Action, Phase
+    from rules.renaissance.execute import load_rules
+
+    def boom(ctx: object, persona: object, args: object) -> object:
+        raise RuntimeError("a bug in charity")
+
+    load_rules()  # the real handlers first, so the stand-in replaces one of them
+    monkeypatch.setitem(ACTIONS, "charity", Action("charity", Phase.OTHER, boom))
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = make(tmp_path, db_url, morning)
+    drop(app, mail("med@example.org", MEDICI, 1, subject="January orders"), morning)
+    month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
+    mails = sent(app)
+    gm = by_subject(mails, "errors in turn 1").get_content()
+    assert "a bug in charity" in gm and "HC1000" in gm
+    printout = next(m for m in mails if m["To"] == "med@example.org" and "printout" in str(m["Subject"]))
+    assert "HC1000                 FAILED could not be carried out" in printout.get_content()

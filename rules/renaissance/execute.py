@@ -113,7 +113,8 @@ def run_order(ctx: Ctx, result: Result, persona: dict[str, Any] | None, placed: 
         return action.handler(ctx, persona if persona is not None else {}, order.args)
     except Exception as exc:  # a bug in a rule must not cost every other family its month
         log.exception("renaissance: order %s failed", order.kind)
-        result.errors.append({"kind": order.kind, "args": order.args, "error": repr(exc)})
+        result.errors.append({"kind": order.kind, "code": order.text, "line": order.line, "args": order.args,
+                              "error": repr(exc)})
         return Outcome(False, "could not be carried out (an error in the game's program; the GM has been told)")
 
 
