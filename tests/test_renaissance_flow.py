@@ -374,3 +374,20 @@ def test_an_order_the_program_cannot_carry_out_is_reported_to_the_gm(tmp_path: P
     assert "a bug in charity" in gm and "HC1000" in gm
     printout = next(m for m in mails if m["To"] == "med@example.org" and "printout" in str(m["Subject"]))
     assert "HC1000                 FAILED could not be carried out" in printout.get_content()
+
+
+def test_orders_check_against_a_game_takes_the_player_from_the_orders(tmp_path: Path, db_url: str,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from maild.cli import main
+
+    make(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
+    config = tmp_path / "maild.toml"
+    config.write_text(CONFIG_TOML.format(db=db_url, tmp=tmp_path))
+    orders = tmp_path / "orders.txt"
+    orders.write_text("/MED *MEDICI\n*Milan .0101\nBwool100\n*Florence .0109\nHP\n")
+    assert main(["--config", str(config), "orders", "check", "--ruleset", "renaissance", "--game", "ren1",
+                 str(orders)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (f"{orders}:3: warning: 0101 is at Florence, not at Milan: next time write *Florence .0101 "
+                      f"(his orders stand; they are carried out where he is)")
+    assert out[1].startswith(f"{orders}:5: 0109 is not a persona of the MEDICI family")

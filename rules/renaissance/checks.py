@@ -78,6 +78,9 @@ def _problems(state: State, turn: int, player: str, order: Order) -> list[str]:
     a = order.args
     problems: list[str] = []
     written_player = str(a.get("player", ""))
+    # No player (`maild orders check --game` on a file without a #GAME PLAYER line): whose orders they are is
+    # taken from the /XXX line itself.
+    player = player or written_player
     if written_player.upper() != player.upper():
         problems.append(f"/{written_player} is not your player code: yours is /{player}")
     family = find_family(state, str(a.get("family", "")))
