@@ -93,6 +93,19 @@ def test_refusals_change_nothing_and_do_not_use_up_the_turns_training() -> None:
     assert p["skills"]["art"] == 394  # 400 - 391 = 9, sqrt 3
 
 
+def test_a_passenger_may_not_train_either() -> None:
+    # TRAVEL: 'A persona who is "with" another persona may not train, be trained'. Both at Pisa, 400 vs 300 in
+    # art: ashore the trainee would gain sqrt(100) = 10; with the trainer aboard 0303's ship, nothing.
+    t, p = persona("0101", skills={"art": 400}, **{"with": "0303"}), persona("0102", skills={"art": 300})
+    ctx = make_ctx([t, p])
+    out = training.instruct(ctx, t, {"trainee": "0102", "skill": "t"})
+    assert not out.ok and "aboard" in out.text
+    assert p["skills"]["art"] == 300
+    t["with"] = None  # ashore (the refusal did not use up the pair's training): 300 + 10 = 310
+    assert training.instruct(ctx, t, {"trainee": "0102", "skill": "t"}).ok
+    assert p["skills"]["art"] == 310
+
+
 def test_skills_stop_at_999() -> None:
     t, p = persona("0101", skills={"dueling": 999}), persona("0102", skills={"dueling": 998})
     ctx = make_ctx([t, p])

@@ -50,8 +50,10 @@ def instruct(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail(f"{trainee['name']} did not start the turn at the same location as he")
     if _present(persona) != start or _present(trainee) != start:
         return fail(f"{trainee['name']} and he are not both at {start}")
+    # TRAVEL: 'A persona who is "with" another persona may not train, be trained, ...' (S11).
+    if persona.get("with"):
+        return fail(f"he is aboard {persona['with']}'s ship and may not train anyone")
     if trainee.get("with"):
-        # Aboard another persona's ship he is in the ship's company, not at the location (S11).
         return fail(f"{trainee['name']} is aboard another persona's ship")
     mine = int(persona.get("skills", {}).get(skill, 0))
     theirs = int(trainee.get("skills", {}).get(skill, 0))
