@@ -95,6 +95,7 @@ SHAPES: list[tuple[str, str, dict[str, Any]]] = [
     ("GM0102", "guild", {"step": "master", "candidate": "0102"}),
     ("Ccrew50", "colonize", {"item": "crew", "qty": 50}),
     ("L0102", "permit_boarding", {"passenger": "0102"}),
+    ("N40", "recruit_crew", {"qty": 40}),
     ("AX", "abandon", {}),
     ("MLSiena", "move", {"mode": "land", "to": "Siena", **NO_MOVE}),
     ("MFElba", "move", {"mode": "ferry", "to": "Elba", **NO_MOVE}),

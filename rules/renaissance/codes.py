@@ -86,6 +86,7 @@ SHAPE_WORDS: dict[str, str] = {
              "number",
     "colonize": "colonizing is C, troops, crew or slaves (up to 8 letters), then the quantity",
     "permit_boarding": "boarding permission is L then the passenger's four-digit number",
+    "recruit_crew": "recruiting crew is N then the number of men",
     "abandon": "abandoning excess cargo including ships is AX",
     "move": "a move is ML (land), MF (ferry), MR (road) or MW (water), then the location and any /waypoints; MW "
             "may take +latitude+longitude instead (MW+41.00+012.00); MI moves inside, MD disembarks",
@@ -105,6 +106,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "U": "sermon", "R": "tariff",
     "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding", "M": "move",
+    "N": "recruit_crew",
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
@@ -473,6 +475,8 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"step": _STEPS[one("GUILD")[1].upper()], "candidate": one("PNUM")}
     if kind == "permit_boarding":
         return kind, {"passenger": one("PNUM")}
+    if kind == "recruit_crew":
+        return kind, {"qty": one("QTY")}
     if kind == "move":
         return kind, _raw_move(tree, by)
     if kind == "ask_address":
@@ -669,6 +673,8 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return f"G{_STEP_LETTERS[a['step']]}{a['candidate']}"
     if kind == "permit_boarding":
         return f"L{a['passenger']}"
+    if kind == "recruit_crew":
+        return f"N{a['qty']}"
     if kind == "move":
         return _move_code(a)
     if kind == "ask_address":
@@ -740,6 +746,7 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "hold_court": "hold court", "collect_taxes": "collect taxes", "collect_tithe": "collect the tithe",
         "magistrate_selection": "magistrates to be selected by {method_words}", "vote": "vote for {candidate}",
         "colonize": "colonize with {qty} {item}", "permit_boarding": "permit {passenger} to board",
+        "recruit_crew": "recruit {qty} crew",
         "abandon": "abandon excess cargo including ships", "ask_address": "ask the address of {target_family}'s player",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",

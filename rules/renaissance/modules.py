@@ -17,6 +17,7 @@ RULE_MODULES: tuple[str, ...] = (
     "succession",
     "travel",
     "information",
+    "crew",
     "works",
     "crafts",
     "engineering",

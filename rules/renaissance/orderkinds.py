@@ -70,6 +70,7 @@ KINDS: tuple[Kind, ...] = (
          "candidate: str", "GA0102"),
     Kind("colonize", Phase.OTHER, "Ciiiiiiiiqqq", "item: str (troops, crew or slaves), qty: int", "Ccrew50"),
     Kind("permit_boarding", Phase.OTHER, "Lnnnn", "passenger: str", "L0102"),
+    Kind("recruit_crew", Phase.OTHER, "Nqqq", "qty: int (men; NAVIGATION: only in ports)", "N50"),
     Kind("abandon", Phase.OTHER, "AX", "(none): abandon excess cargo including ships", "AX"),
     Kind("move", Phase.MOVE, "MLllll | MFllll | MWllll | MW+dd.dd+ddd.dd | MRllll | MI | MD  [/vvvv...]",
          "mode: 'land' | 'ferry' | 'water' | 'road' | 'inside' | 'disembark', to: str | None, "
