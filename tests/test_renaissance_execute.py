@@ -91,3 +91,15 @@ def test_the_callers_state_is_left_as_it_was() -> None:
     before = repr(state)
     month(state, (MEDICI_BUYS, "LMD", 1))
     assert repr(state) == before
+
+
+def test_a_family_denied_ingress_still_trades_at_the_market_outside_the_walls() -> None:
+    # Reading 15 (docs/renaissance.md): purchases and sales are made "at a persona's starting location", walls
+    # or not. Domenico Doria, outside Florence's walls and his family denied ingress, buys 10 wool at 12 with
+    # the 3% export tariff: 120 + 3.6 -> 4 (halves up) = 124 ducats.
+    state = small_state()
+    state["locations"]["Florence"]["ingress_denied"] = ["DORIA"]
+    state["personae"]["0202"]["inside"] = False
+    r = month(state, ("/ADR *DORIA\n*Florence .0202\nBwool10\n", "ADR", 1))
+    assert r.outcomes["DORIA"][0]["ok"], r.outcomes
+    assert r.ctx.state["personae"]["0202"]["assets"]["ducats"] == 30000 - 124
