@@ -159,8 +159,11 @@ def test_a_whole_week_to_the_final_ranking(tmp_path: Path, db_url: str, venice_s
     for day in range(7):
         morning = datetime(2026, 11, 22 + day, 9, 0, tzinfo=ROME)
         bodies = orders.get(day + 1, ["STATUS", "#venice1 bob sesame\nSTATUS", "STATUS"])
-        for who, body in zip(("alice@example.org", "bob@example.org", "carol@example.net"), bodies, strict=True):
-            drop(app, mail(who, body, 100 * day + len(who)), morning)
+        players = ("alice@example.org", "bob@example.org", "carol@example.net")
+        for n, (who, body) in enumerate(zip(players, bodies, strict=True)):
+            # Message-IDs of their own: alice's and carol's addresses are the same length, and a mail with the
+            # Message-ID of one already received is a duplicate, whichever the Maildir lists first.
+            drop(app, mail(who, body, 100 * day + n), morning)
         run_pass(app, morning)
         # Everyone mailed (orders or STATUS): only order sets count for the safety gate, so release it.
         run_pass(app, morning.replace(hour=17, minute=16))
