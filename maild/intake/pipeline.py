@@ -182,7 +182,11 @@ def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datet
         return turn, None
     if ruleset.late_policy == "refuse":
         return None, f"it came after the deadline of turn {turn.number}"
-    return turn, f"it came after the deadline of turn {turn.number}, so it counts for turn {turn.number + 1}"
+    note = f"it came after the deadline of turn {turn.number}, so it counts for turn {turn.number + 1}"
+    days = getattr(ruleset, "late_cancel_days", None)
+    if days:
+        note += f" (mail CANCEL within {days} days of turn {turn.number}'s results to withdraw it)"
+    return turn, note
 
 
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
