@@ -172,7 +172,8 @@ def framework_turn(tmp: Path, db_url: str | None, setup: dict, mails: dict[str, 
     # check against the state, book, ack queued.
     for n, (family, text) in enumerate(mails.items()):
         player = state["families"][family]["player"]
-        raw = (f"From: <{state['players'][player]['email']}>\r\nTo: gm@example.org\r\nSubject: [bench] orders {family}\r\n"
+        raw = (f"From: <{state['players'][player]['email']}>\r\nTo: gm@example.org\r\n"
+               f"Subject: [bench] orders {family}\r\n"
                f"Message-ID: <bench-{n}@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
                f"{text.replace(chr(10), chr(13) + chr(10))}").encode()
         deliver(tmp / "in", raw, name=f"{n:06d}.bench")

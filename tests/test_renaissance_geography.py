@@ -10,6 +10,7 @@ import pytest
 
 from rules.renaissance import geography as geo
 from rules.renaissance import ships as sh
+from rules.renaissance.setup import find_location
 
 R = 3958.8  # statute miles
 MILE_PER_DEGREE = R * math.pi / 180  # 3958.8 × 0.0174533 = 69.094 miles to a degree of great circle
@@ -53,9 +54,9 @@ def test_landmass_ferries_roads_and_names() -> None:
     assert geo.ferry_points(st, "Calais") == ["Dover"] and not geo.is_ferry_point(st, "Florence")
     assert geo.road_miles(st, "Siena", "Florence") == 25 and geo.road_key("Siena", "Florence") == "Florence|Siena"
     assert geo.road_miles(st, "Florence", "Calais") is None
-    assert geo.find_location(st, "santiago_de-compostela") == "Santiago de Compostela"
-    assert geo.find_location(st, "SantiagodeCompostela") == "Santiago de Compostela"
-    assert geo.find_location(st, "Atlantis") is None
+    assert find_location(st, "santiago_de-compostela") == "Santiago de Compostela"
+    assert find_location(st, "SantiagodeCompostela") == "Santiago de Compostela"
+    assert find_location(st, "Atlantis") is None
     assert geo.parse_point("+41.00+012.50") == (41.0, 12.5) and geo.parse_point("-33.9-018.4") == (-33.9, -18.4)
     assert geo.parse_point("Venice") is None
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.renaissance import information_address, loyalty, offices
 from rules.renaissance.engine import Ctx
+from rules.renaissance.setup import find_location
 
 
 def make_state() -> dict[str, Any]:
@@ -75,9 +76,9 @@ def test_offices_of_for_the_printout() -> None:
 def test_location_names_as_written() -> None:
     s = make_state()
     for written in ("SantiagodeCompostela", "santiago_de_compostela", "Santiago-de-Compostela"):
-        assert offices.find_location(s, written) == "Santiago de Compostela"
-    assert offices.find_location(s, "PISA") == "Pisa"
-    assert offices.find_location(s, "Atlantis") is None
+        assert find_location(s, written) == "Santiago de Compostela"
+    assert find_location(s, "PISA") == "Pisa"
+    assert find_location(s, "Atlantis") is None
 
 
 def test_office_location_for_orders_without_a_location() -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail
-from .geography import find_location, miles_between, road_key, same_landmass
+from .geography import miles_between, road_key, same_landmass
+from .setup import find_location
 
 ROAD_DUCATS = 200_000
 ROAD_AUXILIARIES = 1_000

@@ -85,28 +85,6 @@ def road_miles(state: State, a: str, b: str) -> float | None:
     return None if miles is None else float(miles)
 
 
-def _squash(name: str) -> str:
-    return re.sub(r"[\s_\-]", "", name).lower()
-
-
-def find_location(state: State, written: str | None) -> str | None:
-    """The canonical name an order's written location means (case, blanks, '_' and '-' ignored); setup's matcher
-    when it exists, so every rule agrees on names."""
-    if not written:
-        return None
-    try:
-        from .setup import find_location as shared  # type: ignore[attr-defined]
-    except ImportError:
-        shared = None
-    if shared is not None:
-        return shared(state, written)
-    want = _squash(written)
-    for name in state["locations"]:
-        if _squash(name) == want:
-            return name
-    return None
-
-
 _COORD = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?)\s*[,/ ]?\s*([+-]\d+(?:\.\d+)?)\s*$")
 
 

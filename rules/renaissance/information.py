@@ -7,6 +7,7 @@ from typing import Any
 
 from . import geography as geo
 from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .setup import find_location
 
 
 def _family(persona: Persona, args: dict[str, Any]) -> str | None:
@@ -21,7 +22,7 @@ def _hemi(value: float, pos: str, neg: str) -> str:
 @action("ask_depth", Phase.OTHER)
 def ask_depth(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     family = _family(persona, args)
-    name = geo.find_location(ctx.state, args.get("location"))
+    name = find_location(ctx.state, args.get("location"))
     if name is None or family is None:
         return fail(f"no location {args.get('location')!r} has been set up")
     depth = ctx.state["locations"][name].get("harbor")
@@ -33,7 +34,7 @@ def ask_depth(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 @action("ask_coordinates", Phase.OTHER)
 def ask_coordinates(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     family = _family(persona, args)
-    name = geo.find_location(ctx.state, args.get("location"))
+    name = find_location(ctx.state, args.get("location"))
     if name is None or family is None:
         return fail(f"no location {args.get('location')!r} has been set up")
     lat, lon = geo.point_of(ctx.state, name)

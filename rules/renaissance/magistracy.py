@@ -14,12 +14,12 @@ from .loyalty import add_loyalty
 from .offices import (
     SELECTION_METHODS,
     SELECTION_OFFICE,
-    find_location,
     holds,
     magistracy_of,
     office_location,
     set_office,
 )
+from .setup import find_location
 
 MAX_TARIFF_STEP = 5  # "up to five percentage points each"
 MAX_TARIFF = 99  # "Tariffs may not be raised above 99%."

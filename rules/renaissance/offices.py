@@ -6,7 +6,6 @@ persona id can ever match a persona; a non-player name is printed but never give
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 State = dict[str, Any]
@@ -22,28 +21,6 @@ SELECTION_METHODS: tuple[str, ...] = ("e", *SELECTION_OFFICE)
 # How the printout words each office; "dfc" is printed only when it has passed from the tenancy.
 _TITLE = {"sovereign": "sovereign", "feudatory": "feudatory", "tenant": "tenant", "magistrate": "magistrate",
           "bishop": "bishop", "archbishop": "archbishop", "dfc": "de facto controller"}
-
-
-def _squash(name: str) -> str:
-    return re.sub(r"[\s_\-]", "", name).lower()
-
-
-def find_location(state: State, written: str | None) -> str | None:
-    """The canonical name of the location an order writes, matched ignoring case, blanks, '_' and '-'. Uses
-    setup.find_location when the setup module offers it, so every rule matches names the same way."""
-    if not written:
-        return None
-    try:
-        from .setup import find_location as shared  # type: ignore[attr-defined]
-    except ImportError:
-        shared = None
-    if shared is not None:
-        return shared(state, written)
-    want = _squash(written)
-    for name in state["locations"]:
-        if _squash(name) == want:
-            return name
-    return None
 
 
 def holder(location: Location, office: str) -> str | None:

@@ -12,7 +12,8 @@ from typing import Any
 from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, spend_popularity, step
 from .items import DUCATS
 from .loyalty import add_loyalty, allowed
-from .offices import find_location, holder, holds
+from .offices import holder, holds
+from .setup import find_location
 
 # kind -> (the office that authorizes it, the loyalty threshold's name, the collector's title)
 _KINDS: dict[str, tuple[str, str, str]] = {

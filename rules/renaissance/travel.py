@@ -15,6 +15,7 @@ from . import geography as geo
 from . import ships as sh
 from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, step
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
+from .setup import find_location
 
 Assets = dict[str, int]
 
@@ -359,7 +360,7 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
 def _resolve_via(ctx: Ctx, via: list[str] | None) -> tuple[list[str], str | None]:
     out = []
     for w in via or []:
-        name = geo.find_location(ctx.state, w)
+        name = find_location(ctx.state, w)
         if name is None:
             return [], f"no location {w!r} has been set up"
         out.append(name)
@@ -406,7 +407,7 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
     start = persona.get("location")
     if start is None:
         return fail("he is at sea: he can move only by water")
-    dest = geo.find_location(st, args.get("to"))
+    dest = find_location(st, args.get("to"))
     if dest is None:
         return fail(f"no location {args.get('to')!r} has been set up")
     via, err = _resolve_via(ctx, args.get("via"))
@@ -490,7 +491,7 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         if not (-90 <= dest_point[0] <= 90 and -180 <= dest_point[1] <= 180):
             return fail("latitude or longitude out of range")
     else:
-        dest = geo.find_location(st, args.get("to"))
+        dest = find_location(st, args.get("to"))
         if dest is None:
             return fail(f"no location {args.get('to')!r} has been set up")
         if not geo.is_port(st, dest):
@@ -498,7 +499,7 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         dest_point = geo.point_of(st, dest)
     points = [start_point]
     for w in args.get("via") or []:
-        name = geo.find_location(st, w)
+        name = find_location(st, w)
         p = geo.point_of(st, name) if name else geo.parse_point(w)
         if p is None:
             return fail(f"waypoint {w!r} is neither a location nor a latitude and longitude")
