@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from .engine import Ctx, Outcome, Persona, Phase, action, add_rating, done, fail, gain_piety, step
+from .setup import location_key
 
 # Religions grouped as the pilgrimage table's columns: "Monophysites are subject to the same rules as the
 # Orthodox, and Druses are subject to the same rules as Moslems" (pilgrimage and veneration only).
@@ -40,11 +41,7 @@ PILGRIMAGE_CENTRES: dict[str, dict[str, list[list[int]]]] = {
 }
 
 
-def _squash(name: str) -> str:
-    return re.sub(r"[\s_\-]", "", name).lower()
-
-
-_CENTRES_BY_SQUASHED = {_squash(name): table for name, table in PILGRIMAGE_CENTRES.items()}
+_CENTRES_BY_SQUASHED = {location_key(name): table for name, table in PILGRIMAGE_CENTRES.items()}
 
 
 def pilgrimage_points(location: dict[str, Any], religion: str | None, month: int) -> int:
@@ -55,7 +52,7 @@ def pilgrimage_points(location: dict[str, Any], religion: str | None, month: int
         return 0
     table = location.get("pilgrimage")
     if table is None:
-        table = _CENTRES_BY_SQUASHED.get(_squash(location.get("name", "")), {})
+        table = _CENTRES_BY_SQUASHED.get(location_key(location.get("name", "")), {})
     best = 0
     for key, entries in table.items():
         if religion_group(key) != group:
