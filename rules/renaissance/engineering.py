@@ -62,6 +62,20 @@ def _afford(persona: Persona) -> str | None:
     return None
 
 
+def _road_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> tuple[str, str, int] | str:
+    """What building and lengthening a road both ask first: his one engineering order this turn, the two ends,
+    and some skill. The ends and his rating, or why not."""
+    if _engineered(ctx, persona["id"]):
+        return "he has already executed an engineering order this turn"
+    ends = _road_ends(ctx, persona, args)
+    if isinstance(ends, str):
+        return ends
+    rating = _engineering(persona)
+    if rating <= 0:
+        return "he has no skill in engineering"
+    return ends[0], ends[1], rating
+
+
 def _pay_road(persona: Persona) -> None:
     assets = persona["assets"]
     assets["ducats"] = int(assets["ducats"]) - ROAD_DUCATS
@@ -71,15 +85,10 @@ def _pay_road(persona: Persona) -> None:
 @action("build_road", Phase.OTHER)
 def build_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
-    if _engineered(ctx, pid):
-        return fail("he has already executed an engineering order this turn")
-    ends = _road_ends(ctx, persona, args)
-    if isinstance(ends, str):
-        return fail(ends)
-    here, there = ends
-    rating = _engineering(persona)
-    if rating <= 0:
-        return fail("he has no skill in engineering")
+    order = _road_order(ctx, persona, args)
+    if isinstance(order, str):
+        return fail(order)
+    here, there, rating = order
     original = miles_between(ctx.state, here, there)
     roads = ctx.state.setdefault("roads", {})
     key = road_key(here, there)
@@ -105,19 +114,14 @@ def build_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 @action("lengthen_road", Phase.OTHER)
 def lengthen_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
-    if _engineered(ctx, pid):
-        return fail("he has already executed an engineering order this turn")
-    ends = _road_ends(ctx, persona, args)
-    if isinstance(ends, str):
-        return fail(ends)
-    here, there = ends
+    order = _road_order(ctx, persona, args)
+    if isinstance(order, str):
+        return fail(order)
+    here, there, rating = order
     roads = ctx.state.setdefault("roads", {})
     key = road_key(here, there)
     if key not in roads:
         return fail(f"there is no road between {here} and {there}")
-    rating = _engineering(persona)
-    if rating <= 0:
-        return fail("he has no skill in engineering")
     why = _afford(persona)
     if why:
         return fail(why)
