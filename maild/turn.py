@@ -16,7 +16,7 @@ from maild.config import Safety
 from maild.crashpoints import crashpoint
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
-from maild.models import Game, Snapshot, Turn
+from maild.models import Game, Player, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
@@ -118,6 +118,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
             next_deadline = deadline_for(gcfg.schedule, turn.number + 1, turn.deadline or now)
         s.add(Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
                    seed=turn_seed(game.seed, turn.number + 1), status="open"))
+    add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
     if errors:  # a rule's own failure (a bug), contained by the ruleset: the GM must know, the players were told
@@ -129,6 +130,16 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
                     format_deadline(next_deadline, game_timezone(app.config, game.name)))
     crashpoint("turn.before_commit")
     log.info("%s turn %d done", game.name, turn.number)
+
+
+def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> None:
+    """Players the turn brought into the game (a GM's amendment adding a family) get their row, so their mail
+    is recognised and this turn's printout reaches them."""
+    known = {p.name for p in players_of(s, game)}
+    for spec in ruleset.players(state):
+        if spec.name not in known:
+            s.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+            log.info("%s: new player %s <%s>", game.name, spec.name, spec.email)
 
 
 # One newsletter mail goes to at most this many players (undisclosed): mail servers limit the recipients of

@@ -170,6 +170,25 @@ wealth = 200
 loyalty = 600
 religion = "catholic"
 harbor = 12
+
+[[players]]
+code = "COR"
+email = "cor@example.org"
+balance = 50.0
+
+[[families]]
+name = "CORNARO"
+number = 4
+player = "COR"
+religion = "catholic"
+  [[families.personae]]
+  id = "0401"
+  name = "Caterina Cornaro"
+  female = true
+  popularity = 300
+  assets = { ducats = 9000 }
+  location = "Venice"
+  citizenship = "Venice"
 """
 
 
@@ -309,6 +328,10 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     with app.db.session() as s:
         export = game_export(s, app, get_game(s, "ren1"))
     assert "Venice" in export["state"]["locations"]
+    # The amendment's new player joins: his row is made, and this month's printout reaches him.
+    assert export["players"]["COR"]["families"] == ["CORNARO"]
+    cornaro = next(m for m in mails if m["To"] == "cor@example.org").get_content()
+    assert "FAMILY CORNARO" in cornaro and "Caterina Cornaro" in cornaro
 
 
 def test_late_orders_go_to_next_month_unless_cancelled_and_orders_ahead_wait(tmp_path: Path, db_url: str) -> None:
