@@ -56,6 +56,7 @@ class FamilyOrders:
     personae: dict[str, list[PlacedOrder]]  # persona -> orders, personae in the order written
 
 
+@cache  # every order of every mail asks it of the same few names
 def family_key(name: str) -> str:
     """A family as players write it after `*`: case, blanks and hyphens do not matter (DELLAROVERE)."""
     return "".join(ch for ch in name.upper() if ch.isalnum())

@@ -36,14 +36,8 @@ def codesheet_text() -> str:
 
 
 def families_in(orders: list[Order]) -> list[str]:
-    seen: list[str] = []
-    for o in orders:
-        fam = o.args.get("family")
-        if fam:
-            fam = family_key(fam)
-        if fam and fam not in seen:
-            seen.append(fam)
-    return seen
+    """The families a mail's orders are for, as family keys, in the order they first appear."""
+    return list(dict.fromkeys(family_key(o.args["family"]) for o in orders if o.args.get("family")))
 
 
 class Renaissance:
