@@ -348,13 +348,62 @@ PLAIN: list[tuple[str, str]] = [
     ("build 2 galleys", "Fgalley2"),
     ("build road to Siena", "PRSiena"),
     ("lengthen the road to Siena", "PLSiena"),
+    ("improve the FAS", "PFS"),
+    ("fortify FAR", "PFR"),
+    ("raise the assault strength", "PFS"),
+    ("strengthen the resistance to artillery", "PFR"),
+    ("fortify tower 2", "PFT2"),
+    ("fortify the tower", "PFT1"),
+    ("grant an indulgence to .0102", "HI0102"),
+    ("give an indulgence to 0102", "HI0102"),
+    ("preach to the populace", "UP"),
+    ("preach a sermon to the people", "UP"),
+    ("sermon to the troops of .0102", "UT0102"),
+    ("preach to the troops of 0102", "UT0102"),
+    ("appoint .0102 tax collector at Pisa", "OT0102Pisa"),
+    ("appoint .0102 tithe collector at Pisa", "OB0102Pisa"),
+    ("appoint .0102 magistrate", "OM0102"),
+    ("appoint 0102 as the magistrate", "OM0102"),
+    ("magistrates by election", "OSe"),
+    ("magistrates elected", "OSe"),
+    ("select magistrates by election", "OSe"),
+    ("magistrates appointed by the bishop", "OSb"),
+    ("magistrates to be selected by the archbishop's appointment", "OSa"),
+    ("magistrates appointed by the sovereign", "OSs"),
+    ("raise the import tariff by 3", "RI+3"),
+    ("lower export tariff 2", "RE-2"),
+    ("lower the export tariff by 2 points", "RE-2"),
+    ("change the tariff on imports by +3", "RI+3"),
+    ("change the export tariff by -2%", "RE-2"),
+    ("deny ingress to BORGIA", "DIBORGIA"),
+    ("deny egress to the Borgia family", "DEBORGIA"),
+    ("allow egress to the Borgia", "AEBORGIA"),
+    ("grant ingress to Sforza", "AISFORZA"),
+    ("accept .0102 as apprentice", "GA0102"),
+    ("approve .0102 as journeyman", "GJ0102"),
+    ("approve .0102 as master", "GM0102"),
+    ("admit 0102 into the guild as a master", "GM0102"),
+    ("colonize with 50 crew", "Ccrew50"),
+    ("plant 20 slaves as colonists", "Cslave20"),
+    ("settle a colony with 200 pikemen", "Cpikeman200"),
+    ("permit .0102 to board", "L0102"),
+    ("let 0102 aboard", "L0102"),
+    ("allow .0102 to board", "L0102"),
+    ("recruit 50 crew", "N50"),
+    ("hire 50 men as crew", "N50"),
+    ("recruit a crew of 50 men", "N50"),
+    ("execute on day 15", "!DAY15"),
+    ("execute this family's orders on day 15", "!DAY15"),
+    ("orders for May 1493", "!MAY1493"),
+    ("these orders are for the September 1493 turn", "!SEP1493"),
 ]
 
 
 @pytest.mark.parametrize(("words", "code"), PLAIN, ids=[p[0] for p in PLAIN])
 def test_plain_words_give_the_same_order_as_the_code(words: str, code: str) -> None:
-    by_words = parse(HEAD + words)
-    by_code = parse(HEAD + code)
+    head = "/LMD *MEDICI\n" if code.startswith("!") else HEAD  # !DAY and !MMMYYYY: before any persona
+    by_words = parse(head + words)
+    by_code = parse(head + code)
     assert by_words.diagnostics == [] and by_code.diagnostics == []
     (w,), (c,) = by_words.orders, by_code.orders
     assert (w.kind, w.args, w.line) == (c.kind, c.args, c.line)
@@ -391,6 +440,42 @@ def test_plain_words_not_understood() -> None:
     assert "plain words not understood" in m[0] and "transfer 500 grain to .0102" in m[0]
     assert "by land or by water" in m[1]
     assert 'no item "unobtainium"' in m[2]
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("raise the import tariff to 10", "states the change, not the new rate"),
+    ("lower the export tariff to 2", "states the change, not the new rate"),
+    ("change the import tariff by 3", "say which way the import tariff changes"),
+    ("lower the export tariff by +2", "without a sign"),
+    ("raise the import tariff by 9", "1 to 5 points"),
+    ("magistrates elected by the bishop", "either elected or appointed"),
+    ("magistrates appointed by election", "either elected or appointed"),
+    ("magistrates", "say how magistrates are selected"),
+    ("fortify tower 12", "towers 1 to 9"),
+    ("fortify tower 0", "numbered from 1"),
+    ("colonize with 50 wool", "troops, crew or slaves"),
+    ("recruit 0 crew", "at least 1"),
+    ("fortify", "fortify FAS, fortify FAR or fortify tower 2"),
+    ("appoint .0102 tax collector", "appoint .0102 tax collector at Pisa"),
+    ("deny BORGIA", "deny ingress to BORGIA"),
+])
+def test_new_plain_words_refused_with_the_reason(words: str, expected: str) -> None:
+    parsed = parse(HEAD + words)
+    assert parsed.orders == []
+    (message,) = messages(parsed)
+    assert message.startswith(f'"{words}": ') and expected in message
+
+
+def test_new_verbs_keep_codes_and_old_phrases_working() -> None:
+    """The new verbs are read before codes on their line too; the codes and old phrases around them stay."""
+    parsed = parse("/LMD *MEDICI\norders for May 1493\nexecute on day 3\n*Florence .0101\n"
+                   "HP UP deny ingress to BORGIA\nDIBORGIA deepen the harbor\nMD disembark\nPFT2 preach to the people")
+    assert messages(parsed) == []
+    assert [(o.line, o.kind) for o in parsed.orders] == [
+        (2, "for_turn"), (3, "execute_day"), (5, "pilgrimage"), (5, "sermon"), (5, "access"), (6, "access"),
+        (6, "deepen_harbor"), (7, "move"), (7, "move"), (8, "fortify"), (8, "sermon")]
+    day_after_persona = parse(HEAD + "execute on day 15")
+    assert parsed.orders[1].args["day"] == 3 and "before the first persona header" in messages(day_after_persona)[0]
 
 
 def test_comments_blank_lines_and_tabs() -> None:

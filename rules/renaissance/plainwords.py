@@ -13,6 +13,8 @@ from lark import Token, Tree
 
 from maild.parsing import OrderError
 
+from .calendar import MONTHS
+
 # A line (or the rest of a line) whose next word is one of these is read as plain words. Checked before the word
 # is tried as a code: "deepen" and "disembark" would otherwise read as the access codes DE and DI.
 VERBS = frozenset({
@@ -20,6 +22,11 @@ VERBS = frozenset({
     "march", "ride", "disembark", "deepen", "hold", "collect", "make", "pilgrimage", "negative", "work", "alms",
     "charity", "abandon", "venerate", "resign", "vote", "fabricate", "build", "lengthen", "ask", "depth",
     "coordinates", "co-ordinates", "address",
+    # "deny", "preach" and "plant" would otherwise read as DE (deny egress to family NY), PR and PL (roads to
+    # "each" and "ant").
+    "fortify", "improve", "raise", "strengthen", "grant", "preach", "sermon", "appoint", "magistrates",
+    "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
+    "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these",
 })
 
 # What each verb looks like when written right, for the diagnostic of a phrase that did not parse.
@@ -38,8 +45,31 @@ EXAMPLES: dict[str, str] = {
     "fabricate": "fabricate 20 bows", "build": "build road to Siena (or: build 2 galleys)",
     "lengthen": "lengthen road to Siena", "ask": "ask address of BORGIA", "depth": "depth of Venice",
     "coordinates": "coordinates of Venice", "co-ordinates": "co-ordinates of Venice", "address": "address of BORGIA",
+    "fortify": "fortify FAS, fortify FAR or fortify tower 2", "improve": "improve the FAS",
+    "raise": "raise the import tariff by 3 (or: raise the FAS)", "strengthen": "strengthen tower 2",
+    "grant": "grant an indulgence to .0102 (or: grant ingress to BORGIA)",
+    "preach": "preach to the populace (or: preach to the troops of .0102)", "sermon": "sermon to the populace",
+    "appoint": "appoint .0102 tax collector at Pisa, appoint .0102 tithe collector at Pisa or appoint .0102 "
+               "magistrate",
+    "magistrates": "magistrates by election (or: magistrates appointed by the bishop)",
+    "magistrate": "magistrates by election (or: magistrates appointed by the bishop)",
+    "select": "select magistrates by election", "choose": "choose magistrates by election",
+    "lower": "lower the export tariff by 2", "change": "change the import tariff by +3",
+    "deny": "deny ingress to BORGIA (or: deny egress to BORGIA)",
+    "allow": "allow ingress to BORGIA (or: allow .0102 to board)",
+    "accept": "accept .0102 as apprentice", "approve": "approve .0102 as journeyman",
+    "admit": "admit .0102 as master", "colonize": "colonize with 50 crew", "colonise": "colonise with 50 crew",
+    "settle": "settle a colony with 50 crew", "plant": "plant 20 slaves as colonists",
+    "permit": "permit .0102 to board", "let": "let .0102 aboard", "recruit": "recruit 50 crew",
+    "hire": "hire 50 crew", "execute": "execute on day 15", "orders": "orders for May 1493",
+    "these": "these orders are for May 1493",
 }
 
+_METHOD_LETTERS = {"sovereign": "s", "feudatory": "f", "tenant": "t", "bishop": "b", "archbishop": "a"}
+_STEPS = {"W_APPRENTICE": "apprentice", "W_JOURNEYMAN": "journeyman", "W_MASTER": "master"}
+TARIFF_IS_A_CHANGE = ("a tariff order states the change, not the new rate (rules, MAGISTRATES: raised or lowered by "
+                      "up to five percentage points): write e.g. raise the import tariff by 3 or lower the export "
+                      "tariff by 2")
 _MODES = {"land": "land", "water": "water", "sea": "water", "ship": "water", "ferry": "ferry", "road": "road"}
 _WORKS = {("art", False): "art", ("art", True): "negative_art", ("letters", False): "letters",
           ("letters", True): "negative_letters", ("architecture", False): "architecture"}
@@ -103,7 +133,103 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
         if t.has("W_ADDRESS"):
             return "ask_address", {"target_family": what.upper()}, ""
         return ("ask_depth" if t.has("W_DEPTH") else "ask_coordinates"), {"location": what}, ""
+    if rule in _MORE:
+        return _MORE[rule](tree, t)
     raise AssertionError(f"phrase rule {rule} has no builder")
+
+
+def _fortify(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    if t.has("W_FAS") or t.has("W_ASSAULT"):
+        return "fortify", {"measure": "fas", "tower": 1}, ""
+    if t.has("W_FAR") or t.has("W_RESISTANCE"):
+        return "fortify", {"measure": "far", "tower": 1}, ""
+    tower = int(t.number()) if t.has("NUMBER") else 1
+    if tower > 9:
+        raise OrderError("the code numbers towers 1 to 9 (PFT1 to PFT9): fortify tower 2")
+    return "fortify", {"measure": "tower", "tower": tower}, ""
+
+
+def _indulgence(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "indulgence", {"beneficiary": t.persona()}, ""
+
+
+def _sermon(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "sermon", {"target": t.persona() if t.has("W_TROOPS") else "populace"}, ""
+
+
+def _appoint(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    if t.has("W_MAGISTRATE"):
+        return "appoint_magistrate", {"appointee": t.persona()}, ""
+    kind = "appoint_tax_collector" if t.has("W_TAXES") else "appoint_tithe_collector"
+    return kind, {"appointee": t.persona(), "location": t.words(0)}, ""
+
+
+def _selection(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    method = "e" if t.has("W_ELECTION") else None
+    if t.has("W_METHOD"):
+        method = _METHOD_LETTERS[t.first("W_METHOD").lower().removesuffix("'s")]
+    if t.has("W_ELECTED"):
+        if method not in (None, "e"):
+            raise OrderError("magistrates are either elected or appointed: magistrates by election, or "
+                             "magistrates appointed by the bishop")
+        method = "e"
+    if t.has("W_APPOINTED") and method == "e":
+        raise OrderError("magistrates are either elected or appointed: magistrates appointed by the bishop")
+    if method is None:
+        raise OrderError("say how magistrates are selected: magistrates by election, or magistrates appointed by "
+                         "the sovereign, the feudatory, the tenant, the bishop or the archbishop")
+    return "magistrate_selection", {"method": method}, ""
+
+
+def _tariff(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    if t.has("W_TO"):
+        raise OrderError(TARIFF_IS_A_CHANGE)
+    which = "import" if t.has("W_IMPORT") else "export"
+    sign = t.first("SIGN") if t.has("SIGN") else None
+    way = "+" if t.has("W_RAISE") else "-" if t.has("W_LOWER") else sign
+    if way is None:
+        raise OrderError(f"say which way the {which} tariff changes: raise the {which} tariff by 3, lower the "
+                         f"{which} tariff by 3 or change the {which} tariff by -3")
+    if sign is not None and sign != way:
+        raise OrderError(f"{'raise' if way == '+' else 'lower'} the {which} tariff by a number of points without "
+                         f"a sign, e.g. {'raise' if way == '+' else 'lower'} the {which} tariff by 3")
+    return "tariff", {"which": which, "change": f"{way}{t.number()}"}, ""
+
+
+def _access(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "access", {"what": "ingress" if t.has("W_INGRESS") else "egress", "allow": not t.has("W_DENY"),
+                      "target_family": t.words(0)}, ""
+
+
+def _guild(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    step = next(v for k, v in _STEPS.items() if t.has(k))
+    return "guild", {"step": step, "candidate": t.persona()}, ""
+
+
+def _colonize(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "colonize", {"item": t.words(0), "qty": t.number()}, ""
+
+
+def _board(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "permit_boarding", {"passenger": t.persona()}, ""
+
+
+def _recruit(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "recruit_crew", {"qty": t.number()}, ""
+
+
+def _day(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "execute_day", {"day": t.number()}, ""
+
+
+def _turn(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    month = t.first("W_MONTH")[:3].lower()
+    return "for_turn", {"month": [m[:3].lower() for m in MONTHS].index(month) + 1, "year": t.number()}, ""
+
+
+_MORE = {"p_fortify": _fortify, "p_indulgence": _indulgence, "p_sermon": _sermon, "p_appoint": _appoint,
+         "p_selection": _selection, "p_tariff": _tariff, "p_access": _access, "p_guild": _guild,
+         "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn}
 
 
 def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:
@@ -137,7 +263,10 @@ class _Tokens:
     """The tokens of one phrase, by terminal name."""
 
     def __init__(self, tree: Tree) -> None:
+        # Keywords also from the phrase's small groups (fortification, tariff_of...): never WORDs or PERSONA.
+        groups = [c for c in tree.children if isinstance(c, Tree) and c.data not in ("persona", "words", "dest")]
         self.tokens = [c for c in tree.children if isinstance(c, Token)]
+        self.tokens += [tok for g in groups for tok in g.scan_values(lambda v: isinstance(v, Token))]
         self.trees = [c for c in tree.children if isinstance(c, Tree)]
 
     def has(self, terminal: str) -> bool:
