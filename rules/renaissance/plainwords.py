@@ -2,7 +2,7 @@
 the same kind and raw args a code gives. codes.py then checks and normalizes both alike (items, quantities,
 classes), so a phrase and its code cannot drift apart.
 
-One phrase per line, from its verb to the end of the line. Forms not listed in VERBS stay code-only.
+One phrase per line, from its verb to the end of the line. Every kind has a form; the code alone gives a sale its rank.
 """
 
 from __future__ import annotations
