@@ -172,3 +172,16 @@ def test_ask_address_once_per_family() -> None:
     # another family has its own request
     assert information_address.ask_address(ctx, {}, {"family": "BORGIA", "target_family": "MEDICI"}).ok
     assert not information_address.ask_address(ctx, {}, {"family": "BORGIA", "target_family": "SFORZA"}).ok
+
+
+def test_a_family_name_with_a_blank_is_found_as_codes_write_it() -> None:
+    # Codes carry no blanks: DIDELLAROVERE and ?ADELLAROVERE name the DELLA ROVERE family.
+    s = make_state()
+    s["families"]["DELLA ROVERE"] = {"player": s["families"]["BORGIA"]["player"], "religion": "catholic",
+                                     "personae": []}
+    ctx = ctx_for(s)
+    tenant = s["personae"]["0102"]
+    assert loyalty.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "DELLAROVERE"}).ok
+    assert s["locations"]["Pisa"]["ingress_denied"] == ["DELLA ROVERE"]
+    out = information_address.ask_address(ctx, {}, {"family": "MEDICI", "target_family": "dellarovere"})
+    assert out.ok and "DELLA ROVERE" in ctx.messages["MEDICI"][0]

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .checks import find_family
 from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
 
 
 @action("ask_address", Phase.OTHER)
 def ask_address(ctx: Ctx, persona: Persona | None, args: dict[str, Any]) -> Outcome:
     family = str(args.get("family") or (persona or {}).get("family") or "").upper()
-    target = str(args.get("target_family", "")).upper()
-    fam = ctx.state["families"].get(target)
+    target = find_family(ctx.state, str(args.get("target_family", "")))  # DELLAROVERE is DELLA ROVERE
+    fam = ctx.state["families"].get(target) if target else None
     if fam is None:
         return fail(f"there is no family {args.get('target_family')!r}")
     if not ctx.once("information_address", family):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .checks import find_family
 from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
 from .offices import holds, office_location
 
@@ -52,8 +53,8 @@ def access(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     where, why = office_location(ctx.state, persona, "tenant")
     if where is None:
         return fail(f"only a tenant may deny or allow {what}: {why}")
-    family = str(args.get("target_family", "")).upper()
-    if family not in ctx.state["families"]:
+    family = find_family(ctx.state, str(args.get("target_family", "")))  # DELLAROVERE is DELLA ROVERE
+    if family is None:
         return fail(f"there is no family {args.get('target_family')!r}")
     loc = ctx.state["locations"][where]
     phrase = f"{what} {'to' if what == 'ingress' else 'from'} {where}"
