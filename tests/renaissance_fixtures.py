@@ -15,8 +15,11 @@ it. Who is where, for tests to rely on:
 from __future__ import annotations
 
 import copy
+import random
+from types import ModuleType
 from typing import Any
 
+from rules.renaissance.engine import STEPS, Ctx
 from rules.renaissance.setup import new_game
 
 _SETUP: dict[str, Any] = {
@@ -81,3 +84,23 @@ def small_setup() -> dict[str, Any]:
 def small_state() -> dict[str, Any]:
     """The state of docs/renaissance-state.md for the tiny world, before turn 1."""
     return new_game(small_setup())
+
+
+def month_ctx(personae: list[dict[str, Any]], locations: list[dict[str, Any]], month: int = 1, turn: int = 1,
+              **state: Any) -> Ctx:
+    """A turn's context over a hand-made state (1493, the given month): the personae keyed by id, the locations
+    by name, any other state keys as given; each persona starts the turn where he stands."""
+    full = {"calendar": {"year": 1493, "month": month}, "personae": {p["id"]: p for p in personae},
+            "locations": {loc["name"]: loc for loc in locations}, "families": {}, **state}
+    ctx = Ctx(state=full, turn=turn, rng=random.Random(1))
+    for p in personae:
+        ctx.start_location[p["id"]] = p["location"]
+        ctx.start_inside[p["id"]] = bool(p["inside"])
+    return ctx
+
+
+def run_end_steps(ctx: Ctx, module: ModuleType) -> None:
+    """The end-of-turn steps one rule module registered, in their ranks."""
+    for _rank, _name, fn in STEPS["end"]:
+        if fn.__module__ == module.__name__:
+            fn(ctx)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from rules.renaissance import crafts
 from rules.renaissance.engine import Ctx
+from tests.renaissance_fixtures import month_ctx
 
 
 def persona(skills: dict[str, int], assets: dict[str, int], where: str = "Venice") -> dict[str, Any]:
@@ -15,13 +15,7 @@ def persona(skills: dict[str, int], assets: dict[str, int], where: str = "Venice
 
 
 def make_ctx(p: dict[str, Any], month: int = 1) -> Ctx:
-    state = {"calendar": {"year": 1493, "month": month}, "personae": {p["id"]: p},
-             "locations": {"Venice": {"name": "Venice", "harbor": 6}, "Milan": {"name": "Milan", "harbor": None}},
-             "families": {}}
-    ctx = Ctx(state=state, turn=1, rng=random.Random(1))
-    ctx.start_location[p["id"]] = p["location"]
-    ctx.start_inside[p["id"]] = True
-    return ctx
+    return month_ctx([p], [{"name": "Venice", "harbor": 6}, {"name": "Milan", "harbor": None}], month)
 
 
 def make(p: dict[str, Any], item: str, qty: int, month: int = 1, ctx: Ctx | None = None) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from rules.renaissance import engineering
 from rules.renaissance.engine import Ctx
+from tests.renaissance_fixtures import month_ctx
 
 
 def persona(pid: str = "0101", where: str | None = "Alpha", eng: int = 500, **assets: int) -> dict[str, Any]:
@@ -29,14 +29,7 @@ def locations() -> list[dict[str, Any]]:
 
 
 def make_ctx(personae: list[dict[str, Any]], turn: int = 1) -> Ctx:
-    state = {"calendar": {"year": 1493, "month": 1}, "personae": {p["id"]: p for p in personae},
-             "locations": {loc["name"]: loc for loc in locations()}, "families": {}, "roads": {},
-             "harbor_deepened": {}}
-    ctx = Ctx(state=state, turn=turn, rng=random.Random(1))
-    for p in personae:
-        ctx.start_location[p["id"]] = p["location"]
-        ctx.start_inside[p["id"]] = True
-    return ctx
+    return month_ctx(personae, locations(), turn=turn, roads={}, harbor_deepened={})
 
 
 KEY = "Alpha|Beta Nova"

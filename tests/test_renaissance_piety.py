@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from rules.renaissance import piety
-from rules.renaissance.engine import STEPS, Ctx
+from rules.renaissance.engine import Ctx
+from tests.renaissance_fixtures import month_ctx, run_end_steps
 
 
 def persona(pid: str, religion: str = "catholic", where: str | None = "Rome", **kw: Any) -> dict[str, Any]:
@@ -25,19 +25,11 @@ def location(name: str, **kw: Any) -> dict[str, Any]:
 
 
 def make_ctx(month: int, personae: list[dict[str, Any]], locations: list[dict[str, Any]]) -> Ctx:
-    state = {"calendar": {"year": 1493, "month": month}, "personae": {p["id"]: p for p in personae},
-             "locations": {loc["name"]: loc for loc in locations}, "families": {}}
-    ctx = Ctx(state=state, turn=1, rng=random.Random(1))
-    for p in personae:
-        ctx.start_location[p["id"]] = p["location"]
-        ctx.start_inside[p["id"]] = bool(p["inside"])
-    return ctx
+    return month_ctx(personae, locations, month)
 
 
 def end_of_turn(ctx: Ctx) -> None:
-    for _rank, _name, fn in STEPS["end"]:
-        if fn.__module__ == piety.__name__:
-            fn(ctx)
+    run_end_steps(ctx, piety)
 
 
 # --- pilgrimage ---------------------------------------------------------------------------------------------

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from rules.renaissance import training
 from rules.renaissance.engine import Ctx
+from tests.renaissance_fixtures import month_ctx
 
 
 def persona(pid: str, where: str | None = "Pisa", skills: dict[str, int] | None = None, **kw: Any) -> dict[str, Any]:
@@ -18,13 +18,7 @@ def persona(pid: str, where: str | None = "Pisa", skills: dict[str, int] | None 
 
 
 def make_ctx(personae: list[dict[str, Any]]) -> Ctx:
-    state = {"calendar": {"year": 1493, "month": 1}, "personae": {p["id"]: p for p in personae},
-             "locations": {"Pisa": {"name": "Pisa"}, "Lucca": {"name": "Lucca"}}, "families": {}}
-    ctx = Ctx(state=state, turn=1, rng=random.Random(1))
-    for p in personae:
-        ctx.start_location[p["id"]] = p["location"]
-        ctx.start_inside[p["id"]] = bool(p["inside"])
-    return ctx
+    return month_ctx(personae, [{"name": "Pisa"}, {"name": "Lucca"}])
 
 
 def test_trainee_gains_the_square_root_of_the_difference_truncated() -> None:
