@@ -34,6 +34,12 @@ def load_rules() -> None:
         importlib.import_module(f"{__package__}.{name}")
 
 
+def copy_state(state: State) -> State:
+    """A deep copy of a state (plain JSON), for work that must leave the original as it was."""
+    copied: State = json.loads(json.dumps(state))
+    return copied
+
+
 @dataclass
 class Result:
     """What the month did, for the reports: an entry per order executed, per family."""
@@ -135,7 +141,7 @@ def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: 
 def run_month(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng: random.Random) -> Result:
     """Run turn `turn` on a copy of `state`; the new state is `result.ctx.state`."""
     load_rules()
-    new: State = json.loads(json.dumps(state))  # the caller's snapshot must stay as it was
+    new = copy_state(state)  # the caller's snapshot must stay as it was
     ctx = Ctx(state=new, turn=turn, rng=rng)
     result = Result(ctx=ctx)
     apply_gm_orders(new, turn, orders.get(GM, []), result)

@@ -22,7 +22,7 @@ from . import checks, codes, reports
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .engine import State
-from .execute import family_key, run_month
+from .execute import copy_state, family_key, run_month
 
 CODESHEET = Path(__file__).resolve().parents[2] / "docs" / "renaissance-codes.md"
 
@@ -68,7 +68,7 @@ class Renaissance:
             return f"no player {fields['player']!r} in this game (players: {', '.join(state['players'])})"
         if kind == "gm_amend":
             try:
-                setup_rules.amend(_copy(state), fields["amendment"])
+                setup_rules.amend(copy_state(state), fields["amendment"])
             except ValueError as exc:
                 return str(exc)
         return None
@@ -110,12 +110,6 @@ class Renaissance:
 
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         return {"month": month_name(state, turn), "codesheet": True, "sheet": codesheet_text()}
-
-
-def _copy(state: State) -> State:
-    import json
-
-    return json.loads(json.dumps(state))
 
 
 RULESET = Renaissance()
