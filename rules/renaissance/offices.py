@@ -19,7 +19,7 @@ SELECTION_OFFICE: dict[str, str] = {"s": "sovereign", "f": "feudatory", "t": "te
 SELECTION_METHODS: tuple[str, ...] = ("e", *SELECTION_OFFICE)
 
 # How the printout words each office; "dfc" is printed only when it has passed from the tenancy.
-_TITLE = {"sovereign": "sovereign", "feudatory": "feudatory", "tenant": "tenant", "magistrate": "magistrate",
+OFFICE_TITLES = {"sovereign": "sovereign", "feudatory": "feudatory", "tenant": "tenant", "magistrate": "magistrate",
           "bishop": "bishop", "archbishop": "archbishop", "dfc": "de facto controller"}
 
 
@@ -77,19 +77,26 @@ def office_location(state: State, persona: dict[str, Any], office: str) -> tuple
     found = held_by(state, office, persona["id"])
     if len(found) == 1:
         return found[0], ""
-    word = _TITLE[office]
+    word = OFFICE_TITLES[office]
     if not found:
         return None, f"not the {word} of any location"
     return None, f"{word} of several locations ({', '.join(found)}): give this order at the location"
 
 
-def offices_of(state: State, pid: str) -> list[str]:
-    """The printout's office lines for a persona, e.g. ["sovereign of Florence", "magistrate of Pisa"]. The
-    de facto controller is listed only where control has passed from the tenancy (the tenant line says it)."""
-    lines: list[str] = []
+def offices_by_holder(state: State) -> dict[str, list[str]]:
+    """Every holder's office lines, e.g. {"0101": ["sovereign of Florence", "magistrate of Pisa"]}, in one pass
+    over the locations (the printout asks it for every persona). The de facto controller is listed only where
+    control has passed from the tenancy (the tenant line says it)."""
+    held: dict[str, list[str]] = {}
     for name, loc in state["locations"].items():
         offices = loc.get("offices") or {}
         for office in OFFICES:
-            if offices.get(office) == pid:
-                lines.append(f"{_TITLE[office]} of {name}")
-    return lines
+            who = offices.get(office)
+            if who:
+                held.setdefault(who, []).append(f"{OFFICE_TITLES[office]} of {name}")
+    return held
+
+
+def offices_of(state: State, pid: str) -> list[str]:
+    """The printout's office lines for one persona (or a non-player holder)."""
+    return offices_by_holder(state).get(pid, [])

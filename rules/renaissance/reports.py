@@ -8,9 +8,8 @@ from . import accounts
 from .calendar import month_name
 from .engine import State
 from .execute import Result
+from .offices import OFFICE_TITLES, OFFICES, offices_by_holder
 
-OFFICES = ("sovereign", "feudatory", "tenant", "magistrate", "bishop", "archbishop", "dfc")
-OFFICE_NAMES = {"dfc": "de facto controller"}
 SELECTION = {"e": "elected", "s": "appointed by the sovereign", "f": "appointed by the feudatory",
              "t": "appointed by the tenant", "b": "appointed by the bishop", "a": "appointed by the archbishop"}
 
@@ -23,16 +22,6 @@ def holder_name(state: State, holder: str | None) -> str:
     if persona is None:
         return holder
     return f"{persona['name']} ({persona['family']} .{holder})"
-
-
-def offices_held(state: State) -> dict[str, list[str]]:
-    """persona id -> "magistrate of Florence", ... (one pass over the locations, not one per persona)."""
-    held: dict[str, list[str]] = {}
-    for loc in state["locations"].values():
-        for office, holder in loc.get("offices", {}).items():
-            if holder and holder in state["personae"]:
-                held.setdefault(holder, []).append(f"{OFFICE_NAMES.get(office, office)} of {loc['name']}")
-    return held
 
 
 def persona_view(persona: dict[str, Any], held: list[str]) -> dict[str, Any]:
@@ -55,7 +44,7 @@ def persona_view(persona: dict[str, Any], held: list[str]) -> dict[str, Any]:
 
 
 def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
-    offices = [(OFFICE_NAMES.get(o, o), holder_name(state, loc.get("offices", {}).get(o))) for o in OFFICES
+    offices = [(OFFICE_TITLES[o], holder_name(state, loc.get("offices", {}).get(o))) for o in OFFICES
                if loc.get("offices", {}).get(o)]
     return {
         "name": loc["name"], "population": loc["population"], "wealth": loc["wealth"],
@@ -73,7 +62,7 @@ def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
 
 def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, Any]]:
     """player code -> printout context: a section per family the player directs."""
-    held = offices_held(state)
+    held = offices_by_holder(state)
     by_player: dict[str, list[str]] = {}
     for name, fam in state["families"].items():
         by_player.setdefault(fam["player"], []).append(name)
