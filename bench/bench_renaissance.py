@@ -41,9 +41,9 @@ from maild.mail.maildir import MaildirInbox, MaildirSender, deliver  # noqa: E40
 from maild.render import render  # noqa: E402
 from maild.ruleset import OrderSet, PlacedOrder  # noqa: E402
 from maild.turn import run_turn  # noqa: E402
-from rules.renaissance import RULESET  # noqa: E402
-from rules.renaissance.items import classes_of, code_of  # noqa: E402
-from rules.renaissance.worldgen import generate  # noqa: E402
+from maild_rules.renaissance import RULESET  # noqa: E402
+from maild_rules.renaissance.items import classes_of, code_of  # noqa: E402
+from maild_rules.renaissance.worldgen import generate  # noqa: E402
 
 NOW = datetime(1493, 1, 1, 9, 0, tzinfo=UTC)
 

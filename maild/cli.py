@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import hashlib
 import json
+import shutil
 import sys
 import tomllib
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from maild import __version__
 from maild.app import App
 from maild.clock import Clock, parse_now
 from maild.config import ConfigError, load_config
@@ -34,6 +36,7 @@ from maild.mail.base import FetchedMail
 from maild.models import Game, GmOrder, InboundMail
 from maild.orderbook import players_without_orders
 from maild.outbox import outbox_rows
+from maild.paths import EXAMPLE_PREFIX, setup_path, shipped_examples
 from maild.ruleset import SetupError
 
 
@@ -47,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="config file (default ./maild.toml; without one, the embedded default)")
     p.add_argument("--now", default=None, help="ISO-8601 date and time to use as the clock (GMs, tests)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    p.add_argument("--version", action="version", version=f"maild {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     sub.add_parser("init", help="create or upgrade the database")
@@ -55,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     create = game.add_parser("create", help="start a game from a setup file (TOML)")
     create.add_argument("name")
     create.add_argument("--ruleset", required=True)
-    create.add_argument("--setup", required=True, type=Path)
+    create.add_argument("--setup", default=None,
+                        help=f"setup file (TOML), or {EXAMPLE_PREFIX}NAME for an example shipped with maild "
+                             "(default: the ruleset's own example)")
     game.add_parser("list", help="games, turn, next deadline, who has not sent orders")
     show = game.add_parser("show", help="the game's current state")
     show.add_argument("name")
@@ -111,16 +117,51 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging(args.verbose)
+    fresh = _paths_not_yet_there(args.config)
     try:
         return dispatch(args)
     except (UsageError, ConfigError, GameError, SetupError) as exc:
         print(f"maild: {exc}", file=sys.stderr)
+        _remove_created(fresh)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `maild game show --json | head`: the reader has had enough
         sys.stderr.close()
         return 0
+
+
+def _paths_not_yet_there(config_path: Path | None) -> list[Path]:
+    """The outermost folders and files the config would create (SQLite file, Maildirs) that do not exist
+    yet, so that a command that fails leaves nothing behind (no stray ./var)."""
+    try:
+        config = load_config(config_path)
+    except ConfigError:
+        return []
+    wanted = [config.inbound.path, config.outbound.path]
+    if config.database_url.startswith("sqlite:///"):
+        wanted.append(Path(config.database_url.removeprefix("sqlite:///")))
+    fresh = []
+    for path in wanted:
+        if path is None:
+            continue
+        path = path.absolute()
+        top = None
+        while not path.exists() and path != path.parent:
+            top, path = path, path.parent
+        if top is not None:
+            fresh.append(top)
+    return fresh
+
+
+def _remove_created(paths: list[Path]) -> None:
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.exists():
+            path.unlink(missing_ok=True)
+        for sidecar in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            sidecar.unlink(missing_ok=True)
 
 
 def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
@@ -162,10 +203,14 @@ def cmd_init(app: App, args: argparse.Namespace) -> int:
 
 def cmd_game(app: App, args: argparse.Namespace) -> int:
     if args.game_cmd == "create":
-        if not args.setup.exists():
+        setup = setup_path(args.setup or f"{EXAMPLE_PREFIX}{args.ruleset}", Path("."))
+        if not setup.exists():
+            if args.setup is None or args.setup.startswith(EXAMPLE_PREFIX):
+                raise UsageError(f"no example {setup.parent.name!r} ships with maild (there are: "
+                                 f"{', '.join(shipped_examples())}); give a setup file with --setup")
             raise UsageError(f"{args.setup}: no such setup file")
         with app.db.session() as s:
-            game = create_game(s, args.name, args.ruleset, args.setup, app.now(), app.config.game(args.name))
+            game = create_game(s, args.name, args.ruleset, setup, app.now(), app.config.game(args.name))
             print(f"created game {game.name} ({game.ruleset}), {len(players_of(s, game))} players")
         return 0
     if args.game_cmd == "list":

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from maild.paths import ROOT
+from maild.paths import setup_path
 
 DEFAULT_CONFIG = Path("maild.toml")
 
@@ -111,7 +111,7 @@ def embedded_default() -> Config:
         "games": [{
             "name": "venice-demo",
             "ruleset": "venice",
-            "setup": str(ROOT / "examples" / "venice" / "setup.toml"),
+            "setup": "example:venice",
             "address": "gm@localhost",
             "schedule": {"timezone": "Europe/Rome", "cron": "15 17 * * *"},
         }],
@@ -210,7 +210,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
     return GameConfig(
         name=name,
         ruleset=str(g["ruleset"]),
-        setup=base_dir / str(g["setup"]),
+        setup=setup_path(str(g["setup"]), base_dir),
         address=address.lower() if address else None,
         aliases=tuple(a.lower() for a in g.get("aliases", [])),
         schedule=schedule,

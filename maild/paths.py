@@ -1,8 +1,36 @@
-"""Where the data files that ship beside the code live."""
+"""Where the data files that ship with maild live.
 
+The source tree keeps them in top-level folders (`grammar/`, `templates/`, `migrations/`, `examples/`);
+the wheel carries them as the packages `maild.grammar`, `maild.templates`, `maild.migrations` and
+`maild.examples` (pyproject's package-dir), and an editable install maps the same names onto the checkout.
+They are found with importlib.resources, so an installed maild works from any directory.
+"""
+
+from importlib.resources import files
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-GRAMMAR_DIR = ROOT / "grammar"
-TEMPLATE_DIR = ROOT / "templates"
-MIGRATIONS_DIR = ROOT / "migrations"
+
+def _data_dir(package: str) -> Path:
+    # pip installs packages unzipped, so the traversable is a real directory: Lark, Jinja's loader and
+    # Alembic all want a path.
+    return Path(str(files(package)))
+
+
+GRAMMAR_DIR = _data_dir("maild.grammar")
+TEMPLATE_DIR = _data_dir("maild.templates")
+MIGRATIONS_DIR = _data_dir("maild.migrations")
+EXAMPLES_DIR = _data_dir("maild.examples")
+
+EXAMPLE_PREFIX = "example:"
+
+
+def setup_path(text: str, base_dir: Path) -> Path:
+    """A setup file named in a config or on the command line: `example:NAME` is the example shipped with
+    maild (`examples/NAME/setup.toml`), anything else a path relative to `base_dir`."""
+    if text.startswith(EXAMPLE_PREFIX):
+        return EXAMPLES_DIR / text[len(EXAMPLE_PREFIX):] / "setup.toml"
+    return base_dir / text
+
+
+def shipped_examples() -> list[str]:
+    return sorted(p.name for p in EXAMPLES_DIR.iterdir() if (p / "setup.toml").is_file())

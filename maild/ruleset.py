@@ -151,9 +151,9 @@ def load_ruleset(name: str) -> Ruleset:
     if not name.isidentifier():
         raise KeyError(name)
     try:
-        module = importlib.import_module(f"rules.{name}")
+        module = importlib.import_module(f"maild_rules.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name in (f"rules.{name}", "rules"):
+        if exc.name in (f"maild_rules.{name}", "rules"):
             raise KeyError(name) from None
         raise
     return module.RULESET

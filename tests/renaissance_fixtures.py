@@ -19,8 +19,8 @@ import random
 from types import ModuleType
 from typing import Any
 
-from rules.renaissance.engine import STEPS, Ctx
-from rules.renaissance.setup import new_game
+from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.setup import new_game
 
 _SETUP: dict[str, Any] = {
     "game": {"start": "1493-01"},

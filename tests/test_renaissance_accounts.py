@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.renaissance import accounts
+from maild_rules.renaissance import accounts
 
 FEES = {"per_family": 5.0, "per_order": 0.1, "conflict_actions": 25, "action": 0.2, "prepay_discount": 0.1,
         "location_setup": 10.0}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from maild.ruleset import Diagnostic
-from rules.renaissance.checks import check, find_location
-from rules.renaissance.codes import parse
+from maild_rules.renaissance.checks import check, find_location
+from maild_rules.renaissance.codes import parse
 
 
 def persona(pid: str, family: str, location: str | None, alive: bool = True, **extra: Any) -> dict[str, Any]:

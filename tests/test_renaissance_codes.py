@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from maild.ruleset import ParsedOrders
-from rules.renaissance import items
-from rules.renaissance.codes import format_code, parse, summary
-from rules.renaissance.orderkinds import KINDS, SKILL_LETTERS
+from maild_rules.renaissance import items
+from maild_rules.renaissance.codes import format_code, parse, summary
+from maild_rules.renaissance.orderkinds import KINDS, SKILL_LETTERS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEET = ROOT / "docs" / "renaissance-codes.md"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance import colonies
-from rules.renaissance.engine import Ctx
+from maild_rules.renaissance import colonies
+from maild_rules.renaissance.engine import Ctx
 
 
 def make_state(population: int = 1000, religion: str = "catholic") -> dict[str, Any]:

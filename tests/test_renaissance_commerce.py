@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance.commerce import buy, sell, transfer
-from rules.renaissance.engine import ACTIONS, Ctx, Phase
+from maild_rules.renaissance.commerce import buy, sell, transfer
+from maild_rules.renaissance.engine import ACTIONS, Ctx, Phase
 
 
 def persona(pid: str, family: str, location: str | None = "Florence", **extra: Any) -> dict[str, Any]:

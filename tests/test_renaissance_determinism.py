@@ -15,7 +15,7 @@ from pathlib import Path
 
 from maild.render import render
 from maild.ruleset import OrderSet, PlacedOrder
-from rules.renaissance import RULESET
+from maild_rules.renaissance import RULESET
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "renaissance" / "setup.toml"
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from rules.renaissance import engineering
-from rules.renaissance.engine import Ctx
+from maild_rules.renaissance import engineering
+from maild_rules.renaissance.engine import Ctx
 from tests.renaissance_fixtures import month_ctx
 
 

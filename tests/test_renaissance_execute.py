@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder
-from rules.renaissance import RULESET
-from rules.renaissance.engine import ACTIONS, Action, Phase, done
-from rules.renaissance.execute import load_rules, run_month
+from maild_rules.renaissance import RULESET
+from maild_rules.renaissance.engine import ACTIONS, Action, Phase, done
+from maild_rules.renaissance.execute import load_rules, run_month
 from tests.renaissance_fixtures import small_state
 
 

@@ -380,8 +380,8 @@ def test_a_cancel_after_ten_days_leaves_late_orders_standing(tmp_path: Path, db_
 
 def test_an_order_the_program_cannot_carry_out_is_reported_to_the_gm(tmp_path: Path, db_url: str,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from rules.renaissance.engine import ACTIONS, Action, Phase
-    from rules.renaissance.execute import load_rules
+    from maild_rules.renaissance.engine import ACTIONS, Action, Phase
+    from maild_rules.renaissance.execute import load_rules
 
     def boom(ctx: object, persona: object, args: object) -> object:
         raise RuntimeError("a bug in charity")

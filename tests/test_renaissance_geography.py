@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from rules.renaissance import geography as geo
-from rules.renaissance import ships as sh
-from rules.renaissance.setup import find_location
+from maild_rules.renaissance import geography as geo
+from maild_rules.renaissance import ships as sh
+from maild_rules.renaissance.setup import find_location
 
 R = 3958.8  # statute miles
 MILE_PER_DEGREE = R * math.pi / 180  # 3958.8 × 0.0174533 = 69.094 miles to a degree of great circle

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance import magistracy
-from rules.renaissance.engine import Ctx
+from maild_rules.renaissance import magistracy
+from maild_rules.renaissance.engine import Ctx
 
 OCTOBER, NOVEMBER = 10, 11  # turns: the calendar starts in January 1493
 

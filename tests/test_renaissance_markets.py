@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance.engine import STEPS, Ctx
-from rules.renaissance.markets import grow, price_step, quota_completions, wealth_growth
+from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.markets import grow, price_step, quota_completions, wealth_growth
 
 
 def location(name: str = "Florence", **extra: Any) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance import information_address, loyalty, offices
-from rules.renaissance.engine import Ctx
-from rules.renaissance.setup import find_location
+from maild_rules.renaissance import information_address, loyalty, offices
+from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.setup import find_location
 
 
 def make_state() -> dict[str, Any]:

@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from maild.paths import ROOT
 from maild.ruleset import SetupError
-from rules.renaissance.items import ALL_ITEMS, CLASSES
-from rules.renaissance.orderkinds import SKILLS
-from rules.renaissance.setup import (
+from maild_rules.renaissance.items import ALL_ITEMS, CLASSES
+from maild_rules.renaissance.orderkinds import SKILLS
+from maild_rules.renaissance.setup import (
     OFFICES,
     amend,
     find_location,
@@ -22,7 +21,8 @@ from rules.renaissance.setup import (
     location_key,
     new_game,
 )
-from rules.renaissance.worldgen import generate
+from maild_rules.renaissance.worldgen import generate
+from tests.paths import ROOT
 from tests.renaissance_fixtures import small_setup, small_state
 
 EXAMPLE = ROOT / "examples" / "renaissance" / "setup.toml"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance import succession
-from rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance import succession
+from maild_rules.renaissance.engine import STEPS, Ctx
 
 
 def piero(**extra: Any) -> dict[str, Any]:

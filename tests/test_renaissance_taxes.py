@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance import taxes
-from rules.renaissance.engine import Ctx
+from maild_rules.renaissance import taxes
+from maild_rules.renaissance.engine import Ctx
 
 
 def make_state(population: int = 20000, wealth: int = 150, loyalty: int = 500) -> dict[str, Any]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.renaissance import training
-from rules.renaissance.engine import Ctx
+from maild_rules.renaissance import training
+from maild_rules.renaissance.engine import Ctx
 from tests.renaissance_fixtures import month_ctx
 
 

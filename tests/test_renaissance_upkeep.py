@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.renaissance import pestilence, upkeep
-from rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance import pestilence, upkeep
+from maild_rules.renaissance.engine import STEPS, Ctx
 
 
 def persona(pid: str, assets: dict[str, int], **extra: Any) -> dict[str, Any]:

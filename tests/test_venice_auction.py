@@ -13,7 +13,7 @@ import random
 import pytest
 
 from maild.ruleset import Order, PlacedOrder
-from rules.venice import RULESET
+from maild_rules.venice import RULESET
 from tests.test_venice_fixtures import (
     LINEUPS,
     bid_record,

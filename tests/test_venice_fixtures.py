@@ -12,7 +12,7 @@ from typing import Any
 
 from maild.render import render
 from maild.ruleset import OrderSet, PlacedOrder, TurnResult
-from rules.venice import RULESET
+from maild_rules.venice import RULESET
 
 # The rules' example agendas and assets.
 AGENDAS = [

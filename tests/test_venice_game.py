@@ -7,9 +7,9 @@ import json
 import random
 import tomllib
 
-from maild.paths import ROOT
 from maild.ruleset import Ruleset, TurnResult, load_ruleset
-from rules.venice import RULESET
+from maild_rules.venice import RULESET
+from tests.paths import ROOT
 from tests.test_venice_fixtures import book, holdings, money, newsletter_text, play, printout_text
 
 # The rules' agendas and assets, but agendas worth more than the rules' example (60$ and 100$ rather than

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from maild.ruleset import Order, OrderSet
-from rules.venice import RULESET
+from maild_rules.venice import RULESET
 from tests.test_venice_fixtures import new_game, play_quiet_turns
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from maild.render import render
 from maild.ruleset import TurnResult
-from rules.venice import RULESET
+from maild_rules.venice import RULESET
 from tests.test_venice_fixtures import new_game, newsletter_text, play, printout_text
 
 MAILS = {

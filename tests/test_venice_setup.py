@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from maild.paths import ROOT
 from maild.ruleset import PlayerSpec, SetupError
-from rules.venice import RULESET
+from maild_rules.venice import RULESET
+from tests.paths import ROOT
 from tests.test_venice_fixtures import make_setup, new_game
 
 

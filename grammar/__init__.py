@@ -1,0 +1,1 @@
+"""Package data: grammar (shipped inside the wheel as maild.grammar, read with importlib.resources)."""

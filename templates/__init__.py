@@ -1,0 +1,1 @@
+"""Package data: templates (shipped inside the wheel as maild.templates, read with importlib.resources)."""
