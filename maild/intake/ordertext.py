@@ -10,6 +10,8 @@ The rules, in order:
    there, the *last* one below it is used: that is a player who pasted orders at the bottom of an
    unquoted (Outlook) reply. Text above the header line is ignored (a note says so if it was more than
    quotes).
+   Before that, an attribution glued to the end of the player's own line ("borrow 5$ On Wed, ... wrote:")
+   is put on a line of its own (`quotes.unglue`); line numbers still count the mail's lines.
 3. **The order text** runs from the line after the header (or from the top) to ``#end``, the next
    header line (one mail carries one player's orders; the rest is ignored and noted), or the end. In it,
    quoted lines, attributions, forward headers and what follows a cut are removed (`quotes.strip_quotes`);
@@ -36,7 +38,7 @@ from maild.intake.header import (
     parse_header_line,
     subject_command,
 )
-from maild.intake.quotes import first_cut, is_quoted, strip_quotes
+from maild.intake.quotes import first_cut, is_quoted, strip_quotes, unglue
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,8 @@ def find_header(lines: Sequence[str], cut: int | None = None) -> OrderHeader | N
 
 def extract(text: str, subject: str = "") -> OrderText:
     """The order text of a decoded mail text (see the module docstring); never raises."""
-    lines = text.split("\n")
+    # An attribution glued to the end of the player's line is split off first, so that line stays his.
+    lines, origin = unglue(text.split("\n"))
     notes: list[str] = []
     cut = first_cut(lines)
     header = find_header(lines, cut)
@@ -124,7 +127,7 @@ def extract(text: str, subject: str = "") -> OrderText:
         command = subject_command(subject)
     return OrderText(
         text="\n".join(lines[i] for i in indices),
-        line_map=tuple(i + 1 for i in indices),
+        line_map=tuple(origin[i] + 1 for i in indices),
         header=header,
         command=command,
         quoted_removed=kept.removed,

@@ -1,28 +1,49 @@
 """Quoted replies and signatures: what to drop from a player's text before the grammar sees it.
 
 Lines are looked at with bold markers (``**``) and surrounding blanks ignored, so the same rules hold for
-plain-text mail and for HTML mail converted by `htmltext`.
+plain-text mail and for HTML mail converted by `htmltext`. What the rules recognise:
 
-Three kinds of removal:
+- **Quoted lines** (starting with ``>``).
+- **Attributions**, the line a mail program writes above what it quotes, in any of their shapes:
+  "On <date>, <name> wrote:" and its translations ("Am ... schrieb ...:", "Le ... a écrit :",
+  "El ... escribió:", "Op ... schreef ...:", "Den ... skrev ...:", "W dniu ... napisał:", "... пишет:",
+  "... kirjoitti:", "... írta:", "...写道：" and more), ``wrote:`` glued to the address before it, the
+  Gmail forms that start with the date and end with the address ("2026-10-17 11:28 GMT+03:00 GM
+  <gm@example.org>:", "ср, 30 апр. 2026 г. в 15:19, GM <gm@example.org>:"), Android's and Zoho's
+  "---- On ... wrote ----", and all of these wrapped over up to five lines (Gmail breaks the address off
+  onto a line of its own; Polymail spreads a ``<mailto:…>`` over three).
+- **Original-message markers**: Outlook's ``-----Original Message-----`` and its translations, and its
+  separator line of underscores.
+- **Header blocks** of the original: two or more ``Field: value`` lines (From/Sent/Date/To/Subject/Cc in
+  a dozen languages, ``*From:*`` as bold comes out of Gmail's plain part, French ``De :``, indented, with
+  a wrapped line between), one of them naming the sender or the date; not necessarily starting with From:.
+  A rule line (``-----``, ``=====``) just above a header block belongs to it.
+- **Signatures**: the separator ``-- `` (or ``--``) and the phone or app signatures ("Sent from my iPhone",
+  "Get Outlook for iOS<…>", "Envoyé de mon iPhone", "Von meinem iPhone gesendet", "Sendt fra min iPhone",
+  "Отправлено с iPhone", …): a short line naming a device or an app, never a sentence ("Sent from my desk,
+  not my phone, so…" is the player's prose).
 
-- **Quoted lines** (starting with ``>``) are dropped one by one. Unquoted lines between or after them
-  stay: players interleave orders with a quoted report and bottom-post under it.
-- **An attribution** ("On <date>, <name> wrote:", "Am ... schrieb ...:", "Le ... a écrit :",
-  "El ... escribió:", "Il giorno ... ha scritto:", and others; also wrapped over two lines as Gmail
-  does) is dropped when the next non-blank line is quoted or nothing follows. Followed by ordinary text,
-  a full attribution (opening with On/Am/Le/El/Il/... and naming a date or an address) is a cut, since
-  Yahoo and some phone clients put the original there without ``>``; a vaguer one ("Bob wrote:",
-  "On Monday I wrote:") is kept, as cutting there could lose orders.
-- **Cuts**: everything from the line on is dropped. A cut is a signature separator (``-- `` or ``--``),
-  a phone or app signature ("Sent from my iPhone", "Get Outlook for iOS", "Sent from Mail for
-  Windows", and their French/German/Italian/Spanish forms), Outlook's ``-----Original Message-----``,
-  its separator line of underscores, or its unquoted header block (``From:`` followed within a few lines
-  by ``Sent:``/``Date:`` and ``To:``/``Subject:``, in several languages) that starts the original mail
-  of a top-posted reply.
+What is done with them:
+
+- Quoted lines are dropped one by one. Unquoted lines between or after them stay: players answer inline,
+  interleave orders with a quoted report and bottom-post under it.
+- An attribution, marker or header block followed (past blank lines) by a quoted line or by nothing is
+  dropped, and reading goes on below: that is an inline or bottom-posted reply.
+- Followed by ordinary text, it is a **cut**: everything from it on is dropped, since Outlook, Yahoo and
+  phone clients put the original there without ``>``. An attribution cuts only when it is definite (it
+  names an address, a year or a time of day, or is framed by dashes); a vague one ("Bob wrote:", "On
+  Monday I wrote:") is kept, as cutting there could lose orders. A date-first line that ends with an
+  address but no colon counts only when a quote follows it.
+- A signature is always a cut.
+- An attribution glued to the end of the player's own line ("borrow 5$ On Wed, 3 Mar 2027 at 15:59, GM
+  <gm@example.org> wrote:", also after ``---``) is split off first (`unglue`), so the player's words stay.
 
 A forwarded mail ("---------- Forwarded message ---------", "Begin forwarded message:") is not a cut:
 the marker and the forwarded header block are dropped and the forwarded text kept, because a player who
 sent orders from the wrong address forwards them from the right one.
+
+Every pattern here runs on one line, or on at most five joined lines, of bounded length, and none has
+nested repetition over the same characters: the time is linear in the size of the mail.
 """
 
 from __future__ import annotations
@@ -31,46 +52,103 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-_VERBS = r"(?:wrote|writes|schrieb|a\s+écrit|escribió|ha\s+scritto|schreef|escreveu|skrev|kirjoitti|napisał)"
-# "On/Am/Le/El/Il giorno ... wrote:" and plain "X wrote:": searched for, not matched with a leading .*,
-# which would backtrack badly on long lines.
-_ATTRIBUTION_VERB = re.compile(rf"(?:^|\s){_VERBS}\b[^:]{{0,150}}\s?:$", re.IGNORECASE)
-_ATTRIBUTION_QUOTING = re.compile(r"^(?:quoting|zitat\s+von|citando)\s.{1,250}:$", re.IGNORECASE)
-_ATTRIBUTION_OPENER = re.compile(r"^(?:on|am|le|el|il|op|em|den|w)\s", re.IGNORECASE)
+# Longer lines are never attributions, markers or signatures: it bounds the work a line costs.
+_MAX_MARK = 400
+_MAX_JOINED = 600
+_JOIN_LINES = 5
 
+_VERBS = (r"(?:wrote|writes|sent|schrieb|a\s+écrit|escribió|escribio|ha\s+scritto|schreef|het\s+volgende\s+geschreven"
+          r"|escreveu|skrev|kirjoitti|napisał(?:\(a\)|a)?|napsal(?:\(a\)|a)?|пишет|написал(?:\(а\)|а)?|đã\s+viết"
+          r"|írta|yazdı)")
+# The verb ends the attribution ("... wrote:"), or, in German, Dutch and Norwegian, the name and address
+# follow it ("Am ... schrieb GM <gm@example.org>:"). Something must stand before the verb: a bare "wrote:"
+# is only ever the tail of a wrapped attribution.
+_VERB_COLON = re.compile(
+    rf"[\s>)\"'\]](?:{_VERBS}\s?|(?:schrieb|schreef|skrev)\s[^:：@]{{0,150}}@[^:：]{{1,150}})[:：]$",
+    re.IGNORECASE,
+)
+_VERB_BARE = re.compile(rf"[\s>)\"'\]]{_VERBS}$", re.IGNORECASE)  # no colon: only with an opener or dashes
+_CJK_VERB = re.compile(r"(?:写道|寫道|が書きました|님이\s?작성)[:：]$")
+_QUOTING = re.compile(r"^(?:quoting|zitat\s+von|citando)\s[^:]{1,250}:$", re.IGNORECASE)
+_OPENER = re.compile(r"^(?:on|am|le|el|il|in\s+data|op|em|den|på|w\s+dniu|dnia|dne|vào)\s", re.IGNORECASE)
+# Gmail's date-first forms: a date or time, then "<address>:" at the very end.
+_ADDRESS_COLON = re.compile(r"[<(\[]\s?[^\s<>()\[\]]{1,120}@[^\s<>()\[\]]{1,120}\s?[>)\]]\s?[:：]$")
+_ADDRESS_END = re.compile(r"<[^\s<>]{1,120}@[^\s<>]{1,120}>$")
+_DATE_START = re.compile(r"^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}(?!\d)")
+_DATE_OR_TIME = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|(?<!\d)\d{1,2}[:.h]\d{2}(?!\d)")
+# A line that may begin an attribution wrapped over several lines: an opener word, or a date-first start
+# ("2026-10-17 11:28", "tir. 18. apr. 2026 kl. 13:09", "pe 20. lokakuuta 2026 klo 17.50") with a year or time.
+_DATE_FIRST_START = re.compile(r"^(?:\d|\w{1,10}[.,]?\s\d)")
+_SENTENCE_END = (".", "!", "?", ";")
+
+_DEVICE = r"[\w'’.+&-]+(?: [\w'’.+&-]+){0,5}"  # one to six words: a device or app name, not a sentence
+_LINK = r"(?:\s?[<(]\S{1,200}[>)])?"
 _SIGNATURE_LINES = re.compile(
-    r"^(?:"
-    r"--"  # "-- " once trailing blanks are gone
-    r"|sent\s+(?:from|with|via)\s+(?:my\s+)?\S.{0,60}"
-    r"|get\s+outlook\s+for\s+\S+.{0,60}"
-    r"|(?:download|téléchargez)\s+outlook\s+.{0,60}"
-    r"|envoyé\s+(?:de|depuis)\s+.{1,60}"
-    r"|von\s+meinem\s+.{1,40}\s+gesendet"
-    r"|gesendet\s+(?:von|mit|vom)\s+.{1,60}"
-    r"|inviato\s+da\s+.{1,60}"
-    r"|enviado\s+(?:desde|do|de)\s+.{1,60}"
-    r"|verzonden\s+(?:vanaf|met)\s+.{1,60}"
-    r"|skickat\s+från\s+.{1,60}"
-    r")$",
+    r"^(?:--"  # "-- " once trailing blanks are gone
+    r"|(?:"
+    r"sent\s(?:from|with|via)\s(?:my\s)?"
+    r"|(?:get|download)\soutlook\sfor\s|téléchargez\soutlook\spour\s"
+    r"|envoyé\s(?:de|depuis|à\spartir\sde)\s(?:mon\s)?"
+    r"|gesendet\s(?:von|mit|vom)\s(?:meinem\s)?"
+    r"|inviato\sda\s(?:il\smio\s)?"
+    r"|enviado\s(?:desde|do|de)\s(?:mi\s|meu\s|o\smeu\s)?"
+    r"|verzonden\s(?:vanaf|met)\s(?:mijn\s)?"
+    r"|skickat\sfrån\s(?:min\s)?"
+    r"|sendt\sfra\s(?:min\s)?"
+    r"|wysłano\sz\s(?:mojego\s)?"
+    r"|odesláno\sz\s(?:mého\s)?"
+    r"|отправлено\s(?:с|из)\s"
+    rf"){_DEVICE}{_LINK}"
+    rf"|von\smeinem\s{_DEVICE}\sgesendet"
+    r"|\S{1,20}から送信"
+    r")\.?$",
     re.IGNORECASE,
 )
 _ORIGINAL_MESSAGE = re.compile(
-    r"^-{2,}\s*(?:original\s+message|ursprüngliche\s+nachricht|message\s+d'origine|mensaje\s+original"
-    r"|messaggio\s+originale|oorspronkelijk\s+bericht|originalmeddelande|mensagem\s+original)\s*-{2,}$",
+    r"^[-_=]{2,}\s{0,3}(?:original\s+message|reply\s+message|ursprüngliche\s+nachricht|antwort\s+nachricht"
+    r"|originalnachricht|message\s+d['’]origine|message\s+original|mensaje\s+original|messaggio\s+originale"
+    r"|oorspronkelijk\s+bericht|originalmeddelande|ursprungligt\s+meddelande|oprindelig\s+meddelelse"
+    r"|oprindelig\s+besked|opprinnelig\s+melding|alkuperäinen\s+viesti|wiadomość\s+oryginalna"
+    r"|oryginalna\s+wiadomość|původní\s+zpráva|исходное\s+сообщение|исходное\s+письмо|mensagem\s+original"
+    r"|eredeti\s+üzenet|orijinal\s+mesaj|原始邮件|元のメッセージ)\s{0,3}[-_=]{2,}$",
     re.IGNORECASE,
 )
 _UNDERSCORES = re.compile(r"^_{20,}$")
+_RULE = re.compile(r"^(?:-{4,}|_{4,}|={4,}|\*{4,})$")
 _FORWARD = re.compile(
     r"^(?:-{2,}\s*(?:forwarded\s+message|weitergeleitete\s+nachricht|message\s+transféré|mensaje\s+reenviado"
     r"|messaggio\s+inoltrato)\s*-{2,}|begin\s+forwarded\s+message\s*:|début\s+du\s+message\s+réexpédié\s*:)$",
     re.IGNORECASE,
 )
-_FROM_FIELD = re.compile(r"^(?:from|von|de|da|van|från|fra)\s?:\s*\S", re.IGNORECASE)
-_DATE_FIELD = re.compile(r"^(?:sent|date|gesendet|datum|envoyé|enviado|fecha|inviato|data|verzonden"
-                         r"|skickat|sendt|sendet)\s?:", re.IGNORECASE)
-_OTHER_FIELD = re.compile(r"^(?:to|an|à|a|para|aan|till|til|subject|betreff|objet|asunto|oggetto"
-                          r"|onderwerp|ämne|emne|cc|kopie|reply-to)\s?:", re.IGNORECASE)
 _ANY_FIELD = re.compile(r"^[\w-]{1,20}\s?:\s")
+
+# The fields of an original's header block, by what they say: who sent it, when, or anything else.
+_FIELD_NAMES = {
+    "from": "from von de da van från fra od от lähettäjä kimden feladó 发件人 寄件者 差出人",
+    "date": "sent date gesendet datum envoyé|envoyé\\sle enviado|enviado\\sel|enviada\\sem fecha inviato data "
+            "verzonden skickat sendt sendet dato wysłano odesláno отправлено дата lähetetty päivämäärä "
+            "gönderildi tarih elküldve dátum 发送时间 日付 送信日時 message\\sdu",
+    "other": "to an à a para aan till til do komu кому vastaanottaja kime címzett 收件人 宛先 subject betreff "
+             "objet sujet asunto assunto oggetto onderwerp ämne emne temat předmět тема aihe konu tárgy 主题 "
+             "件名 cc kopie copie\\sà kopia копия reply-to antwort\\san",
+}
+_FIELD = re.compile(
+    "^(?:" + "|".join(f"(?P<{kind}>{names.replace(' ', '|')})" for kind, names in _FIELD_NAMES.items())
+    + r")\s?\*{0,2}\s?[:：]",
+    re.IGNORECASE,
+)
+_HEADER_SCAN = 12  # lines a header block may take, wrapped lines included
+_MAX_FIELD_LINE = 1000  # a To: or Cc: line may list many addresses
+
+# Whatever may start a mark starts like this (or ends in ":", ">" or "-"): a line that does not is text.
+_MARK_START = re.compile(
+    r"(?:[-_=*]|\d|\w{1,10}[.,]?\s\d"
+    r"|(?:on|am|le|el|il|in\s+data|op|em|den|på|w\s+dniu|dnia|dne|vào|quoting|zitat\s+von|citando)\s"
+    r"|(?:sent|get|download|téléchargez|envoyé|gesendet|inviato|enviado|verzonden|skickat|sendt|wysłano|odesláno"
+    r"|отправлено|von\s+meinem|begin|début)\s|\S{1,20}から送信"
+    r"|(?:" + "|".join(names.replace(" ", "|") for names in _FIELD_NAMES.values()) + r")\s?\*{0,2}\s?[:：])",
+    re.IGNORECASE,
+)
 
 
 def plain(line: str) -> str:
@@ -84,62 +162,163 @@ def is_quoted(line: str) -> bool:
     return line.lstrip()[:1] == ">"
 
 
-def attribution_length(lines: Sequence[str], i: int, stop: int) -> int:
-    """1 or 2 if an attribution line (or one wrapped over two lines) starts at `i`, else 0."""
-    first = plain(lines[i])
-    if not first or len(first) > 400 or first[-1:] not in ":" and not _ATTRIBUTION_OPENER.match(first):
-        return 0
-    if _is_attribution(first):
-        return 1
-    if i + 1 < stop and _ATTRIBUTION_OPENER.match(first):
-        second = plain(lines[i + 1])
-        if second and len(second) <= 120 and _is_attribution(f"{first} {second}"):
-            return 2
-    return 0
+# -- attributions ---------------------------------------------------------------------------------------
 
-
-def _is_attribution(line: str) -> bool:
-    return bool(_ATTRIBUTION_VERB.search(line) or _ATTRIBUTION_QUOTING.match(line))
-
-
-def _full_attribution(lines: Sequence[str], i: int, n: int) -> bool:
-    text = " ".join(plain(lines[j]) for j in range(i, i + n))
-    return bool(_ATTRIBUTION_OPENER.match(text)) and ("@" in text or any(c.isdigit() for c in text))
-
-
-def _followed_by_quote(lines: Sequence[str], i: int, stop: int) -> bool:
-    for j in range(i, stop):
-        if lines[j].strip():
-            return is_quoted(lines[j])
-    return True
-
-
-def _is_outlook_header_block(lines: Sequence[str], i: int, stop: int) -> bool:
-    if not _FROM_FIELD.match(plain(lines[i])):
-        return False
-    dated = other = False
-    for j in range(i + 1, min(i + 7, stop)):
-        line = plain(lines[j])
-        dated = dated or bool(_DATE_FIELD.match(line))
-        other = other or bool(_OTHER_FIELD.match(line))
-    return dated and other
-
-
-def cut_reason(lines: Sequence[str], i: int, stop: int) -> str | None:
-    """Why everything from line `i` on is not the player's text, or None."""
-    line = plain(lines[i])
-    if not line:
+def _attribution_strength(text: str) -> str | None:
+    """How an attribution this text is: "definite", "vague", "quote-only" (counts only above a quote) or None."""
+    if len(text) > _MAX_JOINED or not text:
         return None
-    if _SIGNATURE_LINES.match(line):
-        return "signature"
-    if _ORIGINAL_MESSAGE.match(line) or _UNDERSCORES.match(line):
-        return "original message"
-    if _is_outlook_header_block(lines, i, stop):
-        return "original message"
-    n = attribution_length(lines, i, stop)
-    if n and not _followed_by_quote(lines, i + n, stop) and _full_attribution(lines, i, n):
-        return "original message"
+    if text[:2] == "--" and text[-2:] == "--":
+        # "---- GM wrote ----", "---- On ... wrote ----": the dashes are the client's, so it is definite.
+        inner = text.strip("- ")
+        if _VERB_BARE.search(inner) or _VERB_COLON.search(inner):
+            return "definite"
+        return None
+    last = text[-1]
+    if last in ":：":
+        definite = "@" in text or _DATE_OR_TIME.search(text) is not None
+        if _VERB_COLON.search(text) or _CJK_VERB.search(text) or _QUOTING.match(text):
+            return "definite" if definite else "vague"
+        found = _ADDRESS_COLON.search(text)
+        if found and _DATE_OR_TIME.search(text, 0, found.start()):
+            return "definite"
+    elif last == ">":
+        if _DATE_START.match(text) and _ADDRESS_END.search(text):
+            return "quote-only"
+    elif last.isalpha() and _OPENER.match(text) and _VERB_BARE.search(text):
+        if "@" in text or _DATE_OR_TIME.search(text):
+            return "definite"  # "On Wed, 14 Nov 2026 08:14 GM <gm@example.org> wrote", no colon
     return None
+
+
+def _may_start_wrapped(line: str) -> bool:
+    if _OPENER.match(line):
+        return True
+    return bool(_DATE_FIRST_START.match(line)) and _DATE_OR_TIME.search(line) is not None
+
+
+def _attribution_at(lines: Sequence[str], i: int, stop: int) -> tuple[int, str] | None:
+    """(lines taken, strength) of an attribution starting at line `i`, alone or wrapped, or None."""
+    first = plain(lines[i])
+    if not first or len(first) > _MAX_MARK:
+        return None
+    strength = _attribution_strength(first)
+    if strength:
+        return 1, strength
+    if not _may_start_wrapped(first) or first.endswith(_SENTENCE_END):
+        return None
+    text = first
+    j = i + 1
+    while j < min(i + _JOIN_LINES, stop):
+        line = plain(lines[j])
+        if not line:
+            # Polymail leaves a blank line before "<" and the address; nothing else wraps over a blank.
+            if j + 1 < stop and plain(lines[j + 1])[:1] == "<":
+                j += 1
+                continue
+            return None
+        if len(line) > _MAX_MARK or _may_start_wrapped(line):
+            return None  # an attribution of its own starts there, or it is text
+        text = f"{text} {line}"
+        j += 1
+        strength = _attribution_strength(text)
+        if strength:
+            return j - i, strength
+        if line.endswith(_SENTENCE_END):
+            return None
+    return None
+
+
+_GLUED_OPENER = re.compile(r"(?<=[\s-])(?:On|Am|Le|El|Il|Op|Em|Den|På|W dniu|Dnia|Dne)\s")
+_GLUED_TAIL = 300
+
+
+def _glued(line: str) -> tuple[str, str] | None:
+    """The player's text and the attribution glued to its end, or None."""
+    text = line.rstrip()
+    if text[-1:] not in (":", "：") or is_quoted(text):
+        return None  # (intake's text has no trailing blanks; other callers may)
+    tail = max(0, len(text) - _GLUED_TAIL)
+    verb = _VERB_COLON.search(text, tail)
+    if verb is None:
+        return None
+    # The attribution must name a date, a time or an address: the last of these bounds where it may start.
+    last_definite = text.rfind("@", tail)
+    for found in _DATE_OR_TIME.finditer(text, tail):
+        last_definite = max(last_definite, found.start())
+    for found in _GLUED_OPENER.finditer(text, tail, verb.start() + 1):
+        if found.start() > last_definite:
+            break
+        head = text[:found.start()].rstrip(" -")
+        if head.strip():
+            return head, text[found.start():]
+    return None
+
+
+def unglue(lines: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The lines with each attribution glued to the end of the writer's own line put on a line of its own.
+
+    Returns the new lines and, for each, the index of the line it came from.
+    """
+    out: list[str] = []
+    origin: list[int] = []
+    for i, line in enumerate(lines):
+        parts = _glued(line) if line[-1:] in (":", "：") and len(line) > 20 else None
+        for part in parts or (line,):
+            out.append(part)
+            origin.append(i)
+    return out, origin
+
+
+# -- original messages and their header blocks ----------------------------------------------------------
+
+def _field_kind(line: str) -> str | None:
+    found = _FIELD.match(line.lstrip("*").lstrip())
+    return found.lastgroup if found else None
+
+
+def _header_block(lines: Sequence[str], i: int, stop: int) -> int:
+    """How many lines a header block of an original takes from `i`, or 0 if none starts there."""
+    kinds: set[str] = set()
+    fields = wrapped = 0
+    end = i
+    for j in range(i, min(i + _HEADER_SCAN, stop)):
+        line = plain(lines[j])
+        if not line or is_quoted(line) or len(line) > _MAX_FIELD_LINE:
+            break
+        kind = _field_kind(line)
+        if kind:
+            kinds.add(kind)
+            fields += 1
+            wrapped = 0
+            end = j + 1
+        elif j == i or wrapped == 2:
+            break
+        else:
+            wrapped += 1  # a value wrapped onto the next line ("From: GM\n<gm@example.org>")
+    return end - i if fields >= 2 and kinds & {"from", "date"} else 0
+
+
+def _skip_blanks(lines: Sequence[str], i: int, stop: int, most: int) -> int:
+    while i < min(stop, i + most) and not lines[i].strip():
+        i += 1
+    return i
+
+
+def _original_at(lines: Sequence[str], i: int, stop: int, line: str) -> int:
+    """Lines taken by an original-message marker or rule and the header block under it, or 0."""
+    if line[0] not in "-_=*":
+        return _header_block(lines, i, stop)
+    marker = len(line) <= _MAX_MARK and bool(_ORIGINAL_MESSAGE.match(line))
+    if marker or _RULE.match(line):
+        j = _skip_blanks(lines, i + 1, stop, 3)
+        header = _header_block(lines, j, stop) if j < stop else 0
+        if header:
+            return j - i + header
+        if marker or _UNDERSCORES.match(line):
+            return 1
+        return 0
+    return _header_block(lines, i, stop)
 
 
 def forward_length(lines: Sequence[str], i: int, stop: int) -> int:
@@ -156,11 +335,62 @@ def forward_length(lines: Sequence[str], i: int, stop: int) -> int:
     return j - i
 
 
+# -- putting it together --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Mark:
+    kind: str  # "signature", "original message", "attribution" or "forward"
+    length: int  # lines it takes
+    cuts: bool  # whether, followed by ordinary text, it ends the player's text
+
+
+def _mark_at(lines: Sequence[str], i: int, stop: int) -> _Mark | None:
+    line = plain(lines[i]) if lines[i] else ""
+    if not line or len(line) > _MAX_FIELD_LINE or line[0] == ">":
+        return None
+    if line[-1] not in ":：>-" and not _MARK_START.match(line):
+        return None  # most lines: one pattern tells they start nothing
+    if len(line) <= _MAX_MARK and _SIGNATURE_LINES.match(line):
+        return _Mark("signature", 1, True)
+    n = _original_at(lines, i, stop, line)
+    if n:
+        return _Mark("original message", n, True)
+    found = _attribution_at(lines, i, stop)
+    if found:
+        return _Mark("attribution", found[0], found[1] == "definite")
+    n = forward_length(lines, i, stop)
+    if n:
+        return _Mark("forward", n, False)
+    return None
+
+
+def _followed_by_quote(lines: Sequence[str], i: int, stop: int) -> bool:
+    for j in range(i, stop):
+        if lines[j].strip():
+            return is_quoted(lines[j])
+    return True
+
+
+def _drops(mark: _Mark, lines: Sequence[str], i: int, stop: int) -> bool:
+    """Whether the mark's lines are dropped and reading goes on below them (rather than cut or kept)."""
+    if mark.kind == "forward":
+        return True
+    return mark.kind != "signature" and _followed_by_quote(lines, i + mark.length, stop)
+
+
+def cut_reason(lines: Sequence[str], i: int, stop: int) -> str | None:
+    """Why everything from line `i` on is not the player's text, or None."""
+    mark = _mark_at(lines, i, stop)
+    if mark is None or not mark.cuts or _drops(mark, lines, i, stop):
+        return None
+    return mark.kind
+
+
 def first_cut(lines: Sequence[str], start: int = 0, stop: int | None = None) -> int:
     """Index of the first cut outside quoted text in [start, stop), or `stop` if there is none."""
     stop = len(lines) if stop is None else stop
     for i in range(start, stop):
-        if not is_quoted(lines[i]) and cut_reason(lines, i, stop):
+        if lines[i] and not is_quoted(lines[i]) and cut_reason(lines, i, stop):
             return i
     return stop
 
@@ -178,24 +408,19 @@ def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     removed = False
     i = start
     while i < stop:
-        line = lines[i]
-        if is_quoted(line):
+        if is_quoted(lines[i]):
             removed = True
             i += 1
             continue
-        n = attribution_length(lines, i, stop) if line else 0
-        if n and _followed_by_quote(lines, i + n, stop):
-            removed = True
-            i += n
-            continue
-        if line and cut_reason(lines, i, stop):
-            removed = True
-            break
-        n = forward_length(lines, i, stop) if line else 0
-        if n:
-            removed = True
-            i += n
-            continue
+        mark = _mark_at(lines, i, stop) if lines[i] else None
+        if mark is not None:
+            if _drops(mark, lines, i, stop):
+                removed = True
+                i += mark.length
+                continue
+            if mark.cuts:
+                removed = True
+                break
         kept.append(i)
         i += 1
     return Kept(kept, removed)
