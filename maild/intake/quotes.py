@@ -16,7 +16,8 @@ plain-text mail and for HTML mail converted by `htmltext`. What the rules recogn
   separator line of underscores.
 - **Header blocks** of the original: two or more ``Field: value`` lines (From/Sent/Date/To/Subject/Cc in
   a dozen languages, ``*From:*`` as bold comes out of Gmail's plain part, French ``De :``, indented, with
-  a wrapped line between), one of them naming the sender or the date; not necessarily starting with From:.
+  a wrapped line between), one of them a date (Sent:, Date:, Gesendet:, Envoyé :, ...) with a digit in
+  it, or with a sender, a date and a recipient or subject; not necessarily starting with From:.
   A rule line (``-----``, ``=====``) just above a header block belongs to it.
 - **Signatures**: the separator ``-- `` (or ``--``) and the phone or app signatures ("Sent from my iPhone",
   "Get Outlook for iOS<…>", "Envoyé de mon iPhone", "Von meinem iPhone gesendet", "Sendt fra min iPhone",
@@ -59,12 +60,14 @@ _JOIN_LINES = 5
 
 _VERBS = (r"(?:wrote|writes|sent|schrieb|a\s+écrit|escribió|escribio|ha\s+scritto|schreef|het\s+volgende\s+geschreven"
           r"|escreveu|skrev|kirjoitti|napisał(?:\(a\)|a)?|napsal(?:\(a\)|a)?|пишет|написал(?:\(а\)|а)?|đã\s+viết"
-          r"|írta|yazdı)")
+          r"|пише|написав|написала|írta|yazdı)")
 # The verb ends the attribution ("... wrote:"), or, in German, Dutch and Norwegian, the name and address
-# follow it ("Am ... schrieb GM <gm@example.org>:"). Something must stand before the verb: a bare "wrote:"
-# is only ever the tail of a wrapped attribution.
+# follow it ("Am ... schrieb GM <gm@example.org>:"), or the date does ("GM <gm@example.org> schrieb am Fr.,
+# 28. Apr. 2027 um 11:53 Uhr:"). Something must stand before the verb: a bare "wrote:" is only ever the
+# tail of a wrapped attribution.
 _VERB_COLON = re.compile(
-    rf"[\s>)\"'\]](?:{_VERBS}\s?|(?:schrieb|schreef|skrev)\s[^:：@]{{0,150}}@[^:：]{{1,150}})[:：]$",
+    rf"[\s>)\"'\]](?:{_VERBS}\s?|(?:schrieb|schreef|skrev)\s[^:：@]{{0,150}}@[^:：]{{1,150}}"
+    r"|schrieb\sam\s.{1,60}\sUhr\s?)[:：]$",
     re.IGNORECASE,
 )
 _VERB_BARE = re.compile(rf"[\s>)\"'\]]{_VERBS}$", re.IGNORECASE)  # no colon: only with an opener or dashes
@@ -75,14 +78,18 @@ _OPENER = re.compile(r"^(?:on|am|le|el|il|in\s+data|op|em|den|på|w\s+dniu|dnia|
 _ADDRESS_COLON = re.compile(r"[<(\[]\s?[^\s<>()\[\]]{1,120}@[^\s<>()\[\]]{1,120}\s?[>)\]]\s?[:：]$")
 _ADDRESS_END = re.compile(r"<[^\s<>]{1,120}@[^\s<>]{1,120}>$")
 _DATE_START = re.compile(r"^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}(?!\d)")
+_GMAIL_OLD = re.compile(r"^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2} GMT[+-]\d{2}:\d{2}\s\S")  # "2026-03-03 17:21 GMT+01:00 GM"
 _DATE_OR_TIME = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|(?<!\d)\d{1,2}[:.h]\d{2}(?!\d)")
-# A line that may begin an attribution wrapped over several lines: an opener word, or a date-first start
-# ("2026-10-17 11:28", "tir. 18. apr. 2026 kl. 13:09", "pe 20. lokakuuta 2026 klo 17.50") with a year or time.
+# A line that may begin an attribution wrapped over several lines: an opener word, a date-first start
+# ("2026-10-17 11:28", "tir. 18. apr. 2026 kl. 13:09", "pe 20. lokakuuta 2026 klo 17.50") with a year or
+# time, or a name and address followed by more ("GM <gm@example.org> schrieb am Fr., 28.").
 _DATE_FIRST_START = re.compile(r"^(?:\d|\w{1,10}[.,]?\s\d)")
-_SENTENCE_END = (".", "!", "?", ";")
+_NAME_ADDRESS_START = re.compile(r"^[^<>@]{1,80}<[^\s<>]{1,120}@[^\s<>]{1,120}>\s\S")
+_SENTENCE_END = re.compile(r"[^\W\d_]{4,}[.!?;]$")  # "...my fleet." ends a sentence; "Fr., 28." or "nov." do not
 
 _DEVICE = r"[\w'’.+&-]+(?: [\w'’.+&-]+){0,5}"  # one to six words: a device or app name, not a sentence
 _LINK = r"(?:\s?[<(]\S{1,200}[>)])?"
+_EXCUSE = r"(?:[,.;]\s?(?:please\s)?(?:excuse|forgive|pardon|sorry)\b.{0,60})?"  # "…, please excuse any typos."
 _SIGNATURE_LINES = re.compile(
     r"^(?:--"  # "-- " once trailing blanks are gone
     r"|(?:"
@@ -98,8 +105,9 @@ _SIGNATURE_LINES = re.compile(
     r"|wysłano\sz\s(?:mojego\s)?"
     r"|odesláno\sz\s(?:mého\s)?"
     r"|отправлено\s(?:с|из)\s"
-    rf"){_DEVICE}{_LINK}"
-    rf"|von\smeinem\s{_DEVICE}\sgesendet"
+    rf"){_DEVICE}{_LINK}{_EXCUSE}"
+    rf"|(?:diese\snachricht\swurde\s)?von\smeinem\s{_DEVICE}\sgesendet"
+    rf"|(?:從我的|从我的|发自我的)\s?{_DEVICE}(?:\s?(?:傳送|发送))?"
     r"|\S{1,20}から送信"
     r")\.?$",
     re.IGNORECASE,
@@ -142,10 +150,10 @@ _MAX_FIELD_LINE = 1000  # a To: or Cc: line may list many addresses
 
 # Whatever may start a mark starts like this (or ends in ":", ">" or "-"): a line that does not is text.
 _MARK_START = re.compile(
-    r"(?:[-_=*]|\d|\w{1,10}[.,]?\s\d"
+    r"(?:[-_=*]|\d|\w{1,10}[.,]?\s\d|[^<>@]{1,80}<[^\s<>]{1,120}@"
     r"|(?:on|am|le|el|il|in\s+data|op|em|den|på|w\s+dniu|dnia|dne|vào|quoting|zitat\s+von|citando)\s"
     r"|(?:sent|get|download|téléchargez|envoyé|gesendet|inviato|enviado|verzonden|skickat|sendt|wysłano|odesláno"
-    r"|отправлено|von\s+meinem|begin|début)\s|\S{1,20}から送信"
+    r"|отправлено|von\s+meinem|diese\s+nachricht|begin|début)\s|\S{1,20}から送信|從我的|从我的|发自我的"
     r"|(?:" + "|".join(names.replace(" ", "|") for names in _FIELD_NAMES.values()) + r")\s?\*{0,2}\s?[:：])",
     re.IGNORECASE,
 )
@@ -165,7 +173,7 @@ def is_quoted(line: str) -> bool:
 # -- attributions ---------------------------------------------------------------------------------------
 
 def _attribution_strength(text: str) -> str | None:
-    """How an attribution this text is: "definite", "vague", "quote-only" (counts only above a quote) or None."""
+    """How much of an attribution this text is: "definite", "vague" or None."""
     if len(text) > _MAX_JOINED or not text:
         return None
     if text[:2] == "--" and text[-2:] == "--":
@@ -184,32 +192,43 @@ def _attribution_strength(text: str) -> str | None:
             return "definite"
     elif last == ">":
         if _DATE_START.match(text) and _ADDRESS_END.search(text):
-            return "quote-only"
+            return "definite"  # "2026/4/7 GM <gm@example.org>"
     elif last.isalpha() and _OPENER.match(text) and _VERB_BARE.search(text):
         if "@" in text or _DATE_OR_TIME.search(text):
             return "definite"  # "On Wed, 14 Nov 2026 08:14 GM <gm@example.org> wrote", no colon
+    if _GMAIL_OLD.match(text):
+        return "definite"
     return None
 
 
 def _may_start_wrapped(line: str) -> bool:
-    if _OPENER.match(line):
+    if _OPENER.match(line) or _NAME_ADDRESS_START.match(line):
         return True
     return bool(_DATE_FIRST_START.match(line)) and _DATE_OR_TIME.search(line) is not None
 
 
-def _attribution_at(lines: Sequence[str], i: int, stop: int) -> tuple[int, str] | None:
-    """(lines taken, strength) of an attribution starting at line `i`, alone or wrapped, or None."""
+_Found = tuple[int, str] | None  # (lines taken, strength) of an attribution
+
+
+def _attribution_at(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found] | None = None) -> _Found:
+    """(lines taken, strength) of an attribution starting at line `i`, alone or wrapped, or None.
+
+    A wrapped one never takes in a line where an attribution of its own starts. Those are looked for
+    without that check (so the work per line stays bounded) and kept in `starts`, by line, when given:
+    a pass over the lines looks each up once.
+    """
     first = plain(lines[i])
     if not first or len(first) > _MAX_MARK:
         return None
     strength = _attribution_strength(first)
     if strength:
         return 1, strength
-    if not _may_start_wrapped(first) or first.endswith(_SENTENCE_END):
+    if not _may_start_wrapped(first) or _SENTENCE_END.search(first):
         return None
     text = first
     j = i + 1
-    while j < min(i + _JOIN_LINES, stop):
+    end = min(i + _JOIN_LINES, stop)
+    while j < end:
         line = plain(lines[j])
         if not line:
             # Polymail leaves a blank line before "<" and the address; nothing else wraps over a blank.
@@ -217,16 +236,23 @@ def _attribution_at(lines: Sequence[str], i: int, stop: int) -> tuple[int, str] 
                 j += 1
                 continue
             return None
-        if len(line) > _MAX_MARK or _may_start_wrapped(line):
-            return None  # an attribution of its own starts there, or it is text
+        if len(line) > _MAX_MARK or starts is not None and _starts_own(lines, j, stop, line, starts):
+            return None  # it is text, or an attribution of its own starts there
         text = f"{text} {line}"
         j += 1
-        strength = _attribution_strength(text)
+        # A wrapped attribution ends in a colon (or the ">" of an address): only then is it worth a look.
+        strength = _attribution_strength(text) if line[-1] in ":：>" else None
         if strength:
             return j - i, strength
-        if line.endswith(_SENTENCE_END):
+        if _SENTENCE_END.search(line):
             return None
     return None
+
+
+def _starts_own(lines: Sequence[str], j: int, stop: int, line: str, starts: dict[int, _Found]) -> bool:
+    if j not in starts:
+        starts[j] = _attribution_at(lines, j, stop) if _may_start_wrapped(line) else None
+    return starts[j] is not None
 
 
 _GLUED_OPENER = re.compile(r"(?<=[\s-])(?:On|Am|Le|El|Il|Op|Em|Den|På|W dniu|Dnia|Dne)\s")
@@ -278,9 +304,15 @@ def _field_kind(line: str) -> str | None:
 
 
 def _header_block(lines: Sequence[str], i: int, stop: int) -> int:
-    """How many lines a header block of an original takes from `i`, or 0 if none starts there."""
+    """How many lines a header block of an original takes from `i`, or 0 if none starts there.
+
+    Two fields or more, one of them a date with a digit in it, or a sender, a date and a recipient or
+    subject: a player's letter heading ("From: Anna / To: the GM / Subject: orders") or an appointment
+    ("Date: Monday / Time: ...") is not one.
+    """
     kinds: set[str] = set()
     fields = wrapped = 0
+    dated = False
     end = i
     for j in range(i, min(i + _HEADER_SCAN, stop)):
         line = plain(lines[j])
@@ -288,15 +320,16 @@ def _header_block(lines: Sequence[str], i: int, stop: int) -> int:
             break
         kind = _field_kind(line)
         if kind:
-            kinds.add(kind)
             fields += 1
+            kinds.add(kind)
+            dated = dated or kind == "date" and any(c.isdigit() for c in line)
             wrapped = 0
             end = j + 1
         elif j == i or wrapped == 2:
             break
         else:
             wrapped += 1  # a value wrapped onto the next line ("From: GM\n<gm@example.org>")
-    return end - i if fields >= 2 and kinds & {"from", "date"} else 0
+    return end - i if fields >= 2 and dated or len(kinds) == 3 else 0
 
 
 def _skip_blanks(lines: Sequence[str], i: int, stop: int, most: int) -> int:
@@ -309,7 +342,8 @@ def _original_at(lines: Sequence[str], i: int, stop: int, line: str) -> int:
     """Lines taken by an original-message marker or rule and the header block under it, or 0."""
     if line[0] not in "-_=*":
         return _header_block(lines, i, stop)
-    marker = len(line) <= _MAX_MARK and bool(_ORIGINAL_MESSAGE.match(line))
+    # Gmail's plain part writes bold as *...*: "*-------- Original Message --------*".
+    marker = len(line) <= _MAX_MARK and bool(_ORIGINAL_MESSAGE.match(line.strip("*")))
     if marker or _RULE.match(line):
         j = _skip_blanks(lines, i + 1, stop, 3)
         header = _header_block(lines, j, stop) if j < stop else 0
@@ -344,7 +378,7 @@ class _Mark:
     cuts: bool  # whether, followed by ordinary text, it ends the player's text
 
 
-def _mark_at(lines: Sequence[str], i: int, stop: int) -> _Mark | None:
+def _mark_at(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found]) -> _Mark | None:
     line = plain(lines[i]) if lines[i] else ""
     if not line or len(line) > _MAX_FIELD_LINE or line[0] == ">":
         return None
@@ -355,7 +389,7 @@ def _mark_at(lines: Sequence[str], i: int, stop: int) -> _Mark | None:
     n = _original_at(lines, i, stop, line)
     if n:
         return _Mark("original message", n, True)
-    found = _attribution_at(lines, i, stop)
+    found = _attribution_at(lines, i, stop, starts)
     if found:
         return _Mark("attribution", found[0], found[1] == "definite")
     n = forward_length(lines, i, stop)
@@ -378,9 +412,9 @@ def _drops(mark: _Mark, lines: Sequence[str], i: int, stop: int) -> bool:
     return mark.kind != "signature" and _followed_by_quote(lines, i + mark.length, stop)
 
 
-def cut_reason(lines: Sequence[str], i: int, stop: int) -> str | None:
+def cut_reason(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found] | None = None) -> str | None:
     """Why everything from line `i` on is not the player's text, or None."""
-    mark = _mark_at(lines, i, stop)
+    mark = _mark_at(lines, i, stop, {} if starts is None else starts)
     if mark is None or not mark.cuts or _drops(mark, lines, i, stop):
         return None
     return mark.kind
@@ -389,8 +423,9 @@ def cut_reason(lines: Sequence[str], i: int, stop: int) -> str | None:
 def first_cut(lines: Sequence[str], start: int = 0, stop: int | None = None) -> int:
     """Index of the first cut outside quoted text in [start, stop), or `stop` if there is none."""
     stop = len(lines) if stop is None else stop
+    starts: dict[int, _Found] = {}
     for i in range(start, stop):
-        if lines[i] and not is_quoted(lines[i]) and cut_reason(lines, i, stop):
+        if lines[i] and not is_quoted(lines[i]) and cut_reason(lines, i, stop, starts):
             return i
     return stop
 
@@ -406,13 +441,14 @@ def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     stop = len(lines) if stop is None else stop
     kept: list[int] = []
     removed = False
+    starts: dict[int, _Found] = {}
     i = start
     while i < stop:
         if is_quoted(lines[i]):
             removed = True
             i += 1
             continue
-        mark = _mark_at(lines, i, stop) if lines[i] else None
+        mark = _mark_at(lines, i, stop, starts) if lines[i] else None
         if mark is not None:
             if _drops(mark, lines, i, stop):
                 removed = True
