@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Longer lines are never attributions, markers or signatures: it bounds the work a line costs.
 _MAX_MARK = 400
@@ -210,12 +210,19 @@ def _may_start_wrapped(line: str) -> bool:
 _Found = tuple[int, str] | None  # (lines taken, strength) of an attribution
 
 
-def _attribution_at(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found] | None = None) -> _Found:
+@dataclass
+class _Memo:
+    """What one pass over the lines has found out about them, by line index: each is looked at once."""
+
+    starts: dict[int, _Found] = field(default_factory=dict)  # attributions starting there, alone or wrapped
+    fields: dict[int, str | None] = field(default_factory=dict)  # header-field kind ("" ends a header block)
+
+
+def _attribution_at(lines: Sequence[str], i: int, stop: int, memo: _Memo | None = None) -> _Found:
     """(lines taken, strength) of an attribution starting at line `i`, alone or wrapped, or None.
 
     A wrapped one never takes in a line where an attribution of its own starts. Those are looked for
-    without that check (so the work per line stays bounded) and kept in `starts`, by line, when given:
-    a pass over the lines looks each up once.
+    without that check (so the work per line stays bounded) and kept in `memo` when given.
     """
     first = plain(lines[i])
     if not first or len(first) > _MAX_MARK:
@@ -236,7 +243,7 @@ def _attribution_at(lines: Sequence[str], i: int, stop: int, starts: dict[int, _
                 j += 1
                 continue
             return None
-        if len(line) > _MAX_MARK or starts is not None and _starts_own(lines, j, stop, line, starts):
+        if len(line) > _MAX_MARK or memo is not None and _starts_own(lines, j, stop, line, memo.starts):
             return None  # it is text, or an attribution of its own starts there
         text = f"{text} {line}"
         j += 1
@@ -299,11 +306,18 @@ def unglue(lines: Sequence[str]) -> tuple[list[str], list[int]]:
 # -- original messages and their header blocks ----------------------------------------------------------
 
 def _field_kind(line: str) -> str | None:
+    """"from", "date" (with a digit), "undated" (without), "other"; "" if the line ends a block; None if text."""
+    if not line or is_quoted(line) or len(line) > _MAX_FIELD_LINE:
+        return ""
     found = _FIELD.match(line.lstrip("*").lstrip())
-    return found.lastgroup if found else None
+    if found is None:
+        return None
+    if found.lastgroup == "date" and not any(c.isdigit() for c in line):
+        return "undated"
+    return found.lastgroup
 
 
-def _header_block(lines: Sequence[str], i: int, stop: int) -> int:
+def _header_block(lines: Sequence[str], i: int, stop: int, memo: _Memo | None = None) -> int:
     """How many lines a header block of an original takes from `i`, or 0 if none starts there.
 
     Two fields or more, one of them a date with a digit in it, or a sender, a date and a recipient or
@@ -314,15 +328,17 @@ def _header_block(lines: Sequence[str], i: int, stop: int) -> int:
     fields = wrapped = 0
     dated = False
     end = i
+    known = memo.fields if memo is not None else {}
     for j in range(i, min(i + _HEADER_SCAN, stop)):
-        line = plain(lines[j])
-        if not line or is_quoted(line) or len(line) > _MAX_FIELD_LINE:
+        if j not in known:
+            known[j] = _field_kind(plain(lines[j]))
+        kind = known[j]
+        if kind == "":
             break
-        kind = _field_kind(line)
         if kind:
             fields += 1
-            kinds.add(kind)
-            dated = dated or kind == "date" and any(c.isdigit() for c in line)
+            kinds.add("date" if kind == "undated" else kind)
+            dated = dated or kind == "date"
             wrapped = 0
             end = j + 1
         elif j == i or wrapped == 2:
@@ -338,21 +354,21 @@ def _skip_blanks(lines: Sequence[str], i: int, stop: int, most: int) -> int:
     return i
 
 
-def _original_at(lines: Sequence[str], i: int, stop: int, line: str) -> int:
+def _original_at(lines: Sequence[str], i: int, stop: int, line: str, memo: _Memo) -> int:
     """Lines taken by an original-message marker or rule and the header block under it, or 0."""
     if line[0] not in "-_=*":
-        return _header_block(lines, i, stop)
+        return _header_block(lines, i, stop, memo)
     # Gmail's plain part writes bold as *...*: "*-------- Original Message --------*".
     marker = len(line) <= _MAX_MARK and bool(_ORIGINAL_MESSAGE.match(line.strip("*")))
     if marker or _RULE.match(line):
         j = _skip_blanks(lines, i + 1, stop, 3)
-        header = _header_block(lines, j, stop) if j < stop else 0
+        header = _header_block(lines, j, stop, memo) if j < stop else 0
         if header:
             return j - i + header
         if marker or _UNDERSCORES.match(line):
             return 1
         return 0
-    return _header_block(lines, i, stop)
+    return _header_block(lines, i, stop, memo)
 
 
 def forward_length(lines: Sequence[str], i: int, stop: int) -> int:
@@ -378,7 +394,7 @@ class _Mark:
     cuts: bool  # whether, followed by ordinary text, it ends the player's text
 
 
-def _mark_at(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found]) -> _Mark | None:
+def _mark_at(lines: Sequence[str], i: int, stop: int, memo: _Memo) -> _Mark | None:
     line = plain(lines[i]) if lines[i] else ""
     if not line or len(line) > _MAX_FIELD_LINE or line[0] == ">":
         return None
@@ -386,10 +402,10 @@ def _mark_at(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found])
         return None  # most lines: one pattern tells they start nothing
     if len(line) <= _MAX_MARK and _SIGNATURE_LINES.match(line):
         return _Mark("signature", 1, True)
-    n = _original_at(lines, i, stop, line)
+    n = _original_at(lines, i, stop, line, memo)
     if n:
         return _Mark("original message", n, True)
-    found = _attribution_at(lines, i, stop, starts)
+    found = _attribution_at(lines, i, stop, memo)
     if found:
         return _Mark("attribution", found[0], found[1] == "definite")
     n = forward_length(lines, i, stop)
@@ -412,9 +428,9 @@ def _drops(mark: _Mark, lines: Sequence[str], i: int, stop: int) -> bool:
     return mark.kind != "signature" and _followed_by_quote(lines, i + mark.length, stop)
 
 
-def cut_reason(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found] | None = None) -> str | None:
+def cut_reason(lines: Sequence[str], i: int, stop: int, memo: _Memo | None = None) -> str | None:
     """Why everything from line `i` on is not the player's text, or None."""
-    mark = _mark_at(lines, i, stop, {} if starts is None else starts)
+    mark = _mark_at(lines, i, stop, _Memo() if memo is None else memo)
     if mark is None or not mark.cuts or _drops(mark, lines, i, stop):
         return None
     return mark.kind
@@ -423,9 +439,9 @@ def cut_reason(lines: Sequence[str], i: int, stop: int, starts: dict[int, _Found
 def first_cut(lines: Sequence[str], start: int = 0, stop: int | None = None) -> int:
     """Index of the first cut outside quoted text in [start, stop), or `stop` if there is none."""
     stop = len(lines) if stop is None else stop
-    starts: dict[int, _Found] = {}
+    memo = _Memo()
     for i in range(start, stop):
-        if lines[i] and not is_quoted(lines[i]) and cut_reason(lines, i, stop, starts):
+        if lines[i] and not is_quoted(lines[i]) and cut_reason(lines, i, stop, memo):
             return i
     return stop
 
@@ -441,14 +457,14 @@ def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     stop = len(lines) if stop is None else stop
     kept: list[int] = []
     removed = False
-    starts: dict[int, _Found] = {}
+    memo = _Memo()
     i = start
     while i < stop:
         if is_quoted(lines[i]):
             removed = True
             i += 1
             continue
-        mark = _mark_at(lines, i, stop, starts) if lines[i] else None
+        mark = _mark_at(lines, i, stop, memo) if lines[i] else None
         if mark is not None:
             if _drops(mark, lines, i, stop):
                 removed = True
