@@ -9,11 +9,13 @@ plain-text mail and for HTML mail converted by `htmltext`. What the rules recogn
   "El ... escribió:", "Op ... schreef ...:", "Den ... skrev ...:", "W dniu ... napisał:", "... пишет:",
   "... kirjoitti:", "... írta:", "...写道：" and more), ``wrote:`` glued to the address before it, the
   Gmail forms that start with the date and end with the address ("2026-10-17 11:28 GMT+03:00 GM
-  <gm@example.org>:", "ср, 30 апр. 2026 г. в 15:19, GM <gm@example.org>:"), Android's and Zoho's
-  "---- On ... wrote ----", and all of these wrapped over up to five lines (Gmail breaks the address off
-  onto a line of its own; Polymail spreads a ``<mailto:…>`` over three).
-- **Original-message markers**: Outlook's ``-----Original Message-----`` and its translations, and its
-  separator line of underscores.
+  <gm@example.org>:", "ср, 30 апр. 2026 г. в 15:19, GM <gm@example.org>:", "2026/4/7 GM
+  <gm@example.org>") or the name ("2026-03-03 17:21 GMT+01:00 GM"), Android's and Zoho's "---- On ...
+  wrote ----", and all of these wrapped over up to five lines (Gmail breaks the address off onto a line of
+  its own; Polymail spreads a ``<mailto:…>`` over three). A wrapped one starts with an opener word ("On",
+  "Am", "Le", ...), a date or a "Name <address>", and never takes in a line that starts one of its own.
+- **Original-message markers**: Outlook's ``-----Original Message-----`` and its translations (also in
+  Gmail's ``*bold*``), and its separator line of underscores.
 - **Header blocks** of the original: two or more ``Field: value`` lines (From/Sent/Date/To/Subject/Cc in
   a dozen languages, ``*From:*`` as bold comes out of Gmail's plain part, French ``De :``, indented, with
   a wrapped line between), one of them a date (Sent:, Date:, Gesendet:, Envoyé :, ...) with a digit in
@@ -33,8 +35,7 @@ What is done with them:
 - Followed by ordinary text, it is a **cut**: everything from it on is dropped, since Outlook, Yahoo and
   phone clients put the original there without ``>``. An attribution cuts only when it is definite (it
   names an address, a year or a time of day, or is framed by dashes); a vague one ("Bob wrote:", "On
-  Monday I wrote:") is kept, as cutting there could lose orders. A date-first line that ends with an
-  address but no colon counts only when a quote follows it.
+  Monday I wrote:") is kept, as cutting there could lose orders.
 - A signature is always a cut.
 - An attribution glued to the end of the player's own line ("borrow 5$ On Wed, 3 Mar 2027 at 15:59, GM
   <gm@example.org> wrote:", also after ``---``) is split off first (`unglue`), so the player's words stay.
@@ -44,7 +45,8 @@ the marker and the forwarded header block are dropped and the forwarded text kep
 sent orders from the wrong address forwards them from the right one.
 
 Every pattern here runs on one line, or on at most five joined lines, of bounded length, and none has
-nested repetition over the same characters: the time is linear in the size of the mail.
+nested repetition over the same characters; what a pass finds out about a line it keeps (`_Memo`), so a
+line is looked at a bounded number of times: the time is linear in the size of the mail.
 """
 
 from __future__ import annotations
