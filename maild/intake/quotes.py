@@ -216,16 +216,33 @@ _Found = tuple[int, str] | None  # (lines taken, strength) of an attribution
 class _Memo:
     """What one pass over the lines has found out about them, by line index: each is looked at once."""
 
-    starts: dict[int, _Found] = field(default_factory=dict)  # attributions starting there, alone or wrapped
+    found: dict[int, _Found] = field(default_factory=dict)  # attributions from there, lines taken in unchecked
     fields: dict[int, str | None] = field(default_factory=dict)  # header-field kind ("" ends a header block)
 
 
-def _attribution_at(lines: Sequence[str], i: int, stop: int, memo: _Memo | None = None) -> _Found:
+def _attribution_at(lines: Sequence[str], i: int, stop: int, memo: _Memo) -> _Found:
     """(lines taken, strength) of an attribution starting at line `i`, alone or wrapped, or None.
 
-    A wrapped one never takes in a line where an attribution of its own starts. Those are looked for
-    without that check (so the work per line stays bounded) and kept in `memo` when given.
+    A wrapped one never takes in a line where an attribution of its own starts.
     """
+    found = _found_at(lines, i, stop, memo)
+    if found is None or found[0] == 1:
+        return found
+    for j in range(i + 1, i + found[0]):
+        line = plain(lines[j])
+        if line and _may_start_wrapped(line) and _found_at(lines, j, stop, memo):
+            return None
+    return found
+
+
+def _found_at(lines: Sequence[str], i: int, stop: int, memo: _Memo) -> _Found:
+    if i not in memo.found:
+        memo.found[i] = _joined_attribution(lines, i, stop)
+    return memo.found[i]
+
+
+def _joined_attribution(lines: Sequence[str], i: int, stop: int) -> _Found:
+    """(lines taken, strength) of the shortest attribution from line `i` on, alone or wrapped, or None."""
     first = plain(lines[i])
     if not first or len(first) > _MAX_MARK:
         return None
@@ -245,8 +262,8 @@ def _attribution_at(lines: Sequence[str], i: int, stop: int, memo: _Memo | None 
                 j += 1
                 continue
             return None
-        if len(line) > _MAX_MARK or memo is not None and _starts_own(lines, j, stop, line, memo.starts):
-            return None  # it is text, or an attribution of its own starts there
+        if len(line) > _MAX_MARK:
+            return None
         text = f"{text} {line}"
         j += 1
         # A wrapped attribution ends in a colon (or the ">" of an address): only then is it worth a look.
@@ -256,12 +273,6 @@ def _attribution_at(lines: Sequence[str], i: int, stop: int, memo: _Memo | None 
         if _SENTENCE_END.search(line):
             return None
     return None
-
-
-def _starts_own(lines: Sequence[str], j: int, stop: int, line: str, starts: dict[int, _Found]) -> bool:
-    if j not in starts:
-        starts[j] = _attribution_at(lines, j, stop) if _may_start_wrapped(line) else None
-    return starts[j] is not None
 
 
 _GLUED_OPENER = re.compile(r"(?<=[\s-])(?:On|Am|Le|El|Il|Op|Em|Den|På|W dniu|Dnia|Dne)\s")
