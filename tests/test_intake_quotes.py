@@ -156,6 +156,10 @@ def test_own_text_on_the_attribution_line_is_kept(text: str, expected: str) -> N
 def test_glued_attribution_keeps_line_numbers_of_the_mail() -> None:
     ot = extract("borrow 5$ On Wed, Mar 3, 2027 at 3:59 PM, gm@example.org wrote:\n> Orders please\nbid 1$")
     assert ot.text == "borrow 5$\nbid 1$" and ot.line_map == (1, 3)
+    text = "Hi GM On Wed, Mar 3, 2027 at 3:59 PM, gm@example.org wrote:\n> report\n#venice1 alice\nborrow 5$"
+    ot = extract(text)
+    assert ot.header is not None and text.split("\n")[ot.header.line_index] == "#venice1 alice"
+    assert ot.text == "borrow 5$" and ot.line_map == (4,)
     assert unglue(["a line without one:", "x"]) == (["a line without one:", "x"], [0, 1])
 
 

@@ -29,7 +29,7 @@ it back to the player (the header line is not part of it: line 1 is the first li
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from maild.intake.header import (
     OrderHeader,
@@ -128,7 +128,7 @@ def extract(text: str, subject: str = "") -> OrderText:
     return OrderText(
         text="\n".join(lines[i] for i in indices),
         line_map=tuple(origin[i] + 1 for i in indices),
-        header=header,
+        header=header if header is None else replace(header, line_index=origin[header.line_index]),
         command=command,
         quoted_removed=kept.removed,
         notes=notes,
