@@ -1,0 +1,204 @@
+"""Formatting that carries no meaning, taken out of the order text before a ruleset's grammar reads it.
+
+`plaintext.normalize` has already made spaces plain and removed invisible characters from the whole mail.
+What is left is typography and emphasis, which mail programs add on their own and players never mean as
+part of an order:
+
+- **Punctuation**: smart quotes become ASCII quotes; en and em dashes, the minus sign and the Unicode
+  hyphens become ``-`` (so ``RI–2`` is ``RI-2`` and ``−5$`` is ``-5$``); the ellipsis becomes ``...``.
+- **List markers** at the start of a line are removed: bullets (``•``, ``◦``, ``▪``, ``‣``, ``●``, ``·`` and
+  friends), Outlook's ``o`` and ``§`` sub-bullets (with a tab or two blanks after them), ``-`` followed by a
+  blank (never ``--``, a comment in Renaissance), ``1.``, ``1)`` and ``a)``. ``*`` and ``+`` followed by a
+  blank count only in a list (the line before or after starts the same way), because ``* Florence .0101``
+  alone may be a Renaissance header.
+- **Emphasis** that wraps whole words or lines is unwrapped: ``**x**`` (our HTML conversion and Markdown),
+  ``*x*`` (Gmail's plain part), ``_x_`` and ``__x__``, on one line or over several. A marker opens an
+  emphasis only at the start of a word and closes it only at the end of one, so ``*FAMILY`` and
+  ``*Florence .0101`` (Renaissance syntax: a star in front of a letter, never behind a word) stay as they
+  are, and ``**Florence .0101*`` (Gmail's bold of that header) gives ``*Florence .0101`` back.
+  Which opening marker a closing one belongs to, in order of preference: one on the same line that cannot
+  be syntax (two markers, or one before a non-letter: ``*/MED``), the word's own, the nearest on the same
+  line, then the nearest one above that cannot be syntax, then the nearest one above. Known limit: a bold
+  run over several lines that starts with a single ``*`` before a letter and has a Renaissance persona
+  header inside pairs with that header; Gmail writes each bold line of a block on its own, which is read
+  right.
+
+The information is not thrown away: `CleanText.bold` keeps where the emphasis was (a ruleset that reads
+bold keywords asks for `CleanText.marked()`, the text with each bold run as ``**run**``). Lines are never
+added or removed, so line N of the clean text is line N of the text the player sent. Everything here is
+linear in the length of the text (no backtracking patterns).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PUNCTUATION = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+    "\ufe63": "-", "\uff0d": "-",
+    "\u2026": "...",
+})
+# A bullet alone says "list item"; `o` and `§` (Outlook's second and third level in Courier and Wingdings)
+# only with the wide gap Outlook puts after them.
+_BULLET = re.compile(r"[ \t]*(?:[\u2022\u25e6\u25aa\u25ab\u2023\u2043\u2219\u00b7\u25cf\u25cb\u25a0\u25a1"
+                     r"\u25b8\u25ba\u2013\u2014\u27a2\u2794\u2192][ \t]*"
+                     r"|[o\u00a7](?:\t|  )[ \t]*"
+                     r"|-(?=[ \t])[ \t]+"
+                     r"|\d{1,2}[.)][ \t]+"
+                     r"|[a-zA-Z]\)[ \t]+)")
+_LIST_ONLY = re.compile(r"[ \t]*[*+][ \t]+(?=\S)")
+_TOKEN = re.compile(r"\S+")
+_MARKERS = "*_"
+_CLOSER_PUNCTUATION = ".,;:!?)"
+
+
+@dataclass(frozen=True)
+class CleanText:
+    text: str  # what the grammar of a ruleset that does not read emphasis gets
+    bold: tuple[tuple[int, int, int], ...] = ()  # (1-based line, start, end) of each bold run in `text`
+
+    def marked(self) -> str:
+        """The text with each bold run written ``**run**``, for a ruleset that reads bold keywords."""
+        if not self.bold:
+            return self.text
+        lines = self.text.split("\n")
+        by_line: dict[int, list[tuple[int, int]]] = {}
+        for number, start, end in self.bold:
+            by_line.setdefault(number, []).append((start, end))
+        for number, spans in by_line.items():
+            line = lines[number - 1]
+            for start, end in sorted(spans, reverse=True):
+                line = f"{line[:start]}**{line[start:end]}**{line[end:]}"
+            lines[number - 1] = line
+        return "\n".join(lines)
+
+    def bold_words(self, line: int) -> list[str]:
+        """The bold runs of a 1-based line, as written."""
+        text = self.text.split("\n")[line - 1]
+        return [text[s:e] for n, s, e in self.bold if n == line]
+
+
+def clean_orders(text: str) -> CleanText:
+    """The order text without meaningless formatting (see the module docstring), and where its bold was."""
+    lines = [line.translate(_PUNCTUATION) if not line.isascii() else line for line in text.split("\n")]
+    lines = _remove_list_markers(lines)
+    return _unwrap_emphasis(lines)
+
+
+def _remove_list_markers(lines: list[str]) -> list[str]:
+    out = []
+    for i, line in enumerate(lines):
+        m = _BULLET.match(line)
+        if m is None and (m := _LIST_ONLY.match(line)) is not None:
+            mark = m.group().strip()
+            neighbours = [lines[j] for j in (i - 1, i + 1) if 0 <= j < len(lines)]
+            if not any(n.lstrip()[:1] == mark and n.lstrip()[1:2] in (" ", "\t") for n in neighbours):
+                m = None
+        out.append(line[m.end():] if m is not None and m.end() < len(line) else line)
+    return out
+
+
+@dataclass
+class _Opener:
+    line: int  # 0-based
+    pos: int  # where its markers start in the line
+    count: int  # how many markers it has
+    certain: bool  # cannot be syntax: two or more markers, or one before something not a letter
+    matched: bool = False
+
+
+def _unwrap_emphasis(lines: list[str]) -> CleanText:
+    delete: list[set[int]] = [set() for _ in lines]  # positions of markers to remove, per line
+    runs: list[tuple[int, int, int, int]] = []  # (line, start, line, end) in original positions
+    for marker in _MARKERS:
+        if not any(marker in line for line in lines):
+            continue
+        certain: list[_Opener] = []
+        every: list[_Opener] = []
+        for n, line in enumerate(lines):
+            if marker not in line:
+                continue
+            for tok in _TOKEN.finditer(line):
+                _token(marker, n, tok.group(), tok.start(), certain, every, delete, runs)
+    if not runs:
+        return CleanText("\n".join(line.strip() for line in lines))
+    return _rebuild(lines, delete, runs)
+
+
+def _token(marker: str, n: int, word: str, at: int, certain: list[_Opener], every: list[_Opener],
+           delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> None:
+    lead = len(word) - len(word.lstrip(marker))
+    body = word.rstrip(_CLOSER_PUNCTUATION) if lead < len(word) else ""
+    trail = len(body) - len(body.rstrip(marker))
+    if lead >= len(body):
+        return  # markers (and punctuation) only: a bullet or a divider, not emphasis
+    own = None
+    if lead:
+        rest = word[lead:lead + 1]
+        own = _Opener(n, at, min(lead, 3), lead >= 2 or marker == "_" or not rest.isalpha())
+        every.append(own)
+        if own.certain:
+            certain.append(own)
+    if not trail or len(body) - trail <= lead:
+        return
+    opener = _pick(n, own, certain, every)
+    if opener is None:
+        return
+    opener.matched = True
+    k = min(opener.count, trail)
+    # The opener's innermost k markers go (the others may be syntax: **Florence -> *Florence); the
+    # closer's first k.
+    first = opener.pos + opener.count - k
+    delete[opener.line].update(range(first, first + k))
+    close = at + len(body) - trail
+    delete[n].update(range(close, close + k))
+    runs.append((opener.line, first + k, n, close))
+
+
+def _pick(n: int, own: _Opener | None, certain: list[_Opener], every: list[_Opener]) -> _Opener | None:
+    for stack in (certain, every):
+        while stack and stack[-1].matched:
+            stack.pop()
+    if certain and certain[-1].line == n:
+        return certain[-1]
+    if own is not None:
+        return own
+    if every and every[-1].line == n:
+        return every[-1]
+    if certain:
+        return certain[-1]
+    return every[-1] if every else None
+
+
+def _rebuild(lines: list[str], delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> CleanText:
+    # New position of each old position, line by line, once the markers are gone and the line stripped.
+    out: list[str] = []
+    maps: list[list[int]] = []
+    for line, gone in zip(lines, delete, strict=True):
+        kept = [i for i in range(len(line)) if i not in gone] if gone else list(range(len(line)))
+        new = "".join(line[i] for i in kept)
+        lead = len(new) - len(new.lstrip())
+        stripped = new.strip()
+        position = [0] * (len(line) + 1)
+        j = 0
+        for i in range(len(line) + 1):
+            position[i] = min(max(j - lead, 0), len(stripped))
+            if j < len(kept) and kept[j] == i:
+                j += 1
+        out.append(stripped)
+        maps.append(position)
+    bold: list[tuple[int, int, int]] = []
+    for first_line, start, last_line, end in runs:
+        for n in range(first_line, last_line + 1):
+            s = maps[n][start] if n == first_line else 0
+            e = maps[n][end] if n == last_line else len(out[n])
+            while s < e and out[n][s] == " ":
+                s += 1
+            while e > s and out[n][e - 1] == " ":
+                e -= 1
+            if s < e:
+                bold.append((n + 1, s, e))
+    return CleanText("\n".join(out), tuple(sorted(set(bold))))
