@@ -38,14 +38,14 @@ _CLOSING = re.compile(
     r"|sincerely|cordially|respectfully|greetings|love|take\s+care|see\s+you(?:\s+(?:soon|later))?"
     r"|talk\s+soon|have\s+a\s+(?:nice|good|great)\s+(?:day|evening|weekend|one)|ciao|saluti|cordiali\s+saluti"
     r"|distinti\s+saluti|grazie(?:\s+mille)?|a\s+presto|cordialement|bien\s+(?:à|a)\s+(?:vous|toi)|merci"
-    r"|amicalement|gru(?:ß|ss)(?:e)?|viele\s+gr(?:ü|ue)(?:ß|ss)e|mit\s+freundlichen\s+gr(?:ü|ue)(?:ß|ss)en"
+    r"|amicalement|gr(?:u|ü|ue)(?:ß|ss)e?|viele\s+gr(?:ü|ue)(?:ß|ss)e|mit\s+freundlichen\s+gr(?:ü|ue)(?:ß|ss)en"
     r"|lg|mfg|saludos|un\s+saludo|gracias|atentamente|mvg|groeten|hälsningar|med\s+vänlig\s+hälsning)"
     r"(?:\s+(?:a\s+lot|so\s+much|again|in\s+advance|all|everyone|everybody|guys|folks|gm))?"
     r"(?:[\s,.!:;]*(?:-\s*)?" + _NAME + r")?[\s,.!:;)(-]*",
     re.IGNORECASE)
 _LEAD_IN = re.compile(
     r"(?:(?:here|these|below|following)\s+(?:are|is)\s+)?(?:my|our|the)\s+(?:new\s+|revised\s+|updated\s+)?"
-    r"orders(?:\s+for\s+(?:this|next|the)\s+(?:turn|month|round))?(?:\s+(?:are|follow|below))?[\s:.!]*",
+    r"(?:orders|bids|moves|codes)(?:\s+for\s+(?:this|next|the)\s+(?:turn|month|round))?(?:\s+(?:are|follow|below))?[\s:.!]*",
     re.IGNORECASE)
 _DASHED_NAME = re.compile(r"(?:[-\u2013\u2014]{1,2}|~)\s*" + _NAME + r"(?:\s+" + _NAME + r")?\s*")
 _PHONE = re.compile(r"(?:sent|envoyé|inviato|enviado|gesendet)\s+(?:from|with|via|de|da|desde|von)\s.{1,60}"
