@@ -37,19 +37,23 @@ from dataclasses import dataclass
 _PUNCTUATION = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "--", "\u2015": "--", "\u2212": "-",
     "\ufe63": "-", "\uff0d": "-",
     "\u2026": "...",
 })
 # A bullet alone says "list item"; `o` and `§` (Outlook's second and third level in Courier and Wingdings)
 # only with the wide gap Outlook puts after them.
 _BULLET = re.compile(r"[ \t]*(?:[\u2022\u25e6\u25aa\u25ab\u2023\u2043\u2219\u00b7\u25cf\u25cb\u25a0\u25a1"
-                     r"\u25b8\u25ba\u2013\u2014\u27a2\u2794\u2192][ \t]*"
+                     r"\u25b8\u25ba\u27a2\u2794\u2192][ \t]*"
                      r"|[o\u00a7](?:\t|  )[ \t]*"
                      r"|-(?=[ \t])[ \t]+"
                      r"|\d{1,2}[.)][ \t]+"
                      r"|[a-zA-Z]\)[ \t]+)")
-_LIST_ONLY = re.compile(r"[ \t]*[*+][ \t]+(?=\S)")
+_LIST_ONLY = re.compile(r"[ \t]*[*+\u2013\u2014][ \t]+(?=\S)")
+# A dash standing alone between blanks is what Word and phones make of a typed "--" (a comment in
+# Renaissance) or " - "; glued to a number it is a minus; inside a word an en dash is a hyphen.
+_LONE_DASH = re.compile(r"(?<!\S)[\u2013\u2014](?!\S)")
+_MINUS = re.compile(r"[\u2013\u2014](?=\d)")
 _TOKEN = re.compile(r"\S+")
 _MARKERS = "*_"
 _CLOSER_PUNCTUATION = ".,;:!?)"
@@ -83,9 +87,14 @@ class CleanText:
 
 def clean_orders(text: str) -> CleanText:
     """The order text without meaningless formatting (see the module docstring), and where its bold was."""
-    lines = [line.translate(_PUNCTUATION) if not line.isascii() else line for line in text.split("\n")]
-    lines = _remove_list_markers(lines)
-    return _unwrap_emphasis(lines)
+    lines = _remove_list_markers(text.split("\n"))
+    return _unwrap_emphasis([line if line.isascii() else _punctuation(line) for line in lines])
+
+
+def _punctuation(line: str) -> str:
+    if "\u2013" in line or "\u2014" in line:
+        line = _MINUS.sub("-", _LONE_DASH.sub("--", line))
+    return line.translate(_PUNCTUATION)
 
 
 def _remove_list_markers(lines: list[str]) -> list[str]:
