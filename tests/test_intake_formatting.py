@@ -115,3 +115,31 @@ def test_each_program_alone_gives_the_plain_order_set(tmp_path: Path, venice_set
     run_pass(app, MORNING)
     sets = list(order_sets(app).values())
     assert len(sets) == 2 and len(sets[0]) == 3 and sets[0] == sets[1]
+
+
+@pytest.mark.parametrize("client", ["gmail", "gmail-block", "gmail-html", "outlook", "iphone"])
+def test_a_bold_or_bulleted_header_line_still_routes_and_authenticates(tmp_path: Path, venice_setup: Path,
+                                                                        client: str) -> None:
+    app = make_app(tmp_path, f"sqlite:///{tmp_path / 'm.db'}", MORNING, venice_setup)
+    with app.db.session() as s:
+        sync_games(s, app.config, MORNING)
+    lines = ["#venice1 bob sesame", *VENICE_ORDERS]
+    drop(app, mailshapes.plain_typed("bob@example.org", "Bob Foscari", lines, 0), MORNING)
+    drop(app, CLIENTS[client]("bob@example.org", "Bob Foscari", lines, 1, "Bob"), MORNING)
+    run_pass(app, MORNING)
+    sets = list(order_sets(app).values())
+    assert len(sets) == 2 and len(sets[0]) == 3 and sets[0] == sets[1]
+
+
+def test_a_mail_of_greetings_only_holds_no_orders_and_says_what_it_ignored(tmp_path: Path,
+                                                                          venice_setup: Path) -> None:
+    app = make_app(tmp_path, f"sqlite:///{tmp_path / 'm.db'}", MORNING, venice_setup)
+    with app.db.session() as s:
+        sync_games(s, app.config, MORNING)
+    drop(app, mailshapes.plain_typed("alice@example.org", "Alice Liddell", ["Hi GM,", "", "Thanks!"], 0), MORNING)
+    run_pass(app, MORNING)
+    with app.db.session() as s:
+        assert [m.status for m in s.scalars(select(InboundMail))] == ["empty"]
+    [ack] = [m.get_content() for m in sent(app)]
+    assert "it held no orders" in ack and "Not understood" not in ack
+    assert "Ignored (2)" in ack and "line 1: Hi GM," in ack and "line 3: Thanks!" in ack

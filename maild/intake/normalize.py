@@ -97,6 +97,12 @@ def _punctuation(line: str) -> str:
     return line.translate(_PUNCTUATION)
 
 
+def without_bullet(line: str) -> str:
+    """The line without a list marker that needs no list around it to be one (a bullet, ``1.``, ``- ``)."""
+    m = _BULLET.match(line)
+    return line[m.end():] if m is not None and m.end() < len(line) else line
+
+
 def _remove_list_markers(lines: list[str]) -> list[str]:
     out = []
     for i, line in enumerate(lines):
@@ -123,63 +129,77 @@ def _unwrap_emphasis(lines: list[str]) -> CleanText:
     delete: list[set[int]] = [set() for _ in lines]  # positions of markers to remove, per line
     runs: list[tuple[int, int, int, int]] = []  # (line, start, line, end) in original positions
     for marker in _MARKERS:
-        if not any(marker in line for line in lines):
-            continue
-        certain: list[_Opener] = []
-        every: list[_Opener] = []
-        for n, line in enumerate(lines):
-            if marker not in line:
-                continue
-            for tok in _TOKEN.finditer(line):
-                _token(marker, n, tok.group(), tok.start(), certain, every, delete, runs)
+        if any(marker in line for line in lines):
+            _Pairing(marker, delete, runs).run(lines)
     if not runs:
         return CleanText("\n".join(line.strip() for line in lines))
     return _rebuild(lines, delete, runs)
 
 
-def _token(marker: str, n: int, word: str, at: int, certain: list[_Opener], every: list[_Opener],
-           delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> None:
-    lead = len(word) - len(word.lstrip(marker))
-    body = word.rstrip(_CLOSER_PUNCTUATION) if lead < len(word) else ""
-    trail = len(body) - len(body.rstrip(marker))
-    if lead >= len(body):
-        return  # markers (and punctuation) only: a bullet or a divider, not emphasis
-    own = None
-    if lead:
-        rest = word[lead:lead + 1]
-        own = _Opener(n, at, min(lead, 3), lead >= 2 or marker == "_" or not rest.isalpha())
-        every.append(own)
-        if own.certain:
-            certain.append(own)
-    if not trail or len(body) - trail <= lead:
-        return
-    opener = _pick(n, own, certain, every)
-    if opener is None:
-        return
-    opener.matched = True
-    k = min(opener.count, trail)
-    # The opener's innermost k markers go (the others may be syntax: **Florence -> *Florence); the
-    # closer's first k.
-    first = opener.pos + opener.count - k
-    delete[opener.line].update(range(first, first + k))
-    close = at + len(body) - trail
-    delete[n].update(range(close, close + k))
-    runs.append((opener.line, first + k, n, close))
+class _Pairing:
+    """Closing markers paired with opening ones, for one marker character, in one pass over the text."""
 
+    def __init__(self, marker: str, delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> None:
+        self.marker, self.delete, self.runs = marker, delete, runs
+        self.certain: list[_Opener] = []
+        self.every: list[_Opener] = []
+        # A closer at the end of a line with no opener anywhere above closes a run that began before the
+        # order text: Gmail's bold block that starts on the #GAME header line. Once.
+        self.before_text = True
 
-def _pick(n: int, own: _Opener | None, certain: list[_Opener], every: list[_Opener]) -> _Opener | None:
-    for stack in (certain, every):
-        while stack and stack[-1].matched:
-            stack.pop()
-    if certain and certain[-1].line == n:
-        return certain[-1]
-    if own is not None:
-        return own
-    if every and every[-1].line == n:
-        return every[-1]
-    if certain:
-        return certain[-1]
-    return every[-1] if every else None
+    def run(self, lines: list[str]) -> None:
+        for n, line in enumerate(lines):
+            if self.marker in line:
+                for tok in _TOKEN.finditer(line):
+                    self.token(n, tok.group(), tok.start(), tok.end() == len(line.rstrip()))
+
+    def token(self, n: int, word: str, at: int, line_end: bool) -> None:
+        marker = self.marker
+        lead = len(word) - len(word.lstrip(marker))
+        body = word.rstrip(_CLOSER_PUNCTUATION) if lead < len(word) else ""
+        trail = len(body) - len(body.rstrip(marker))
+        if lead >= len(body):
+            return  # markers (and punctuation) only: a bullet or a divider, not emphasis
+        own = None
+        if lead:
+            rest = word[lead:lead + 1]
+            own = _Opener(n, at, min(lead, 3), lead >= 2 or marker == "_" or not rest.isalpha())
+            self.every.append(own)
+            if own.certain:
+                self.certain.append(own)
+        if not trail or len(body) - trail <= lead:
+            return
+        close = at + len(body) - trail
+        opener = self.pick(n, own)
+        if opener is None:
+            if self.before_text and line_end:
+                self.before_text = False
+                self.delete[n].update(range(close, close + trail))
+                self.runs.append((0, 0, n, close))
+            return
+        opener.matched = True
+        k = min(opener.count, trail)
+        # The opener's innermost k markers go (the others may be syntax: **Florence -> *Florence); the
+        # closer's first k.
+        first = opener.pos + opener.count - k
+        self.delete[opener.line].update(range(first, first + k))
+        self.delete[n].update(range(close, close + k))
+        self.runs.append((opener.line, first + k, n, close))
+
+    def pick(self, n: int, own: _Opener | None) -> _Opener | None:
+        certain, every = self.certain, self.every
+        for stack in (certain, every):
+            while stack and stack[-1].matched:
+                stack.pop()
+        if certain and certain[-1].line == n:
+            return certain[-1]
+        if own is not None:
+            return own
+        if every and every[-1].line == n:
+            return every[-1]
+        if certain:
+            return certain[-1]
+        return every[-1] if every else None
 
 
 def _rebuild(lines: list[str], delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> CleanText:
