@@ -4,13 +4,16 @@
 What is left is typography and emphasis, which mail programs add on their own and players never mean as
 part of an order:
 
-- **Punctuation**: smart quotes become ASCII quotes; en and em dashes, the minus sign and the Unicode
-  hyphens become ``-`` (so ``RI–2`` is ``RI-2`` and ``−5$`` is ``-5$``); the ellipsis becomes ``...``.
-- **List markers** at the start of a line are removed: bullets (``•``, ``◦``, ``▪``, ``‣``, ``●``, ``·`` and
-  friends), Outlook's ``o`` and ``§`` sub-bullets (with a tab or two blanks after them), ``-`` followed by a
-  blank (never ``--``, a comment in Renaissance), ``1.``, ``1)`` and ``a)``. ``*`` and ``+`` followed by a
-  blank count only in a list (the line before or after starts the same way), because ``* Florence .0101``
-  alone may be a Renaissance header.
+- **Punctuation**: smart quotes become ASCII quotes; the ellipsis becomes ``...``. Dashes are read by
+  their place: an en or em dash standing alone between blanks is ``--`` (Word's ` -- `, iOS's ``--``: a
+  Renaissance comment), before a digit ``-`` (a minus: ``RI–2``, ``—5$``); otherwise an en dash, the minus
+  sign and the Unicode hyphens are ``-`` and an em dash ``--``.
+- **List markers** at the start of a line are removed (before the punctuation is read): bullets (``•``,
+  ``◦``, ``▪``, ``‣``, ``●``, ``·`` and friends), Outlook's ``o`` and ``§`` sub-bullets (with a tab or two
+  blanks after them), ``-`` followed by a blank (never ``--``, a comment in Renaissance), ``1.``, ``1)`` and
+  ``a)``. ``*``, ``+``, ``–`` and ``—`` followed by a blank count only in a list (the line before or after
+  starts the same way), because ``* Florence .0101`` alone may be a Renaissance header and ``— Anna`` a
+  signature.
 - **Emphasis** that wraps whole words or lines is unwrapped: ``**x**`` (our HTML conversion and Markdown),
   ``*x*`` (Gmail's plain part), ``_x_`` and ``__x__``, on one line or over several. A marker opens an
   emphasis only at the start of a word and closes it only at the end of one, so ``*FAMILY`` and
