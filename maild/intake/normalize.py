@@ -35,6 +35,7 @@ linear in the length of the text (no backtracking patterns).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 _PUNCTUATION = str.maketrans({
@@ -60,6 +61,7 @@ _MINUS = re.compile(r"[\u2013\u2014](?=\d)")
 _TOKEN = re.compile(r"\S+")
 _MARKERS = "*_"
 _CLOSER_PUNCTUATION = ".,;:!?)"
+_CLOSER_ENDS = frozenset(_MARKERS + _CLOSER_PUNCTUATION)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,8 @@ class _Pairing:
 
     def token(self, n: int, word: str, at: int, line_end: bool) -> None:
         marker = self.marker
+        if word[0] != marker and word[-1] not in _CLOSER_ENDS:
+            return  # neither opens nor closes (the common case)
         lead = len(word) - len(word.lstrip(marker))
         body = word.rstrip(_CLOSER_PUNCTUATION) if lead < len(word) else ""
         trail = len(body) - len(body.rstrip(marker))
@@ -206,30 +210,32 @@ class _Pairing:
 
 
 def _rebuild(lines: list[str], delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> CleanText:
-    # New position of each old position, line by line, once the markers are gone and the line stripped.
     out: list[str] = []
-    maps: list[list[int]] = []
+    gone_sorted: list[list[int]] = []
+    leads: list[int] = []
     for line, gone in zip(lines, delete, strict=True):
-        kept = [i for i in range(len(line)) if i not in gone] if gone else list(range(len(line)))
-        new = "".join(line[i] for i in kept)
-        lead = len(new) - len(new.lstrip())
-        stripped = new.strip()
-        position = [0] * (len(line) + 1)
-        j = 0
-        for i in range(len(line) + 1):
-            position[i] = min(max(j - lead, 0), len(stripped))
-            if j < len(kept) and kept[j] == i:
-                j += 1
+        order = sorted(gone)
+        if order:
+            bounds = [-1, *order, len(line)]
+            line = "".join(line[a + 1:b] for a, b in zip(bounds, bounds[1:], strict=False))
+        stripped = line.strip()
         out.append(stripped)
-        maps.append(position)
+        gone_sorted.append(order)
+        leads.append(len(line) - len(line.lstrip()))
+
+    def moved(n: int, position: int) -> int:
+        """Where a position of the written line is in the clean line: fewer the markers before it."""
+        return min(max(position - bisect_left(gone_sorted[n], position) - leads[n], 0), len(out[n]))
+
     bold: list[tuple[int, int, int]] = []
     for first_line, start, last_line, end in runs:
         for n in range(first_line, last_line + 1):
-            s = maps[n][start] if n == first_line else 0
-            e = maps[n][end] if n == last_line else len(out[n])
-            while s < e and out[n][s] == " ":
+            text = out[n]
+            s = moved(n, start) if n == first_line else 0
+            e = moved(n, end) if n == last_line else len(text)
+            while s < e and text[s] == " ":
                 s += 1
-            while e > s and out[n][e - 1] == " ":
+            while e > s and text[e - 1] == " ":
                 e -= 1
             if s < e:
                 bold.append((n + 1, s, e))
