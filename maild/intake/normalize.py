@@ -85,7 +85,7 @@ class CleanText:
         return "\n".join(lines)
 
     def bold_words(self, line: int) -> list[str]:
-        """The bold runs of a 1-based line, as written."""
+        """The bold runs of a 1-based line of `text`."""
         text = self.text.split("\n")[line - 1]
         return [text[s:e] for n, s, e in self.bold if n == line]
 
@@ -111,13 +111,13 @@ def without_bullet(line: str) -> str:
 def _remove_list_markers(lines: list[str]) -> list[str]:
     out = []
     for i, line in enumerate(lines):
-        m = _BULLET.match(line)
-        if m is None and (m := _LIST_ONLY.match(line)) is not None:
+        bare = without_bullet(line)
+        if bare is line and (m := _LIST_ONLY.match(line)) is not None and m.end() < len(line):
             mark = m.group().strip()
-            neighbours = [lines[j] for j in (i - 1, i + 1) if 0 <= j < len(lines)]
-            if not any(n.lstrip()[:1] == mark and n.lstrip()[1:2] in (" ", "\t") for n in neighbours):
-                m = None
-        out.append(line[m.end():] if m is not None and m.end() < len(line) else line)
+            if any(_LIST_ONLY.match(lines[j]) and lines[j].lstrip()[:1] == mark
+                   for j in (i - 1, i + 1) if 0 <= j < len(lines)):
+                bare = line[m.end():]
+        out.append(bare)
     return out
 
 
@@ -155,8 +155,9 @@ class _Pairing:
     def run(self, lines: list[str]) -> None:
         for n, line in enumerate(lines):
             if self.marker in line:
+                end = len(line.rstrip())
                 for tok in _TOKEN.finditer(line):
-                    self.token(n, tok.group(), tok.start(), tok.end() == len(line.rstrip()))
+                    self.token(n, tok.group(), tok.start(), tok.end() == end)
 
     def token(self, n: int, word: str, at: int, line_end: bool) -> None:
         marker = self.marker

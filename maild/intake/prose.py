@@ -41,7 +41,7 @@ _CLOSING = re.compile(
     r"|amicalement|gr(?:u|ü|ue)(?:ß|ss)e?|viele\s+gr(?:ü|ue)(?:ß|ss)e|mit\s+freundlichen\s+gr(?:ü|ue)(?:ß|ss)en"
     r"|lg|mfg|saludos|un\s+saludo|gracias|atentamente|mvg|groeten|hälsningar|med\s+vänlig\s+hälsning)"
     r"(?:\s+(?:a\s+lot|so\s+much|again|in\s+advance|all|everyone|everybody|guys|folks|gm))?"
-    r"(?:[\s,.!:;]*(?:-\s*)?" + _NAME + r")?[\s,.!:;)(-]*",
+    r"(?:[\s,.!:;]*(?:[-\u2013\u2014~]{1,2}\s*)?" + _NAME + r")?[\s,.!:;)(-]*",
     re.IGNORECASE)
 _LEAD_IN = re.compile(
     r"(?:(?:here|these|below|following)\s+(?:are|is)\s+)?(?:my|our|the)\s+(?:new\s+|revised\s+|updated\s+)?"
