@@ -151,4 +151,4 @@ def test_linear_time_on_hostile_text(unit: str) -> None:
     # Four times the text must take about four times as long, not sixteen (quadratic): a ratio that holds
     # on a loaded machine, where absolute times do not. The larger text is some 200,000 words long.
     small, large = unit * 50_000 + "y*", unit * 200_000 + "y*"
-    assert _best_time(large) < 8 * _best_time(small) + 0.05
+    assert _best_time(large) < 10 * _best_time(small) + 0.05

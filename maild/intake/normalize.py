@@ -121,15 +121,6 @@ def _remove_list_markers(lines: list[str]) -> list[str]:
     return out
 
 
-@dataclass
-class _Opener:
-    line: int  # 0-based
-    pos: int  # where its markers start in the line
-    count: int  # how many markers it has
-    certain: bool  # cannot be syntax: two or more markers, or one before something not a letter
-    matched: bool = False
-
-
 def _unwrap_emphasis(lines: list[str]) -> CleanText:
     delete: list[set[int]] = [set() for _ in lines]  # positions of markers to remove, per line
     runs: list[tuple[int, int, int, int]] = []  # (line, start, line, end) in original positions
@@ -142,12 +133,21 @@ def _unwrap_emphasis(lines: list[str]) -> CleanText:
 
 
 class _Pairing:
-    """Closing markers paired with opening ones, for one marker character, in one pass over the text."""
+    """Closing markers paired with opening ones, for one marker character, in one pass over the text.
+
+    An opener is an index into parallel lists (its line, where its markers start, how many there are,
+    whether it cannot be syntax: two or more markers, or one before something not a letter), so that a
+    line of a hundred thousand markers makes no objects for the garbage collector to walk.
+    """
 
     def __init__(self, marker: str, delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> None:
         self.marker, self.delete, self.runs = marker, delete, runs
-        self.certain: list[_Opener] = []
-        self.every: list[_Opener] = []
+        self.line: list[int] = []
+        self.pos: list[int] = []
+        self.count: list[int] = []
+        self.matched = bytearray()
+        self.certain: list[int] = []  # stacks of openers, the nearest last
+        self.every: list[int] = []
         # A closer at the end of a line with no opener anywhere above closes a run that began before the
         # order text: Gmail's bold block that starts on the #GAME header line. Once.
         self.before_text = True
@@ -170,10 +170,13 @@ class _Pairing:
             return  # markers (and punctuation) only: a bullet or a divider, not emphasis
         own = None
         if lead:
-            rest = word[lead:lead + 1]
-            own = _Opener(n, at, min(lead, 3), lead >= 2 or marker == "_" or not rest.isalpha())
+            own = len(self.line)
+            self.line.append(n)
+            self.pos.append(at)
+            self.count.append(min(lead, 3))
+            self.matched.append(0)
             self.every.append(own)
-            if own.certain:
+            if lead >= 2 or marker == "_" or not word[lead].isalpha():
                 self.certain.append(own)
         if not trail or len(body) - trail <= lead:
             return
@@ -185,25 +188,26 @@ class _Pairing:
                 self.delete[n].update(range(close, close + trail))
                 self.runs.append((0, 0, n, close))
             return
-        opener.matched = True
-        k = min(opener.count, trail)
+        self.matched[opener] = 1
+        line, count = self.line[opener], self.count[opener]
+        k = min(count, trail)
         # The opener's innermost k markers go (the others may be syntax: **Florence -> *Florence); the
         # closer's first k.
-        first = opener.pos + opener.count - k
-        self.delete[opener.line].update(range(first, first + k))
+        first = self.pos[opener] + count - k
+        self.delete[line].update(range(first, first + k))
         self.delete[n].update(range(close, close + k))
-        self.runs.append((opener.line, first + k, n, close))
+        self.runs.append((line, first + k, n, close))
 
-    def pick(self, n: int, own: _Opener | None) -> _Opener | None:
+    def pick(self, n: int, own: int | None) -> int | None:
         certain, every = self.certain, self.every
         for stack in (certain, every):
-            while stack and stack[-1].matched:
+            while stack and self.matched[stack[-1]]:
                 stack.pop()
-        if certain and certain[-1].line == n:
+        if certain and self.line[certain[-1]] == n:
             return certain[-1]
         if own is not None:
             return own
-        if every and every[-1].line == n:
+        if every and self.line[every[-1]] == n:
             return every[-1]
         if certain:
             return certain[-1]
