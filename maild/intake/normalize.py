@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import defaultdict
 from dataclasses import dataclass
 
 _PUNCTUATION = str.maketrans({
@@ -122,7 +123,7 @@ def _remove_list_markers(lines: list[str]) -> list[str]:
 
 
 def _unwrap_emphasis(lines: list[str]) -> CleanText:
-    delete: list[set[int]] = [set() for _ in lines]  # positions of markers to remove, per line
+    delete: dict[int, set[int]] = defaultdict(set)  # line -> positions of the markers to remove there
     runs: list[tuple[int, int, int, int]] = []  # (line, start, line, end) in original positions
     for marker in _MARKERS:
         if any(marker in line for line in lines):
@@ -140,7 +141,7 @@ class _Pairing:
     line of a hundred thousand markers makes no objects for the garbage collector to walk.
     """
 
-    def __init__(self, marker: str, delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> None:
+    def __init__(self, marker: str, delete: dict[int, set[int]], runs: list[tuple[int, int, int, int]]) -> None:
         self.marker, self.delete, self.runs = marker, delete, runs
         self.line: list[int] = []
         self.pos: list[int] = []
@@ -214,23 +215,22 @@ class _Pairing:
         return every[-1] if every else None
 
 
-def _rebuild(lines: list[str], delete: list[set[int]], runs: list[tuple[int, int, int, int]]) -> CleanText:
+def _rebuild(lines: list[str], delete: dict[int, set[int]], runs: list[tuple[int, int, int, int]]) -> CleanText:
     out: list[str] = []
-    gone_sorted: list[list[int]] = []
+    gone_sorted: dict[int, list[int]] = {}
     leads: list[int] = []
-    for line, gone in zip(lines, delete, strict=True):
-        order = sorted(gone)
-        if order:
+    for n, line in enumerate(lines):
+        if n in delete:
+            order = gone_sorted[n] = sorted(delete[n])
             bounds = [-1, *order, len(line)]
             line = "".join(line[a + 1:b] for a, b in zip(bounds, bounds[1:], strict=False))
-        stripped = line.strip()
-        out.append(stripped)
-        gone_sorted.append(order)
+        out.append(line.strip())
         leads.append(len(line) - len(line.lstrip()))
 
     def moved(n: int, position: int) -> int:
         """Where a position of the written line is in the clean line: fewer the markers before it."""
-        return min(max(position - bisect_left(gone_sorted[n], position) - leads[n], 0), len(out[n]))
+        before = bisect_left(gone_sorted[n], position) if n in gone_sorted else 0
+        return min(max(position - before - leads[n], 0), len(out[n]))
 
     bold: list[tuple[int, int, int]] = []
     for first_line, start, last_line, end in runs:
