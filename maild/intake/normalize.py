@@ -158,12 +158,12 @@ class _Pairing:
             if self.marker in line:
                 end = len(line.rstrip())
                 for tok in _TOKEN.finditer(line):
-                    self.token(n, tok.group(), tok.start(), tok.end() == end)
+                    word = tok.group()
+                    if word[0] == self.marker or word[-1] in _CLOSER_ENDS:  # else it neither opens nor closes
+                        self.token(n, word, tok.start(), tok.end() == end)
 
     def token(self, n: int, word: str, at: int, line_end: bool) -> None:
         marker = self.marker
-        if word[0] != marker and word[-1] not in _CLOSER_ENDS:
-            return  # neither opens nor closes (the common case)
         lead = len(word) - len(word.lstrip(marker))
         body = word.rstrip(_CLOSER_PUNCTUATION) if lead < len(word) else ""
         trail = len(body) - len(body.rstrip(marker))
