@@ -10,8 +10,8 @@ program does, with the greeting and sign-off its users add:
 - `outlook`: Outlook desktop, bulleted list: ``MsoListParagraph`` paragraphs with a Symbol-font middle dot
   and ``&nbsp;`` padding in the HTML, ``•`` and a tab in the plain part, Word's smart quotes and dashes;
 - `apple_mail`: Apple Mail, ``<ul class="MailOutline">`` in the HTML and tab-bullet-tab in the plain part;
-- `iphone`: iOS Mail, plain text only, smart quotes, ``--`` turned into an em dash, a non-breaking space
-  and a soft hyphen, "Sent from my iPhone".
+- `iphone`: iOS Mail, plain text only, smart quotes, ``--`` turned into an em dash, a non-breaking space,
+  a soft hyphen and a zero-width space, "Sent from my iPhone".
 
 `html_only` drops the plain alternative, so the HTML conversion is what is read.
 """
@@ -130,9 +130,11 @@ def iphone(sender: str, name: str, lines: list[str], n: int, signature: str) -> 
     typed = []
     for line in lines:
         line = _smart(line).replace(" -- ", " \u2014 ")
-        # The keyboard's autocapitalisation, and a non-breaking space and a soft hyphen from pasting.
+        # The keyboard's autocapitalisation, and a non-breaking space, a soft hyphen and a zero-width space
+        # from pasting.
         line = line[:1].upper() + line[1:]
-        typed.append(line.replace(" of ", " of\u00a0", 1).replace("wool", "wo\u00adol", 1))
+        typed.append(line.replace(" of ", " of\u00a0", 1).replace("wool", "wo\u00adol", 1)
+                     .replace("for", "f\u200bor", 1))
     body = "Hi all\n\n" + "\n".join(typed) + f"\n\n\u2014 {signature}\n\nSent from my iPhone\n"
     return (head + "Content-Transfer-Encoding: quoted-printable\r\n\r\n" + _qp(body) + "\r\n").encode("ascii")
 
