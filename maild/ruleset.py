@@ -138,6 +138,9 @@ class Ruleset(Protocol):
 #   gm_kinds: frozenset[str]   - GM order kinds it takes ("gm_payment", "gm_bulletin", "gm_amend")
 #   late_cancel_days: int      - a player may CANCEL orders that came late within this many days of the
 #                                results of the turn they missed (Renaissance: ten)
+#   reads_emphasis: bool       - parse() gets the order text with bold runs marked **run** (a game whose
+#                                actions are bold keywords); by default emphasis, like bullets and smart
+#                                punctuation, is taken out first (maild/intake/normalize.py)
 #   requested_turn(state, turn, orders) -> int | None
 #                              - the turn a mail's orders are marked for, when a player sends them ahead
 

@@ -88,6 +88,10 @@ def test_corpus_mail_gets_its_outcome(tmp_path: Path, venice_setup: Path, name: 
             assert f"Understood ({len(orders)})" in ack
         if spec.get("errors"):
             assert f"Not understood ({spec['errors']})" in ack
+        if spec.get("ignored"):
+            assert f"Ignored ({spec['ignored']})" in ack
+        else:
+            assert "Ignored (" not in ack
 
 
 def test_the_whole_corpus_in_one_daemon_pass(tmp_path: Path, venice_setup: Path) -> None:

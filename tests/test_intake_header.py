@@ -213,3 +213,22 @@ def test_commands() -> None:
 def test_signature_only_mail_is_empty() -> None:
     ot = extract("\n-- \nAlice\nSent from my iPhone")
     assert ot.text == "" and ot.line_map == () and ot.quoted_removed
+
+
+def test_gmail_plain_bold_header_end_and_commands() -> None:
+    """Gmail's plain part writes bold as *...*: a bold header line, #end and command are still what they are."""
+    h = parse_header_line("*#venice1 bob sesame*")
+    assert h is not None and (h.game, h.player, h.password) == ("venice1", "bob", "sesame")
+    h = parse_header_line("*#venice1 bob sesame")  # the first line of a bold block over several lines
+    assert h is not None and h.password == "sesame"
+    assert parse_header_line("#venice1 bob sesame*") is not None  # a password may end with a star
+    assert parse_header_line("#venice1 bob sesame*").password == "sesame*"  # type: ignore[union-attr]
+    assert is_end_line("*#end*") and line_command("*HELP*") == "help" and line_command("_status_") == "status"
+    assert parse_header_line("* #venice1 bob") is None and line_command("*") is None
+
+
+def test_bulleted_header_line() -> None:
+    for line in ("\u2022\t#venice1 bob sesame", "\u00b7       #venice1 bob sesame", "- **#venice1 bob sesame**"):
+        h = parse_header_line(line)
+        assert h is not None and (h.game, h.player, h.password) == ("venice1", "bob", "sesame"), line
+    assert extract("Hi\n\u2022\t#venice1 bob sesame\n\u2022\tbid 1$ for 1 of opera").header is not None

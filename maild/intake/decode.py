@@ -22,7 +22,9 @@ read, with the trouble listed in `DecodedMail.problems` (worded for the player's
   `plaintext.normalize`: ``\\n`` line ends, no trailing blanks, non-breaking spaces to spaces,
   zero-width characters removed, NFC; smart quotes kept.
 - The order text is then cut out by `ordertext.extract` (header line, ``#end``, quoted replies,
-  signatures, HELP/STATUS); see there for what "line N" means.
+  signatures, HELP/STATUS); see there for what "line N" means. `DecodedMail.text` keeps the emphasis,
+  bullets and smart punctuation the mail had: `intake.orders.read_orders` takes them out (and sets
+  greetings aside) just before the ruleset parses (docs/mail-formatting.md).
 
 **Speed**: the stdlib parser runs with the ``compat32`` policy (about 35 µs for a small mail, against
 about 1 ms with ``policy.default`` and ``get_body().get_content()``), once per mail; header decoding,

@@ -5,9 +5,9 @@ Header line syntax (decided here; Atlantis and GalaxyNG orders start the same wa
     #GAME [PLAYER [PASSWORD]]
     #game GAME [PLAYER [PASSWORD]]      (the word "game" may be written out; so no game is named "game")
 
-- ``#`` starts the line (leading blanks and bold markers are ignored) and is followed at once by the game
-  name: a letter, then letters, digits, ``_``, ``.`` or ``-``. ``# my bids`` (a blank after ``#``) is a
-  comment, not a header, and so is ``#end``.
+- ``#`` starts the line (leading blanks, bullets and bold markers, ``**`` or Gmail's plain-text ``*``, are
+  ignored) and is followed at once by the game name: a letter, then letters, digits, ``_``, ``.`` or ``-``.
+  ``# my bids`` (a blank after ``#``) is a comment, not a header, and so is ``#end``.
 - PLAYER is a name (letters, digits, ``_.@+-``); PASSWORD is one word, or any text in double quotes:
   ``"my pass"``; phones' curly quotes (“my pass”, „my pass“, «my pass») count as quotes too.
 - More than three words after ``#`` (without a quoted password) is not a header but a comment, so prose
@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from maild.intake.normalize import without_bullet
 from maild.intake.quotes import plain
 
 _GAME = re.compile(r"[A-Za-z][\w.-]{0,63}", re.ASCII)
@@ -51,9 +52,20 @@ class OrderHeader:
         return self.line_index + 1
 
 
+def _unemphasized(line: str) -> str:
+    """The line as `quotes.plain` sees it, without a bullet and without Gmail's plain-text bold either: one
+    ``*`` (or ``_``) before it and, if there, the same after it (a bold block over several lines opens on its
+    first line only)."""
+    text = plain(without_bullet(line))
+    mark = text[:1]
+    if mark in ("*", "_") and len(text) > 2 and text[1] not in "*_ ":
+        text = text[1:-1] if text.endswith(mark) else text[1:]
+    return text
+
+
 def parse_header_line(line: str, line_index: int = 0) -> OrderHeader | None:
     """The header a line carries, or None if it is not a header line."""
-    text = plain(line)
+    text = _unemphasized(line)
     if len(text) < 2 or text[0] != "#" or not text[1].isalpha() or len(text) > 300:
         return None
     tokens: list[tuple[str, bool]] = []  # (value, was quoted)
@@ -80,12 +92,12 @@ def parse_header_line(line: str, line_index: int = 0) -> OrderHeader | None:
 
 
 def is_end_line(line: str) -> bool:
-    return bool(_END.fullmatch(plain(line)))
+    return bool(_END.fullmatch(_unemphasized(line)))
 
 
 def line_command(line: str) -> str | None:
     """The command word ("help", "status", "codesheet", "cancel") if the line is just that word."""
-    m = _COMMAND.fullmatch(plain(line))
+    m = _COMMAND.fullmatch(_unemphasized(line))
     return m.group(1).lower() if m else None
 
 

@@ -54,7 +54,7 @@ class OrderText:
 def _headers(lines: Sequence[str]) -> list[OrderHeader]:
     found = []
     for i, line in enumerate(lines):
-        if line[:1] in ("#", " ", "*", "\t") and not is_quoted(line):
+        if "#" in line[:16] and not is_quoted(line):  # a header may be bold or bulleted
             h = parse_header_line(line, i)
             if h is not None:
                 found.append(h)

@@ -20,6 +20,7 @@ from maild.crashpoints import crashpoint
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake.identity import authenticate, route
+from maild.intake.orders import names_of, read_orders
 from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, load_new
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
@@ -195,7 +196,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     tz = game_timezone(app.config, game.name)
     turn, late = target_turn(run.turn(s, game, game.turn), ruleset, game, row.received_at)
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
-    parsed = ruleset.parse(mail.order_text) if mail.order_text.strip() else ParsedOrders()
+    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
+    parsed = read.parsed
     refused: str | None = None
     cancelled: str | None = None
     if "CANCEL" in mail.commands and turn is not None:
@@ -242,7 +244,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   sender=mail.from_addr, registered=player.email, commands=mail.commands,
                   in_force=[p.order for p in in_force], problems=mail.problems, info=context,
                   help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,
-                  nothing=not (parsed.orders or parsed.diagnostics or mail.commands))
+                  ignored=read.ignored, nothing=not (parsed.orders or parsed.diagnostics or mail.commands))
     subject = mail.subject or ""
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}".rstrip()
     if f"[{game.name}]".lower() not in subject.lower():

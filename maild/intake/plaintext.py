@@ -9,7 +9,8 @@ What `normalize` does, and why:
 - zero-width characters, soft hyphens and the BOM are removed (invisible, but they break keywords);
 - other control characters but the tab are removed (they come from garbage or misdecoded bytes);
 - the text is put in Unicode NFC (Apple software may send decomposed accents);
-- "smart quotes", dashes and the like are kept as they are: the grammar decides what they mean.
+- "smart quotes", dashes, bullets and emphasis are kept as they are here (the header line's password and
+  the quote rules see the mail as written); `normalize.clean_orders` reads them in the order text.
 """
 
 from __future__ import annotations

@@ -17,10 +17,11 @@ class ReadMail:
     references: list[str]
     auto_reason: str | None  # why this mail must not be answered, if it must not
     header: OrderHeader | None  # the "#GAME PLAYER PASSWORD" line
-    order_text: str
+    order_text: str  # as the mail had it, emphasis and all (`intake.orders.read_orders` cleans it)
     subject_tags: list[str] = field(default_factory=list)
     commands: frozenset[str] = frozenset()  # "HELP", "STATUS"
     problems: list[str] = field(default_factory=list)
+    from_display: str | None = None  # the From header's display name: a bare name signed with it is prose
 
 
 def read_mail(raw: bytes) -> ReadMail:
@@ -37,4 +38,5 @@ def read_mail(raw: bytes) -> ReadMail:
         subject_tags=list(d.subject_tags),
         commands=frozenset({d.command.upper()}) if d.command else frozenset(),
         problems=list(d.problems),
+        from_display=d.from_display,
     )

@@ -1,0 +1,82 @@
+"""A mail's order text through its game's ruleset: formatting taken out, manners set aside.
+
+One place for every game: `normalize.clean_orders` takes out what mail programs add (emphasis, bullets,
+smart punctuation), the ruleset parses what is left, and the lines it could not read that are greetings,
+closings or signatures (`prose`) are listed as ignored instead of as mistakes. A line the ruleset reads as
+an order is an order, whatever it looks like.
+
+A ruleset that reads emphasis (`reads_emphasis = True`, e.g. a game whose actions are bold keywords) gets
+the clean text with its bold runs marked ``**run**``; the others get it without markers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from maild.intake.normalize import CleanText, clean_orders
+from maild.intake.prose import prose_kind
+from maild.ruleset import Diagnostic, ParsedOrders, Ruleset
+
+
+@dataclass(frozen=True)
+class ReadOrders:
+    parsed: ParsedOrders
+    ignored: list[Diagnostic] = field(default_factory=list)  # prose lines; `message` says which kind
+
+
+def names_of(*names: str | None) -> frozenset[str]:
+    """The lower-cased words (and whole names) a player may sign with: "Anna Rossi" -> anna, rossi, anna rossi."""
+    out: set[str] = set()
+    for name in names:
+        if not name:
+            continue
+        words = [w.strip(",.'\"").casefold() for w in name.replace("_", " ").split()]
+        out.update(w for w in words if w)
+        out.add(" ".join(words))
+    return frozenset(out)
+
+
+def ruleset_text(ruleset: Ruleset, clean: CleanText) -> str:
+    """The text this ruleset parses: with bold markers if it reads emphasis, else without."""
+    return clean.marked() if getattr(ruleset, "reads_emphasis", False) else clean.text
+
+
+def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = ()) -> ReadOrders:
+    """Parse `written` (a mail's order text, as `ordertext.extract` cut it) with `ruleset`.
+
+    `names`: lower-cased words the sender may sign with (`names_of`).
+    """
+    if not written.strip():
+        return ReadOrders(ParsedOrders())
+    clean = clean_orders(written)
+    parsed = ruleset.parse(ruleset_text(ruleset, clean))
+    unread = {d.line for d in parsed.diagnostics if not d.warning}
+    if not unread:
+        return ReadOrders(parsed)
+    prose = _prose_lines(written.split("\n"), clean.text.split("\n"), unread, frozenset(names))
+    if not prose:
+        return ReadOrders(parsed)
+    kept = ParsedOrders(orders=[o for o in parsed.orders if o.line not in prose],
+                        diagnostics=[d for d in parsed.diagnostics if d.line not in prose])
+    ignored = [Diagnostic(n, clean.text.split("\n")[n - 1], kind) for n, kind in sorted(prose.items())]
+    return ReadOrders(kept, ignored)
+
+
+def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: frozenset[str]) -> dict[int, str]:
+    """1-based line -> kind, for the lines the ruleset could not read that are prose."""
+    nonblank = [i for i, line in enumerate(clean) if line.strip()]
+    last = nonblank[-1] if nonblank else -1
+    out: dict[int, str] = {}
+    previous: str | None = None  # the kind of the previous non-blank line, if prose
+    for i in nonblank:
+        kind = None
+        if i + 1 in unread:
+            for line in (clean[i], written[i]):
+                kind = prose_kind(line, last=i == last, names=names, after_closing=previous == "closing")
+                if kind:
+                    break
+        if kind:
+            out[i + 1] = kind
+        previous = kind
+    return out
