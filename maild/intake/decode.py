@@ -43,6 +43,7 @@ from email.utils import collapse_rfc2231_value, getaddresses
 from maild.intake.autoreply import auto_reason
 from maild.intake.charsets import decode_bytes, decode_header_value, fix_surrogates
 from maild.intake.header import OrderHeader, subject_tags
+from maild.intake.htmlguard import defuse
 from maild.intake.htmltext import html_to_text
 from maild.intake.ordertext import extract
 from maild.intake.plaintext import normalize, unflow
@@ -101,7 +102,7 @@ class _Found:
     def html_text(self) -> list[str]:
         # Converted only when needed (no usable plain part), and only once.
         if len(self._html_text) != len(self.html):
-            self._html_text = [html_to_text(h) for h in self.html]
+            self._html_text = [html_to_text(defuse(h)) for h in self.html]
         return self._html_text
 
     def has_text(self, kind: str) -> bool:
@@ -204,21 +205,44 @@ def _decoded(headers: dict[str, list[str]], name: str) -> str | None:
 
 
 # The usual single address, bare or as `Name <addr>` with a plain name, skips the general parser (which
-# is slow); quotes, commas, comments, groups and encoded words go the long way.
-_SIMPLE_ADDRESS = re.compile(r"\s*(?:([^<>\",;:()=]*?)\s*<([^\s<>\",;:()]+@[^\s<>\",;:()]+)>"
-                             r"|<?([^\s<>\",;:()]+@[^\s<>\",;:()]+?)>?)\s*")
+# is slow); quotes, commas, comments, groups and encoded words go the long way. No pattern here may
+# backtrack: a display name of 300,000 spaces once cost a minute (see `_simple_address`).
+_ADDR_SPEC = re.compile(r"[^\s<>\",;:()@]+@[^\s<>\",;:()]+")
+_NAME_SPECIALS = re.compile(r"[<>\",;:()=]")
+# Longer address headers are not given to the stdlib parser, which recurses on nested comments.
+_MAX_ADDRESS_HEADER = 16384
+
+
+def _simple_address(value: str) -> tuple[str, str] | None:
+    """(name, address) of `Name <addr>`, `<addr>` or `addr`; None for anything else. Linear: it splits
+    at the one '<' instead of letting a pattern guess where the name ends."""
+    value = value.strip()
+    if value.endswith(">") and value.count("<") == 1:
+        name, _, addr = value[:-1].partition("<")
+        if _ADDR_SPEC.fullmatch(addr) and not _NAME_SPECIALS.search(name):
+            return name.strip(), addr
+        return None
+    bare = value[1:] if value.startswith("<") else value
+    bare = bare[:-1] if bare.endswith(">") else bare
+    return ("", bare) if _ADDR_SPEC.fullmatch(bare) else None
 
 
 def _addresses(values: list[str]) -> list[tuple[str, str]]:
     """(display name, address) pairs; encoded words are decoded after splitting, as they may hide commas."""
     out: list[tuple[str, str]] = []
     for value in values:
-        m = _SIMPLE_ADDRESS.fullmatch(value) if value.isascii() and "\n" not in value else None
-        if m:
-            out.append(((m.group(1) or "").strip(), m.group(2) or m.group(3)))
+        simple = _simple_address(value) if value.isascii() and "\n" not in value else None
+        if simple:
+            out.append(simple)
             continue
+        if len(value) > _MAX_ADDRESS_HEADER:
+            continue  # no player writes that; unread, it names no sender
         unfolded = re.sub(r"\r?\n(?=[ \t])", "", fix_surrogates(value))
-        out += [(decode_header_value(name), addr.strip()) for name, addr in getaddresses([unfolded])]
+        try:
+            pairs = getaddresses([unfolded])
+        except RecursionError:  # comments nested thousands deep
+            continue
+        out += [(decode_header_value(name), addr.strip()) for name, addr in pairs]
     return out
 
 
