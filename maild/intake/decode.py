@@ -40,6 +40,7 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import collapse_rfc2231_value, getaddresses
 
+from maild.controlchars import strip_controls
 from maild.intake.autoreply import auto_reason
 from maild.intake.charsets import decode_bytes, decode_header_value, fix_surrogates
 from maild.intake.header import OrderHeader, subject_tags
@@ -49,6 +50,14 @@ from maild.intake.ordertext import extract
 from maild.intake.plaintext import normalize, unflow
 
 _MAX_DEPTH = 20  # MIME nesting deeper than this is an attack or a loop, not a player's mail
+TOO_DEEP = f"MIME nested deeper than {_MAX_DEPTH} levels; the parts below were not read"
+# Each multipart declares a boundary. Far more of them than any mail program writes means the stdlib parser
+# would recurse (1,000 levels: 0.7 s, then RecursionError, and the sender was lost with the rest): such a
+# body is not parsed at all, its headers are.
+_MAX_MULTIPARTS = 100
+_BOUNDARY = re.compile(rb"boundary\s*=", re.IGNORECASE)
+TOO_MANY_PARTS = (f"MIME nested deeper than {_MAX_DEPTH} levels (more than {_MAX_MULTIPARTS} multiparts); "
+                  "the body was not read")
 _ROUTING_HEADERS = ("to", "cc", "delivered-to", "x-original-to", "envelope-to")
 _MSGID = re.compile(r"<([^<>]*)>")
 _SIGNATURE_TYPES = frozenset({"application/pgp-signature", "application/pkcs7-signature",
@@ -127,10 +136,19 @@ def decode_mail(raw: bytes, *, max_size: int | None = None,
 def _decode(raw: bytes, size: int, max_size: int | None, prefer: tuple[str, str]) -> DecodedMail:
     problems: list[str] = []
     oversized = bool(max_size) and size > (max_size or 0)
-    msg: Message = BytesHeaderParser().parsebytes(raw) if oversized else email.message_from_bytes(raw)
+    too_deep = not oversized and len(_BOUNDARY.findall(raw)) > _MAX_MULTIPARTS
+    msg: Message | None = None
+    if not (oversized or too_deep):
+        try:
+            msg = email.message_from_bytes(raw)
+        except RecursionError:
+            too_deep = True
+    if msg is None:
+        msg = BytesHeaderParser().parsebytes(raw)
     headers: dict[str, list[str]] = {}
     for name, value in msg.raw_items():
-        headers.setdefault(name.lower(), []).append(value if isinstance(value, str) else str(value))
+        # NUL and other controls go here, once for every header read (PostgreSQL refuses NUL in text).
+        headers.setdefault(name.lower(), []).append(strip_controls(value if isinstance(value, str) else str(value)))
 
     if not headers:
         problems.append("the mail has no headers")
@@ -142,6 +160,8 @@ def _decode(raw: bytes, size: int, max_size: int | None, prefer: tuple[str, str]
     attachments: list[tuple[str, str]] = []
     if oversized:
         problems.append(f"the mail is {size} bytes, more than the {max_size} bytes accepted; it was not read")
+    elif too_deep:
+        problems.append(TOO_MANY_PARTS)
     else:
         try:
             found = _Found()
@@ -170,7 +190,7 @@ def _decode(raw: bytes, size: int, max_size: int | None, prefer: tuple[str, str]
     else:
         ot = extract(body, subject)
         header, command = ot.header, ot.command
-    if source == "none" and not oversized:
+    if source == "none" and not (oversized or too_deep):
         problems.append("the mail has no text that could be read")
     problems += ot.notes
 
@@ -350,7 +370,7 @@ def _is_text_attachment(ctype: str, filename: str | None, disposition: str | Non
 
 def _walk(part: Message, found: _Found, depth: int, prefer: tuple[str, str]) -> None:
     if depth > _MAX_DEPTH:
-        found.problems.append("the mail is nested too deeply; part of it was not read")
+        found.problems.append(TOO_DEEP)
         return
     ctype = part.get_content_type()
     if ctype == "message/rfc822" or ctype.startswith("message/") and part.is_multipart():

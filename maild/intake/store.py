@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.controlchars import strip_controls
 from maild.mail.base import FetchedMail
 from maild.models import InboundMail
 
@@ -25,7 +26,7 @@ def message_id_of(raw: bytes) -> str | None:
         return None
     if not value:
         return None
-    value = " ".join(str(value).split())
+    value = " ".join(strip_controls(str(value)).split())
     return value[:998] or None
 
 
