@@ -19,6 +19,7 @@ from maild.app import App
 from maild.crashpoints import crashpoint
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
+from maild.intake import attempts, oversized
 from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, load_new
@@ -38,17 +39,25 @@ INTAKE_BATCH = 50
 def process_new(app: App) -> dict[str, int]:
     """Process every stored mail not yet processed, in receipt order."""
     with app.db.session() as s:
-        ids = list(s.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+        pending = [(r.id, r.attempts) for r in s.execute(
+            select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id))]
     counts: dict[str, int] = {}
     run = IntakeRun()
-    for start in range(0, len(ids), INTAKE_BATCH):
-        batch = ids[start:start + INTAKE_BATCH]
-        try:
-            statuses = _process_batch(app, batch, run)
-        except Exception:
-            log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
-            run = IntakeRun()  # it may hold orders of the batch that was rolled back
-            statuses = [status for mail_id in batch for status in _process_one(app, mail_id)]
+    for step in attempts.plan(pending, INTAKE_BATCH, app.config.max_intake_attempts):
+        if step.poison:
+            statuses = [attempts.set_aside(app, step.ids[0])]
+        elif step.retry:
+            attempts.begin(app, step.ids)
+            statuses = _process_one(app, step.ids[0])
+            run = IntakeRun()  # its cached order books lack what that transaction booked
+        else:
+            attempts.begin(app, step.ids)
+            try:
+                statuses = _process_batch(app, step.ids, run)
+            except Exception:
+                log.warning("a batch of %d mails failed; processing them one by one", len(step.ids), exc_info=True)
+                run = IntakeRun()  # it may hold orders of the batch that was rolled back
+                statuses = [status for mail_id in step.ids for status in _process_one(app, mail_id)]
         for status in statuses:
             counts[status] = counts.get(status, 0) + 1
     return counts
@@ -101,8 +110,8 @@ def _process_one(app: App, mail_id: int) -> list[str]:
 
 def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:
     run = run or IntakeRun()
-    if row.size > app.config.max_mail_bytes:
-        _hold(run, row, "oversized", f"{row.size} bytes, more than the limit of {app.config.max_mail_bytes}")
+    if oversized.is_oversized(row, app.config.max_mail_bytes):
+        _hold(run, row, "oversized", oversized.refuse(s, app, row))
         return
     mail = read_mail(row.raw)
     row.sender = mail.from_addr
