@@ -7,6 +7,7 @@ became of it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import traceback
 from datetime import datetime
@@ -148,7 +149,8 @@ def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None
     row.status = status
     row.note = why
     log.info("mail %d held as %s: %s", row.id, status, why)
-    run.held.append((row, game))
+    # Without its bytes: the notice needs none, and a batch of big held mails must not stay in memory.
+    run.held.append((dataclasses.replace(row, raw=b""), game))
 
 
 def _notify_held(s: Session, app: App, run: IntakeRun) -> None:
