@@ -41,6 +41,13 @@ def test_ordinary_from_still_read() -> None:
     assert decode_mail(b'From: "Smith, Carol" <carol@example.net>\n\nx\n').from_addr == "carol@example.net"
 
 
+def test_long_recipient_lists_are_read_in_linear_time() -> None:
+    to = ", ".join(f"player{n} <p{n}@example.org>" for n in range(40_000)) + ", gm@example.org"
+    raw = f"From: alice@example.org\nTo: {to}\nCc: {'(' * 100_000}\nSubject: s\n\nbid 1\n".encode()
+    assert _timed(lambda: decode_mail(raw)) < BOUND
+    assert "gm@example.org" in decode_mail(raw).to_addrs
+
+
 def test_megabyte_header_of_address_characters() -> None:
     # A From, Sender or Reply-To of one long run of name characters and no "@".
     headers = {"from": ["a" * 1_000_000], "sender": ["b" * 1_000_000]}
@@ -67,3 +74,15 @@ def test_megabyte_line_of_tricky_characters_in_headers() -> None:
     raw = (f"From: alice@example.org\nSubject: {tricky}\nReferences: {tricky}\nIn-Reply-To: {tricky}\n"
            f"Content-Type: text/plain; {tricky}\n\n#GAME {tricky}\nbid 1\n").encode()
     assert _timed(lambda: decode_mail(raw)) < BOUND
+
+
+def test_ten_thousand_mime_parts_are_not_all_walked() -> None:
+    parts = "".join(f'--B\nContent-Type: application/octet-stream\nContent-Disposition: attachment; '
+                    f'filename="f{i}.bin"\n\nxx\n' for i in range(10_000))
+    raw = ('From: alice@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n'
+           f'--B\nContent-Type: text/plain\n\nbid 1\n{parts}--B--\n').encode()
+    assert _timed(lambda: decode_mail(raw)) < BOUND
+    d = decode_mail(raw)
+    assert d.text.strip() == "bid 1"
+    assert "the mail has more than 1000 MIME parts; the rest were not read" in d.problems
+    assert len(d.problems) < 1010

@@ -17,6 +17,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
@@ -102,7 +103,7 @@ def _process_one(app: App, mail_id: int) -> list[str]:
             failed = s.get(InboundMail, mail_id)
             assert failed is not None
             failed.status = "error"
-            failed.note = traceback.format_exc(limit=5)
+            failed.note = strip_controls(traceback.format_exc(limit=5))  # it may quote the mail's NULs
             notify_gm(s, app, f"error:{mail_id}", f"mail {mail_id} could not be processed",
                       f"maild failed while reading mail {mail_id} (from {failed.sender or 'unknown'}).\n"
                       f"It is kept in the database; `maild mail list` shows it.\n\n{failed.note}")
