@@ -74,15 +74,20 @@ class Daemon:
         then mark it done: what is held in memory is one batch, however full the inbox."""
         batch: list[FetchedMail] = []
         held = 0
-        try:
-            async for mail in self.inbox.fetch_each(self.app.config.max_mail_bytes):
-                batch.append(mail)
-                held += len(mail.raw)
-                if len(batch) >= STORE_BATCH or held >= STORE_BATCH_BYTES:
-                    await self._store(report, batch)
-                    batch, held = [], 0
-        except Exception as exc:  # the server being away must not stop turns and sending
-            self._problem(report, "inbox", f"cannot fetch mail: {exc}")
+        mails = self.inbox.fetch_each(self.app.config.max_mail_bytes)
+        while True:
+            try:
+                mail = await anext(mails)
+            except StopAsyncIteration:
+                break
+            except Exception as exc:  # the server being away must not stop turns and sending
+                self._problem(report, "inbox", f"cannot fetch mail: {exc}")
+                break
+            batch.append(mail)
+            held += len(mail.raw)
+            if len(batch) >= STORE_BATCH or held >= STORE_BATCH_BYTES:
+                await self._store(report, batch)
+                batch, held = [], 0
         if batch:  # what was read before a failure is stored all the same
             await self._store(report, batch)
 
