@@ -224,7 +224,7 @@ def test_the_same_mail_twice_is_a_visible_duplicate(tmp_path: Path, db_url: str,
     assert [k for k, _ in outbox(app)] == ["ack", "ack"]
 
 
-def test_mail_list_shows_duplicates_and_poison_with_their_reason(tmp_path: Path,
+def test_mail_list_shows_duplicates_with_their_reason(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     from maild.cli import main
 
@@ -265,7 +265,8 @@ _KILLER = textwrap.dedent("""
 """)
 
 
-def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Path) -> None:
+def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     config = write_gm_config(tmp_path, daemon="max_intake_attempts = 3")
     inbox = tmp_path / "var" / "mail" / "inbox"
     for n, raw in enumerate([order("alice@example.org", 1), order("bob@example.org", 2).replace(
@@ -282,3 +283,8 @@ def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Pa
     with app.db.session() as s:
         notices = [o.subject for o in s.scalars(select(OutboundMail).where(OutboundMail.kind == "gm"))]
     assert notices == ["[maild] mail 2 set aside (intake stopped on it)"]
+    from maild.cli import main
+
+    assert main(["--config", str(config), "mail", "list"]) == 0
+    [listed] = capsys.readouterr().out.splitlines()
+    assert listed.startswith("2  ") and "poison" in listed and "intake began on this mail 3 times" in listed
