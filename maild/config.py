@@ -81,6 +81,7 @@ class Config:
     poll_interval: float = 60.0
     max_mail_bytes: int = 10_000_000  # checked before a mail's body is read (Maildir file size, RFC822.SIZE)
     max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
+    intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
 
     def game(self, name: str) -> GameConfig | None:
         return next((g for g in self.games if g.name == name), None)
@@ -160,7 +161,15 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         poll_interval=float(daemon.get("poll_interval", 60)),
         max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, where, minimum=MAX_HEADER_BYTES),
         max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, where),
+        intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
     )
+
+
+def _seconds(t: dict[str, Any], key: str, default: float, where: str) -> float:
+    value = t.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"{where}: daemon.{key}: expected a number of seconds (0 for no limit), got {value!r}")
+    return float(value)
 
 
 def _positive_int(t: dict[str, Any], key: str, default: int, where: str, minimum: int = 1) -> int:

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -250,12 +251,14 @@ def test_plan_batches_fresh_mail_and_retries_alone() -> None:
 
 
 _KILLER = textwrap.dedent("""
-    import os, signal, sys
+    import os, signal, sys, time
     from maild.intake import pipeline
     real = pipeline.process_mail
 
     def hostile(s, app, row, run=None):
-        if b"Subject: poison" in row.raw:  # what a stall or a crash in a parser does to the daemon
+        if b"Subject: poison" in row.raw:  # what a crash in a parser, or a stall, does to the daemon
+            if os.environ.get("STALL"):
+                time.sleep(3600)
             os.kill(os.getpid(), signal.SIGKILL)
         return real(s, app, row, run)
 
@@ -265,15 +268,33 @@ _KILLER = textwrap.dedent("""
 """)
 
 
-def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    config = write_gm_config(tmp_path, daemon="max_intake_attempts = 3")
+def _poison_inbox(tmp_path: Path, daemon: str) -> tuple[Path, list[str]]:
+    config = write_gm_config(tmp_path, daemon=daemon)
     inbox = tmp_path / "var" / "mail" / "inbox"
     for n, raw in enumerate([order("alice@example.org", 1), order("bob@example.org", 2).replace(
             b"bids 2", b"poison"), order("carol@example.net", 3)]):
         path = deliver(inbox, raw)
         os.utime(path, (MORNING.timestamp() + n, MORNING.timestamp() + n))
-    args = [sys.executable, "-c", _KILLER, "--config", str(config), "--now", "2026-11-22T10:00+01:00", "run", "--once"]
+    return config, [sys.executable, "-c", _KILLER, "--config", str(config), "--now", "2026-11-22T10:00+01:00",
+                    "run", "--once"]
+
+
+def test_a_mail_that_stalls_intake_is_set_aside_after_its_time_budget(tmp_path: Path) -> None:
+    config, args = _poison_inbox(tmp_path, "max_intake_attempts = 2\nintake_mail_seconds = 1")
+    env = {**os.environ, "STALL": "1"}
+    started = time.monotonic()
+    done = [subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
+            for _ in range(3)]
+    assert [d.returncode for d in done] == [75, 75, 0]  # the budget ended the stalled process twice
+    assert "intake stalled on mail 2" in done[0].stderr
+    assert time.monotonic() - started < 60
+    app = make_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", MORNING)
+    assert [(r.status, r.attempts) for r in rows(app)] == [("orders", 2), ("poison", 2), ("orders", 2)]
+
+
+def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    config, args = _poison_inbox(tmp_path, "max_intake_attempts = 3")
     codes = [subprocess.run(args, cwd=tmp_path, capture_output=True, timeout=300).returncode for _ in range(4)]
     assert codes == [-9, -9, -9, 0]  # killed on it three times, then it is set aside
     app = make_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", MORNING)

@@ -21,7 +21,7 @@ from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, oversized
+from maild.intake import attempts, oversized, stall
 from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, load_new
@@ -73,7 +73,11 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
             row = load_new(s, mail_id)
             if row is None:
                 continue
-            process_mail(s, app, row, run)
+            stall.guard.watch(mail_id, app.config.intake_mail_seconds)
+            try:
+                process_mail(s, app, row, run)
+            finally:
+                stall.guard.clear()
             row.save(s)
             statuses.append(row.status)
             # Later mails of the same batch must see this one's orders on file.
@@ -93,7 +97,11 @@ def _process_one(app: App, mail_id: int) -> list[str]:
             if row is None:
                 return []
             run = IntakeRun()
-            process_mail(s, app, row, run)
+            stall.guard.watch(mail_id, app.config.intake_mail_seconds)
+            try:
+                process_mail(s, app, row, run)
+            finally:
+                stall.guard.clear()
             row.save(s)
             _notify_held(s, app, run)
             return [row.status]
