@@ -67,8 +67,10 @@ def test_size_limit_config() -> None:
     assert parse_config({}, Path("."), None).max_intake_attempts == 3
     assert parse_config({"daemon": {"max_mail_bytes": 500_000, "max_intake_attempts": 5}}, Path("."),
                         None).max_intake_attempts == 5
+    assert parse_config({}, Path("."), None).intake_mail_seconds == 300
+    assert parse_config({"daemon": {"intake_mail_seconds": 0}}, Path("."), None).intake_mail_seconds == 0
     for key, bad in [("max_mail_bytes", "10MB"), ("max_mail_bytes", 1000), ("max_intake_attempts", 0),
-                     ("max_intake_attempts", True)]:
+                     ("max_intake_attempts", True), ("intake_mail_seconds", -1), ("intake_mail_seconds", "5m")]:
         with pytest.raises(ConfigError, match=f"daemon.{key}"):
             parse_config({"daemon": {key: bad}}, Path("."), None)
 
