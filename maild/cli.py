@@ -332,7 +332,7 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
         q = select(InboundMail).order_by(InboundMail.id)
         if not args.all:
             q = q.where(InboundMail.status.in_(("unknown_sender", "unroutable", "oversized", "garbage",
-                                                "error", "bad_password", "unverified")))
+                                                "error", "bad_password", "unverified", "duplicate", "poison")))
         for row in s.scalars(q):
             print(f"{row.id}  {row.received_at:%Y-%m-%d %H:%M}  {row.status:<14}  {row.sender or '-'}  "
                   f"{(row.subject or '')[:50]!r}  {row.note or ''}")

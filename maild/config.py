@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from maild.mail.base import MAX_HEADER_BYTES
 from maild.paths import setup_path
 
 DEFAULT_CONFIG = Path("maild.toml")
@@ -78,7 +79,9 @@ class Config:
     gm_addr: str
     games: tuple[GameConfig, ...]
     poll_interval: float = 60.0
-    max_mail_bytes: int = 2_000_000
+    max_mail_bytes: int = 10_000_000  # checked before a mail's body is read (Maildir file size, RFC822.SIZE)
+    max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
+    intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
 
     def game(self, name: str) -> GameConfig | None:
         return next((g for g in self.games if g.name == name), None)
@@ -156,8 +159,24 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         gm_addr=gm_addr,
         games=games,
         poll_interval=float(daemon.get("poll_interval", 60)),
-        max_mail_bytes=int(daemon.get("max_mail_bytes", 2_000_000)),
+        max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, where, minimum=MAX_HEADER_BYTES),
+        max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, where),
+        intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
     )
+
+
+def _seconds(t: dict[str, Any], key: str, default: float, where: str) -> float:
+    value = t.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"{where}: daemon.{key}: expected a number of seconds (0 for no limit), got {value!r}")
+    return float(value)
+
+
+def _positive_int(t: dict[str, Any], key: str, default: int, where: str, minimum: int = 1) -> int:
+    value = t.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{where}: daemon.{key}: expected a whole number of at least {minimum}, got {value!r}")
+    return value
 
 
 def _resolve_sqlite_url(url: str, base_dir: Path) -> str:

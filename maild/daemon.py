@@ -21,7 +21,7 @@ from maild.crashpoints import crashpoint
 from maild.games import sync_games
 from maild.intake.pipeline import process_new
 from maild.intake.store import store_batch
-from maild.mail.base import InboxSource, Sender
+from maild.mail.base import FetchedMail, InboxSource, Sender
 from maild.models import Game, Turn
 from maild.outbox import notify_gm, send_due
 from maild.reminders import queue_reminders, reminder_times
@@ -32,6 +32,8 @@ T = TypeVar("T")
 
 # Mails stored per transaction: fewer commits, and a crash re-fetches at most this many (harmlessly).
 STORE_BATCH = 100
+# ...and bytes: a batch of big mails is stored before more are read.
+STORE_BATCH_BYTES = 16_000_000
 
 
 @dataclass
@@ -68,24 +70,39 @@ class Daemon:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     async def fetch(self, report: PassReport) -> None:
-        try:
-            mails = await self.inbox.fetch_new()
-        except Exception as exc:  # the server being away must not stop turns and sending
-            self._problem(report, "inbox", f"cannot fetch mail: {exc}")
-            return
-        for start in range(0, len(mails), STORE_BATCH):
-            batch = mails[start:start + STORE_BATCH]
-            await self.db(store_batch, self.app, batch)
-            report.fetched += len(batch)
-            crashpoint("fetch.stored")
-            # Only now that the raw bytes are committed may the server forget the mails.
-            for mail in batch:
-                try:
-                    await self.inbox.mark_done(mail)
-                except Exception as exc:
-                    self._problem(report, "inbox-mark", f"cannot mark mail done (it will be fetched again, "
-                                                        f"and recognised): {exc}")
-                crashpoint("fetch.marked")
+        """Store mail as it is read, in batches of at most STORE_BATCH mails or STORE_BATCH_BYTES, and only
+        then mark it done: what is held in memory is one batch, however full the inbox."""
+        batch: list[FetchedMail] = []
+        held = 0
+        mails = self.inbox.fetch_each(self.app.config.max_mail_bytes)
+        while True:
+            try:
+                mail = await anext(mails)
+            except StopAsyncIteration:
+                break
+            except Exception as exc:  # the server being away must not stop turns and sending
+                self._problem(report, "inbox", f"cannot fetch mail: {exc}")
+                break
+            batch.append(mail)
+            held += len(mail.raw)
+            if len(batch) >= STORE_BATCH or held >= STORE_BATCH_BYTES:
+                await self._store(report, batch)
+                batch, held = [], 0
+        if batch:  # what was read before a failure is stored all the same
+            await self._store(report, batch)
+
+    async def _store(self, report: PassReport, batch: list[FetchedMail]) -> None:
+        await self.db(store_batch, self.app, batch)
+        report.fetched += len(batch)
+        crashpoint("fetch.stored")
+        # Only now that the raw bytes are committed may the server forget the mails.
+        for mail in batch:
+            try:
+                await self.inbox.mark_done(mail)
+            except Exception as exc:
+                self._problem(report, "inbox-mark", f"cannot mark mail done (it will be fetched again, "
+                                                    f"and recognised): {exc}")
+            crashpoint("fetch.marked")
 
     def _problem(self, report: PassReport, key: str, message: str) -> None:
         log.error(message)

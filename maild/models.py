@@ -83,12 +83,18 @@ class InboundMail(Base):
     uidvalidity: Mapped[int] = mapped_column(BigInteger)
     uid: Mapped[str] = mapped_column(String(300))
     message_id: Mapped[str | None] = mapped_column(String(998), index=True)
+    # The whole mail; for an oversized one only its header block (at most MAX_HEADER_BYTES), for a
+    # duplicate nothing (the bytes are those of the mail its note names).
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    size: Mapped[int] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer)  # bytes of the whole mail, as the server or file said
+    digest: Mapped[str | None] = mapped_column(String(64))  # sha256 of the whole mail; None when not read whole
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # new → orders / command / auto / unknown_sender / unroutable / oversized / bad_password / unverified /
-    # garbage / error
+    # garbage / error / duplicate (stored, never processed) / poison (intake stopped on it too often)
     status: Mapped[str] = mapped_column(String(30), default="new", index=True)
+    # Intake runs begun on this mail, counted (and committed) before each: a run that crashed, was killed
+    # or stalled counts too, and after `max_intake_attempts` the mail is set aside as poison.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     note: Mapped[str | None] = mapped_column(Text)
     sender: Mapped[str | None] = mapped_column(String(320))
     subject: Mapped[str | None] = mapped_column(Text)

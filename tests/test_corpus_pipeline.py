@@ -4,6 +4,7 @@ ack): each gets the outcome tests/corpus/MANIFEST.toml names, and none crashes t
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import email
 import gzip
 import tomllib
@@ -36,6 +37,13 @@ STATUS = {"orders": "orders", "auto": "auto", "unknown_sender": "unknown_sender"
           "garbage": "garbage"}
 
 
+def corpus_app(tmp_path: Path, venice_setup: Path) -> App:
+    """An app whose size limit is the one the manifest's oversized mail is over."""
+    app = make_app(tmp_path, f"sqlite:///{tmp_path / 'm.db'}", NOW, venice_setup)
+    app.config = dataclasses.replace(app.config, max_mail_bytes=MANIFEST["size_limit"])
+    return app
+
+
 def raw_of(name: str, spec: dict[str, Any]) -> bytes:
     data = (CORPUS / name).read_bytes()
     return gzip.decompress(data) if spec.get("gzip") else data
@@ -54,7 +62,7 @@ def ingest(app: App, name: str, raw: bytes) -> InboundMail:
 @pytest.mark.parametrize("name", sorted(MANIFEST["files"]))
 def test_corpus_mail_gets_its_outcome(tmp_path: Path, venice_setup: Path, name: str) -> None:
     spec = MANIFEST["files"][name]
-    app = make_app(tmp_path, f"sqlite:///{tmp_path / 'm.db'}", NOW, venice_setup)
+    app = corpus_app(tmp_path, venice_setup)
     with app.db.session() as s:
         sync_games(s, app.config, NOW)
     row = ingest(app, name, raw_of(name, spec))
@@ -67,8 +75,12 @@ def test_corpus_mail_gets_its_outcome(tmp_path: Path, venice_setup: Path, name: 
     expect = spec["expect"]
     if expect in ("auto",):
         assert out == []  # robots are never answered
-    elif expect in ("unknown_sender", "unroutable", "oversized", "garbage"):
+    elif expect in ("unknown_sender", "unroutable", "garbage"):
         assert to_players == [] and len(to_gm) == 1  # kept, the GM told, nobody answered
+    elif expect == "oversized":
+        # Kept (its headers only), the GM told, the sender sent one short refusal.
+        assert [(m.kind, m.recipients) for m in to_players] == [("refusal", [f"{spec['player']}@example.org"])]
+        assert len(to_gm) == 1 and len(row.raw) < 65536 < row.size
     elif expect == "bad_password":
         # Told to the registered address, never to the sender.
         assert [m.recipients for m in to_players] == [[spec["reply_to"]]]
@@ -96,7 +108,7 @@ def test_corpus_mail_gets_its_outcome(tmp_path: Path, venice_setup: Path, name: 
 
 def test_the_whole_corpus_in_one_daemon_pass(tmp_path: Path, venice_setup: Path) -> None:
     """All mails in one inbox, one pass: every one stored and processed, none left 'new' or 'error'."""
-    app = make_app(tmp_path, f"sqlite:///{tmp_path / 'm.db'}", NOW, venice_setup)
+    app = corpus_app(tmp_path, venice_setup)
     assert app.config.inbound.path and app.config.outbound.path
     for name, spec in sorted(MANIFEST["files"].items()):
         deliver(app.config.inbound.path, raw_of(name, spec))

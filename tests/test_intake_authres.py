@@ -268,3 +268,42 @@ def test_games_without_auth_are_unchanged(tmp_path: Path, db_url: str, venice_se
     run_pass(app, MORNING)
     assert statuses(app) == ["orders", "orders"]
     assert booked(app) == [1, 2]
+
+
+# Which headers are ours (issue 8: any header with our id counted, anywhere, the id normalised)
+
+def _mail(*fields: str) -> bytes:
+    return ("".join(f"{f}\r\n" for f in fields) + "From: Alice <alice@example.org>\r\nSubject: bids\r\n\r\nbid\r\n"
+            ).encode()
+
+
+def test_results_below_a_foreign_hop_are_not_ours() -> None:
+    forged = _mail(f"Received: from mail.sender.example (mail.sender.example [192.0.2.7]) by {MX} (Postfix)",
+                   "Received: from [10.0.0.1] by mail.sender.example with ESMTPSA",
+                   f"Authentication-Results: {MX}; dmarc=pass header.from=example.org")
+    assert sender_verified(forged, "alice@example.org", MX) == (False, f"no Authentication-Results from {MX}")
+
+
+def test_results_our_server_put_on_top_are_trusted() -> None:
+    postfix = _mail(f"Authentication-Results: {MX}; dkim=pass header.d=example.org",
+                    f"Received: from mail.example.org by {MX} (Postfix) with ESMTPS id 4Xk",
+                    "Received: from [10.0.0.1] by mail.example.org with ESMTPSA",
+                    f"Authentication-Results: {MX}; dkim=fail header.d=example.org")
+    assert sender_verified(postfix, "alice@example.org", MX)[0] is True
+    gmail = _mail("Received: by 2002:a05:7000:1f0b:b0:5c1:1a2e with SMTP id u11csp1;",
+                  "ARC-Seal: i=1; a=rsa-sha256; d=google.com; cv=none",
+                  "Received: from mail.example.org (mail.example.org. [192.0.2.1])\r\n"
+                  "        by mx.google.com with ESMTPS id a1si;",
+                  "Authentication-Results: mx.google.com;\r\n       dkim=pass header.i=@example.org",
+                  "Received: by mail.example.org (Postfix, from userid 1000)")
+    assert sender_verified(gmail, "alice@example.org", "mx.google.com")[0] is True
+
+
+@pytest.mark.parametrize("authserv_id, trusted", [
+    (MX, True), ("MX.EXAMPLE.ORG", True), (f'"{MX}"', True), (f"{MX} 1", True), (f"{MX}(our mx)", True),
+    (f"{MX}.", False), (f'"{MX}."', False), ('"mx.example".org', False), ("mx.example.org\\", False),
+    ('"mx.example.org', False),
+])
+def test_authserv_id_is_compared_as_rfc_8601_says(authserv_id: str, trusted: bool) -> None:
+    mail_ = _mail(f"Authentication-Results: {authserv_id}; dmarc=pass header.from=example.org")
+    assert sender_verified(mail_, "alice@example.org", MX)[0] is trusted

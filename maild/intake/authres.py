@@ -2,9 +2,19 @@
 ``Authentication-Results`` header (RFC 8601); this module reads that header, it checks nothing itself.
 
 Only headers whose authserv-id is the configured one (the GM's own receiving server) count: any other
-may have been written by the sender. RFC 8601 §5 requires the receiving server to remove incoming
-headers that carry its own id; a server that does not leaves a forger the same power, so the GM should
-check that theirs does (big providers and current OpenDKIM/OpenDMARC do).
+may have been written by the sender. The id is compared as RFC 8601 §2.5 says: the whole value
+(a token, or a quoted-string without its quotes), case-insensitively, nothing else stripped, so
+``mx.example.org.`` or ``"mx.example"org`` is not ``mx.example.org``.
+
+And only headers our own server added count: those at the top of the header block, above the first
+``Received`` field that another host wrote (RFC 8601 §5: the receiving server prepends its header; what
+sits below a foreign hop's trace was there before the mail reached us, whoever wrote it). A ``Received``
+field is ours when its ``by`` host is the authserv-id, or shares the authserv-id's parent domain
+(``mx2.example.org`` for ``mx.example.org``), or is an address literal or missing (a hop inside the
+receiving system, as Gmail writes above its own results). RFC 8601 §5 also requires the server to remove
+incoming headers that carry its own id; one that does not still leaves a forger a header directly under
+our first ``Received``, so the GM should check that theirs does (big providers and current
+OpenDKIM/OpenDMARC do).
 
 A sender is verified when one of the trusted results says so:
 
@@ -25,6 +35,7 @@ folded lines, any case, ``method/version``. It never raises; what it cannot read
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from email.message import Message
 from email.parser import BytesHeaderParser
@@ -54,7 +65,9 @@ def parse_header(value: str) -> tuple[str | None, list[AuthResult]]:
     head = segments[0]
     if _EQ in head or not isinstance(head[0], str):
         return None, []
-    authserv_id = head[0].lower().rstrip(".")
+    authserv_id = _authserv_id(value)
+    if authserv_id is None:
+        return None, []
     results = []
     for seg in segments[1:]:
         pairs = _pairs(seg)
@@ -70,6 +83,56 @@ def parse_header(value: str) -> tuple[str | None, list[AuthResult]]:
                 props.setdefault(key, val)
         results.append(AuthResult(method.split("/")[0].strip(), result.lower(), props, reason))
     return authserv_id, results
+
+
+_TSPECIALS = frozenset('()<>@,;:\\"/[]?=')
+
+
+def _skip_cfws(value: str, i: int) -> int:
+    """Past white space and (nested) comments from `i`."""
+    n = len(value)
+    while i < n:
+        if value[i].isspace():
+            i += 1
+        elif value[i] == "(":
+            depth, i = 1, i + 1
+            while i < n and depth:
+                if value[i] == "\\":
+                    i += 1
+                elif value[i] == "(":
+                    depth += 1
+                elif value[i] == ")":
+                    depth -= 1
+                i += 1
+        else:
+            break
+    return i
+
+
+def _authserv_id(value: str) -> str | None:
+    """The authserv-id (lowercased) as RFC 8601 writes it: a token or a quoted-string, then white space, a
+    comment, ';' or the end; anything else (``"exam"ple.org``) is no id at all."""
+    i = _skip_cfws(value, 0)
+    n = len(value)
+    if i < n and value[i] == '"':
+        chars, i = [], i + 1
+        while i < n and value[i] != '"':
+            if value[i] == "\\" and i + 1 < n:
+                i += 1
+            chars.append(value[i])
+            i += 1
+        if i >= n:
+            return None  # unclosed quote
+        i += 1
+        sid = "".join(chars)
+    else:
+        start = i
+        while i < n and not value[i].isspace() and value[i] not in _TSPECIALS and ord(value[i]) > 31:
+            i += 1
+        sid = value[start:i]
+    if not sid or (i < n and not value[i].isspace() and value[i] not in "(;"):
+        return None
+    return sid.lower()
 
 
 def _segments(value: str) -> list[list[object]]:
@@ -158,9 +221,10 @@ def _pairs(tokens: list[object]) -> list[tuple[str, str]]:
     return pairs
 
 
-def header_values(mail: bytes | str | Message | list[str]) -> list[str]:
+def header_values(mail: bytes | str | Message | list[str], authserv_id: str | None = None) -> list[str]:
     """The Authentication-Results values of a raw mail (bytes or str: only its header block is parsed),
-    a parsed message, or a list of values as they are."""
+    a parsed message, or a list of values as they are. With `authserv_id`, only those our own server
+    added: above the first Received field written by another host (see the module docstring)."""
     if isinstance(mail, list):
         return [str(v) for v in mail]
     if isinstance(mail, str):
@@ -171,7 +235,30 @@ def header_values(mail: bytes | str | Message | list[str]) -> list[str]:
         if b"authentication-results" not in block.lower():
             return []
         mail = BytesHeaderParser(policy=compat32).parsebytes(block)
-    return [str(v) for v in mail.get_all(_HEADER) or []]
+    values = []
+    for name, value in mail.items():
+        name = name.lower()
+        if name == "received" and authserv_id is not None and not _received_by_us(str(value), authserv_id):
+            break
+        if name == _HEADER.lower():
+            values.append(str(value))
+    return values
+
+
+_BY_HOST = re.compile(r"\bby\s+(\S+)", re.IGNORECASE)
+
+
+def _received_by_us(value: str, authserv_id: str) -> bool:
+    """Was this Received field written by our own receiving system (see the module docstring)?"""
+    match = _BY_HOST.search(" ".join(value.split()))
+    if match is None:
+        return True
+    host = match.group(1).strip("[]();").rstrip(".").lower()
+    if not host or host.startswith("ipv6:") or ":" in host or host.replace(".", "").isdigit():
+        return True
+    ours = authserv_id.lower().rstrip(".")
+    parent = ours.partition(".")[2] if ours.count(".") >= 2 else ours
+    return host == ours or host == parent or host.endswith("." + parent)
 
 
 def _domain(value: str) -> str:
@@ -197,10 +284,10 @@ def sender_verified(mail: bytes | str | Message | list[str], from_addr: str, aut
                     ) -> tuple[bool, str]:
     """Did the receiving server `authserv_id` verify that `mail` comes from `from_addr`'s domain?
     The verdict and, in words for the player and the GM, why."""
-    server = authserv_id.strip().rstrip(".").lower()
+    server = authserv_id.strip().lower()
     domain = _domain(from_addr or "")
     try:
-        values = header_values(mail)
+        values = header_values(mail, server)
     except Exception:  # a header block the stdlib cannot parse proves nothing
         values = []
     trusted: list[AuthResult] = []

@@ -17,6 +17,8 @@ import base64
 import codecs
 import re
 
+from maild.controlchars import strip_controls
+
 # Labels read as cp1252 instead (WHATWG maps all of these to windows-1252).
 _CP1252_ALIASES = frozenset({"latin_1", "iso8859_1", "ascii", "cp1252"})
 # Codecs that are not text encodings would "succeed" with nonsense.
@@ -120,7 +122,7 @@ def _decode_word(match: re.Match[str]) -> str:
 def decode_header_value(value: str) -> str:
     """A header value with folding undone and RFC 2047 encoded words decoded; never raises."""
     if value.isascii() and "=?" not in value and "\n" not in value and "\r" not in value:
-        return value.strip()  # the common case, and hot: every header of every mail comes here
+        return strip_controls(value).strip()  # the common case, and hot: every header of every mail comes here
     value = fix_surrogates(value)
     value = re.sub(r"\r?\n(?=[ \t])", "", value)
     value = value.replace("\r", " ").replace("\n", " ")
@@ -128,4 +130,5 @@ def decode_header_value(value: str) -> str:
         # Whitespace between two adjacent encoded words is not part of the text (RFC 2047 §6.2).
         value = _BETWEEN_WORDS.sub(r"\1", value)
         value = _ENCODED_WORD.sub(_decode_word, value)
-    return value.strip()
+    # Encoded words may carry controls of their own (=?utf-8?q?=00?=); none may reach a header we write.
+    return strip_controls(value).strip()

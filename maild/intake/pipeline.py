@@ -7,6 +7,7 @@ became of it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import traceback
 from datetime import datetime
@@ -16,9 +17,11 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
+from maild.intake import attempts, oversized, stall
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import ReadMail, read_mail
@@ -39,17 +42,25 @@ INTAKE_BATCH = 50
 def process_new(app: App) -> dict[str, int]:
     """Process every stored mail not yet processed, in receipt order."""
     with app.db.session() as s:
-        ids = list(s.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+        pending = [(r.id, r.attempts) for r in s.execute(
+            select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id))]
     counts: dict[str, int] = {}
     run = IntakeRun()
-    for start in range(0, len(ids), INTAKE_BATCH):
-        batch = ids[start:start + INTAKE_BATCH]
-        try:
-            statuses = _process_batch(app, batch, run)
-        except Exception:
-            log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
-            run = IntakeRun()  # it may hold orders of the batch that was rolled back
-            statuses = [status for mail_id in batch for status in _process_one(app, mail_id)]
+    for step in attempts.plan(pending, INTAKE_BATCH, app.config.max_intake_attempts):
+        if step.poison:
+            statuses = [attempts.set_aside(app, step.ids[0])]
+        elif step.retry:
+            attempts.begin(app, step.ids)
+            statuses = _process_one(app, step.ids[0])
+            run = IntakeRun()  # its cached order books lack what that transaction booked
+        else:
+            attempts.begin(app, step.ids)
+            try:
+                statuses = _process_batch(app, step.ids, run)
+            except Exception:
+                log.warning("a batch of %d mails failed; processing them one by one", len(step.ids), exc_info=True)
+                run = IntakeRun()  # it may hold orders of the batch that was rolled back
+                statuses = [status for mail_id in step.ids for status in _process_one(app, mail_id)]
         for status in statuses:
             counts[status] = counts.get(status, 0) + 1
     return counts
@@ -63,7 +74,11 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
             row = load_new(s, mail_id)
             if row is None:
                 continue
-            process_mail(s, app, row, run)
+            stall.guard.watch(mail_id, app.config.intake_mail_seconds)
+            try:
+                process_mail(s, app, row, run)
+            finally:
+                stall.guard.clear()
             row.save(s)
             statuses.append(row.status)
             # Later mails of the same batch must see this one's orders on file.
@@ -83,7 +98,11 @@ def _process_one(app: App, mail_id: int) -> list[str]:
             if row is None:
                 return []
             run = IntakeRun()
-            process_mail(s, app, row, run)
+            stall.guard.watch(mail_id, app.config.intake_mail_seconds)
+            try:
+                process_mail(s, app, row, run)
+            finally:
+                stall.guard.clear()
             row.save(s)
             _notify_held(s, app, run)
             return [row.status]
@@ -93,7 +112,7 @@ def _process_one(app: App, mail_id: int) -> list[str]:
             failed = s.get(InboundMail, mail_id)
             assert failed is not None
             failed.status = "error"
-            failed.note = traceback.format_exc(limit=5)
+            failed.note = strip_controls(traceback.format_exc(limit=5))  # it may quote the mail's NULs
             notify_gm(s, app, f"error:{mail_id}", f"mail {mail_id} could not be processed",
                       f"maild failed while reading mail {mail_id} (from {failed.sender or 'unknown'}).\n"
                       f"It is kept in the database; `maild mail list` shows it.\n\n{failed.note}")
@@ -102,8 +121,8 @@ def _process_one(app: App, mail_id: int) -> list[str]:
 
 def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:
     run = run or IntakeRun()
-    if row.size > app.config.max_mail_bytes:
-        _hold(run, row, "oversized", f"{row.size} bytes, more than the limit of {app.config.max_mail_bytes}")
+    if oversized.is_oversized(row, app.config.max_mail_bytes):
+        _hold(run, row, "oversized", oversized.refuse(s, app, row))
         return
     mail = read_mail(row.raw)
     row.sender = mail.from_addr
@@ -140,7 +159,8 @@ def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None
     row.status = status
     row.note = why
     log.info("mail %d held as %s: %s", row.id, status, why)
-    run.held.append((row, game))
+    # Without its bytes: the notice needs none, and a batch of big held mails must not stay in memory.
+    run.held.append((dataclasses.replace(row, raw=b""), game))
 
 
 def _notify_held(s: Session, app: App, run: IntakeRun) -> None:

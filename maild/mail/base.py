@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +21,24 @@ class FetchedMail:
     uid: str  # IMAP UID as string (Maildir: the unique part of the file name)
     raw: bytes  # the RFC 5322 bytes exactly as stored on the server
     arrived_at: datetime | None  # server's arrival time (IMAP INTERNALDATE), aware UTC, or None
+    # Over the size limit, `raw` holds only the header block (at most MAX_HEADER_BYTES) and `size` the
+    # size of the whole mail, as the Maildir file or the IMAP server (RFC822.SIZE) gave it.
+    size: int | None = None
+    truncated: bool = False
+
+
+# How much of an oversized mail is read and kept: its header block, cut here if longer.
+MAX_HEADER_BYTES = 65536
+
+
+def header_block(data: bytes) -> bytes:
+    """The header block at the start of `data` (up to and with the blank line), at most MAX_HEADER_BYTES."""
+    data = data[:MAX_HEADER_BYTES]
+    ends = [p for p in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if p >= 0]
+    if not ends:
+        return data
+    end = min(ends)
+    return data[:end + (4 if data.startswith(b"\r\n\r\n", end) else 2)]
 
 
 class InboxSource(Protocol):
@@ -27,6 +46,12 @@ class InboxSource(Protocol):
 
     async def fetch_new(self) -> list[FetchedMail]:
         """Every mail not yet marked done, oldest first (by UID)."""
+        ...
+
+    def fetch_each(self, max_bytes: int) -> AsyncIterator[FetchedMail]:
+        """The same mails one at a time, each read only when asked for, so a caller that stores each before
+        asking for the next holds one mail at a time however full the inbox. A mail over `max_bytes` is
+        given truncated (see FetchedMail): its body is never read."""
         ...
 
     async def mark_done(self, mail: FetchedMail) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import binascii
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,7 +11,7 @@ from email.header import Header
 from email.utils import format_datetime
 from functools import lru_cache
 
-_BREAKS = re.compile(r"[\r\n\t]+")
+from maild.controlchars import header_safe
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ def new_message_id(key: str, sender: str) -> str:
 def header_value(value: str) -> str:
     """One header's value, safe to write: no line breaks of its own (header injection), RFC 2047 when it is
     not ASCII, folded when long."""
-    value = _BREAKS.sub(" ", value).strip()
+    value = header_safe(value).strip()
     if value.isascii() and len(value) < 900:
         return value
     return Header(value, "utf-8" if not value.isascii() else "us-ascii").encode(linesep="\n")

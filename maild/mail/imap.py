@@ -31,13 +31,13 @@ import logging
 import math
 import random
 import ssl
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aioimaplib
 
-from maild.mail.base import FetchedMail, is_loopback, resolve_password
+from maild.mail.base import MAX_HEADER_BYTES, FetchedMail, header_block, is_loopback, resolve_password
 from maild.mail.imap_folders import encode_mailbox, mailbox_argument
 from maild.mail.imap_responses import (
     FetchItem,
@@ -76,6 +76,11 @@ T = TypeVar("T")
 IDLE_REISSUE = 29 * 60.0
 #: UIDs per UID FETCH: aioimaplib parses responses recursively, one stack frame per line.
 FETCH_CHUNK = 25
+#: Bodies fetched in one UID FETCH add up to at most this many bytes (one mail may be bigger, up to the
+#: size limit): what fetching holds in memory at once, however full the folder.
+FETCH_CHUNK_BYTES = 8_000_000
+#: UIDs per UID FETCH of sizes and dates only (small answers).
+SIZE_CHUNK = 500
 
 
 class ImapError(Exception):
@@ -208,9 +213,25 @@ class ImapInbox:
 
     async def fetch_new(self) -> list[FetchedMail]:
         """Every mail not yet done, oldest first; at most `max_batch` (then wait_for_mail returns at once)."""
+        return [mail async for mail in self.fetch_each(0)]
+
+    async def fetch_each(self, max_bytes: int) -> AsyncIterator[FetchedMail]:
+        """Mails not yet done, oldest first, a few at a time (at most FETCH_CHUNK_BYTES of bodies per
+        command), at most `max_batch`. Sizes come first (RFC822.SIZE): a mail over `max_bytes` (0: no
+        limit) is fetched as its first MAX_HEADER_BYTES only, and cut to its header block. The
+        connection is free between chunks, so the caller can mark mails done meanwhile."""
         self._interrupt.set()
         async with self._lock:
-            return await self._retrying(self._fetch_new)
+            uidvalidity, listed = await self._retrying(self._list_new)
+        for chunk in _chunks_by_size(listed, max_bytes):
+            self._interrupt.set()
+            async with self._lock:
+                mails = await self._retrying(
+                    lambda session, chunk=chunk: self._fetch_chunk(session, uidvalidity, chunk, max_bytes))
+            if mails is None:
+                return  # UIDVALIDITY changed: these UIDs may name other mails now; the next pass lists again
+            for mail in mails:
+                yield mail
 
     async def mark_done(self, mail: FetchedMail) -> None:
         if mail.source != self.source:
@@ -279,7 +300,8 @@ class ImapInbox:
 
     # ------------------------------------------------------------------ operations
 
-    async def _fetch_new(self, session: Session) -> list[FetchedMail]:
+    async def _list_new(self, session: Session) -> tuple[int, list[FetchItem]]:
+        """(UIDVALIDITY, UID, size and arrival of each mail not yet done), without reading any mail."""
         # UNDELETED: a mail flagged \Deleted but not yet expunged (e.g. a COPY-based move that was
         # interrupted) is gone as far as we are concerned.
         criteria = "UNDELETED" if self._move_to else "UNSEEN UNDELETED"
@@ -287,24 +309,45 @@ class ImapInbox:
         self._high_uid = max(self._high_uid, max(uids, default=0))
         wanted = uids[: self.max_batch]
         self._backlog = len(uids) > len(wanted)
-        mails: list[FetchedMail] = []
-        for start in range(0, len(wanted), FETCH_CHUNK):
-            chunk = wanted[start : start + FETCH_CHUNK]
-            # BODY.PEEK[]: fetching must not set \Seen; only mark_done, after the DB commit, may.
+        listed: list[FetchItem] = []
+        for start in range(0, len(wanted), SIZE_CHUNK):
+            chunk = wanted[start : start + SIZE_CHUNK]
             response = await self._guard(
-                session,
-                session.client.uid("fetch", _uid_set(chunk), "(UID INTERNALDATE BODY.PEEK[])"),
-                timeout=math.inf,  # aioimaplib's own timeout restarts with every chunk read: big mails may be slow
-            )
+                session, session.client.uid("fetch", _uid_set(chunk), "(UID RFC822.SIZE INTERNALDATE)"))
             _expect_ok(response, "UID FETCH")
             items = parse_fetch_response(response.lines[:-1])
-            for uid in chunk:
-                item = items.get(uid)
-                if item is None or item.body is None:
-                    # Expunged meanwhile, or an answer we cannot read: it stays on the server.
-                    log.warning("%s: UID %d not returned by UID FETCH; skipped", self.source, uid)
-                    continue
-                mails.append(FetchedMail(self.source, session.uidvalidity, str(uid), item.body, item.arrived_at))
+            listed += [items[uid] for uid in chunk if uid in items]  # the others were expunged meanwhile
+        return session.uidvalidity, listed
+
+    async def _fetch_chunk(self, session: Session, uidvalidity: int, chunk: list[FetchItem], max_bytes: int
+                           ) -> list[FetchedMail] | None:
+        if session.uidvalidity != uidvalidity:
+            return None
+        whole = [item.uid for item in chunk if item.uid is not None and not _too_big(item, max_bytes)]
+        start = [item.uid for item in chunk if item.uid is not None and _too_big(item, max_bytes)]
+        bodies: dict[int, FetchItem] = {}
+        # BODY.PEEK: fetching must not set \Seen; only mark_done, after the DB commit, may.
+        for uids, what in ((whole, "BODY.PEEK[]"), (start, f"BODY.PEEK[]<0.{MAX_HEADER_BYTES}>")):
+            if uids:
+                response = await self._guard(
+                    session, session.client.uid("fetch", _uid_set(uids), f"(UID {what})"),
+                    timeout=math.inf,  # aioimaplib's own timeout restarts with every chunk read: big mails may be slow
+                )
+                _expect_ok(response, "UID FETCH")
+                bodies.update(parse_fetch_response(response.lines[:-1]))
+        mails: list[FetchedMail] = []
+        for item in chunk:
+            fetched = bodies.get(item.uid) if item.uid is not None else None
+            if fetched is None or fetched.body is None:
+                # Expunged meanwhile, or an answer we cannot read: it stays on the server.
+                log.warning("%s: UID %s not returned by UID FETCH; skipped", self.source, item.uid)
+                continue
+            raw, size = fetched.body, item.size if item.size is not None else len(fetched.body)
+            truncated = bool(max_bytes) and size > max_bytes
+            if truncated:
+                raw = header_block(raw)
+            mails.append(FetchedMail(self.source, uidvalidity, str(item.uid), raw, item.arrived_at, size=size,
+                                     truncated=truncated))
         return mails
 
     async def _mark_done(self, session: Session, mail: FetchedMail) -> None:
@@ -566,6 +609,26 @@ def _expect_done(response: aioimaplib.Response, what: str) -> None:
     if response.result == "NO":
         raise ImapError(f"{what} refused: {response_text(response)}")
     _expect_ok(response, what)
+
+
+def _too_big(item: FetchItem, max_bytes: int) -> bool:
+    return bool(max_bytes) and item.size is not None and item.size > max_bytes
+
+
+def _chunks_by_size(items: list[FetchItem], max_bytes: int) -> Iterator[list[FetchItem]]:
+    """Consecutive runs of at most FETCH_CHUNK mails whose bodies to fetch add up to at most
+    FETCH_CHUNK_BYTES (a single bigger one, within the size limit, alone)."""
+    chunk: list[FetchItem] = []
+    total = 0
+    for item in items:
+        cost = MAX_HEADER_BYTES if _too_big(item, max_bytes) else (item.size or 0)
+        if chunk and (len(chunk) >= FETCH_CHUNK or total + cost > FETCH_CHUNK_BYTES):
+            yield chunk
+            chunk, total = [], 0
+        chunk.append(item)
+        total += cost
+    if chunk:
+        yield chunk
 
 
 def _uid_set(uids: list[int]) -> str:

@@ -74,6 +74,7 @@ class FetchItem:
     body: bytes | None = None
     arrived_at: datetime | None = None
     flags: list[str] = field(default_factory=list)
+    size: int | None = None  # RFC822.SIZE
 
 
 _FETCH_START = re.compile(rb"(\d+) FETCH \(")
@@ -150,8 +151,10 @@ def _parse_fetch_group(group: list[bytes | bytearray]) -> FetchItem:
         name = key.upper()
         if name == b"UID" and isinstance(value, bytes):
             item.uid = int(value)
-        elif name in (b"BODY[]", b"RFC822") and isinstance(value, bytes):
-            item.body = None if value == b"NIL" else value
+        elif name in (b"BODY[]", b"RFC822", b"BODY[]<0>") and isinstance(value, bytes):
+            item.body = None if value == b"NIL" else value  # <0>: the start only, of an oversized mail
+        elif name == b"RFC822.SIZE" and isinstance(value, bytes) and value.isdigit():
+            item.size = int(value)
         elif name == b"INTERNALDATE" and isinstance(value, bytes):
             item.arrived_at = parse_internaldate(value.decode("ascii", "replace"))
         elif name == b"FLAGS" and isinstance(value, list):

@@ -6,10 +6,11 @@ import asyncio
 import hashlib
 import os
 import socket
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from maild.mail.base import FetchedMail, OutgoingMail, SendResult
+from maild.mail.base import MAX_HEADER_BYTES, FetchedMail, OutgoingMail, SendResult, header_block
 
 
 def ensure_maildir(path: Path) -> None:
@@ -33,18 +34,29 @@ class MaildirInbox:
         return entries
 
     async def fetch_new(self) -> list[FetchedMail]:
-        mails = []
+        return [mail async for mail in self.fetch_each(0)]
+
+    async def fetch_each(self, max_bytes: int) -> AsyncIterator[FetchedMail]:
+        """Each pending mail, read when asked for; over `max_bytes` (0: no limit) only its header block
+        is read, the file's size telling before its body is touched."""
         for entry in self._pending():
             try:
-                raw = Path(entry.path).read_bytes()
-                mtime = entry.stat().st_mtime
+                mail = self._read(entry, max_bytes)
             except FileNotFoundError:  # taken by another reader meanwhile
                 continue
-            uid = entry.name.split(":", 1)[0]
-            self._names[uid] = entry.name
-            mails.append(FetchedMail(source=self.source, uidvalidity=0, uid=uid, raw=raw,
-                                     arrived_at=datetime.fromtimestamp(mtime, UTC)))
-        return mails
+            self._names[mail.uid] = entry.name
+            yield mail
+
+    def _read(self, entry: os.DirEntry[str], max_bytes: int) -> FetchedMail:
+        uid = entry.name.split(":", 1)[0]
+        with open(entry.path, "rb") as f:
+            st = os.fstat(f.fileno())
+            arrived = datetime.fromtimestamp(st.st_mtime, UTC)
+            if max_bytes and st.st_size > max_bytes:
+                return FetchedMail(self.source, 0, uid, header_block(f.read(MAX_HEADER_BYTES)), arrived,
+                                   size=st.st_size, truncated=True)
+            raw = f.read()
+        return FetchedMail(self.source, 0, uid, raw, arrived, size=len(raw))
 
     async def mark_done(self, mail: FetchedMail) -> None:
         new = self.path / "new"
