@@ -43,6 +43,22 @@ class Safety:
     over_usual: float = 0.25
 
 
+@dataclass(frozen=True)
+class ReplyLimits:
+    """[limits]: how much maild answers mail (acks, HELP, refusals, strangers), per recipient address. Mail
+    maild sends on its own (printouts, newsletters, reminders, GM notices) is not an answer and not capped."""
+
+    replies_per_hour: int = 20
+    replies_per_day: int = 60
+    # A correspondent whose mails answer maild's own answers this many times within `loop_window` is a loop
+    # (a forwarding rule, a responder that sets no RFC 3834 header): further such mails are not answered.
+    loop_replies: int = 4
+    loop_window: timedelta = timedelta(hours=1)
+    # What an ack echoes of the mail: at most this many items per list, each line at most this long.
+    ack_lines: int = 200
+    ack_line_chars: int = 200
+
+
 AUTH_REQUIRE_FOR = ("players_without_password", "everyone")
 
 
@@ -79,6 +95,7 @@ class Config:
     games: tuple[GameConfig, ...]
     poll_interval: float = 60.0
     max_mail_bytes: int = 2_000_000
+    limits: ReplyLimits = ReplyLimits()
 
     def game(self, name: str) -> GameConfig | None:
         return next((g for g in self.games if g.name == name), None)
@@ -157,7 +174,40 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         games=games,
         poll_interval=float(daemon.get("poll_interval", 60)),
         max_mail_bytes=int(daemon.get("max_mail_bytes", 2_000_000)),
+        limits=_limits(table(data, "limits", "limits"), where),
     )
+
+
+_LIMIT_COUNTS = ("replies_per_hour", "replies_per_day", "loop_replies", "ack_lines", "ack_line_chars")
+
+
+def _limits(t: dict[str, Any], where: str) -> ReplyLimits:
+    unknown = sorted(set(t) - {*_LIMIT_COUNTS, "loop_window"})
+    if unknown:
+        raise ConfigError(f"{where}: limits.{unknown[0]}: unknown key (expected {', '.join(_LIMIT_COUNTS)}, "
+                          "loop_window)")
+    counts: dict[str, Any] = {}
+    for key in _LIMIT_COUNTS:
+        if key in t:
+            value = t[key]
+            # bool is an int in Python; `true` is no count.
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{where}: limits.{key}: expected a whole number of at least 1, got {value!r}")
+            counts[key] = value
+    if counts.get("ack_line_chars", ReplyLimits.ack_line_chars) < 20:
+        raise ConfigError(f"{where}: limits.ack_line_chars: at least 20, got {counts['ack_line_chars']}")
+    if "loop_window" in t:
+        try:
+            counts["loop_window"] = parse_duration(str(t["loop_window"]))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: limits.loop_window: {exc}") from None
+        if not counts["loop_window"]:
+            raise ConfigError(f"{where}: limits.loop_window: must be longer than 0")
+    limits = ReplyLimits(**counts)
+    if limits.replies_per_day < limits.replies_per_hour:
+        raise ConfigError(f"{where}: limits.replies_per_day: {limits.replies_per_day} is less than "
+                          f"limits.replies_per_hour ({limits.replies_per_hour})")
+    return limits
 
 
 def _resolve_sqlite_url(url: str, base_dir: Path) -> str:

@@ -67,7 +67,10 @@ def test_corpus_mail_gets_its_outcome(tmp_path: Path, venice_setup: Path, name: 
     expect = spec["expect"]
     if expect in ("auto",):
         assert out == []  # robots are never answered
-    elif expect in ("unknown_sender", "unroutable", "oversized", "garbage"):
+    elif expect == "unknown_sender":
+        # Kept and the GM told; the stranger gets one short answer (at most one a day).
+        assert [(m.kind, m.recipients) for m in to_players] == [("stranger", [row.sender])] and len(to_gm) == 1
+    elif expect in ("unroutable", "oversized", "garbage"):
         assert to_players == [] and len(to_gm) == 1  # kept, the GM told, nobody answered
     elif expect == "bad_password":
         # Told to the registered address, never to the sender.
