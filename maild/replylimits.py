@@ -128,9 +128,10 @@ def give_refusal(s: Session, app: App, answer: Answer, gate: Gate,
     return None
 
 
-def flush_refusals(s: Session, app: App, build: Callable[[Session, int, str, list[int]], Answer | None]) -> int:
-    """Send the notices owed for refusals batched more than a day after the last notice. `build(s, game_id,
-    address, mail_ids)` writes one (None if its game or player is gone). Returns how many were sent."""
+def flush_refusals(s: Session, app: App, build: Callable[[Session, App, int, str, list[int]], Answer | None]
+                   ) -> int:
+    """Send the notices owed for refusals batched more than a day after the last notice. `build(s, app,
+    game_id, address, mail_ids)` writes one (None if its game or player is gone). Returns how many were sent."""
     now = app.now()
     owed = s.execute(select(Reply.address, Reply.game_id).where(Reply.status == "batched", Reply.kind == REFUSAL)
                      .distinct()).all()
@@ -144,7 +145,7 @@ def flush_refusals(s: Session, app: App, build: Callable[[Session, int, str, lis
             continue  # tried again on a later pass; nothing is recorded meanwhile
         pending = _pending_refusals(s, address, game_id)
         mails = list(s.scalars(select(Reply.mail_id).where(Reply.id.in_(pending)).order_by(Reply.id)))
-        answer = build(s, game_id, address, [m for m in mails if m is not None]) if pending else None
+        answer = build(s, app, game_id, address, [m for m in mails if m is not None]) if pending else None
         if answer is None:
             continue
         _told(s, pending)
@@ -157,6 +158,14 @@ def held_back_lines(gate: Gate) -> list[str]:
     """For the GM's notice: one line per address and reason held back in this transaction (an address
     already reported within the day is not in `gate`: its later mails are in `maild replies list`)."""
     return list(dict.fromkeys(f"{h.address}: {h.kind} not sent, {h.reason}" for h in gate.held_back))
+
+
+def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
+    """For `maild replies list`: the answers held back (suppressed, batched, told later), or all."""
+    q = select(Reply).order_by(Reply.id)
+    if held_back_only:
+        q = q.where(Reply.status != "queued")
+    return list(s.scalars(q))
 
 
 def _lock(s: Session, address: str) -> None:

@@ -23,7 +23,7 @@ from maild.intake.ackecho import Echo
 from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, load_new
-from maild.mail.compose import subject_line
+from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import cancel_late
 from maild.outbox import notify_gm
@@ -158,8 +158,8 @@ def _answered(row: MailRow, held_back: str | None) -> None:
 
 
 def _answer_subject(subject: str, game: str, default: str) -> str:
-    """Re: their subject, tagged with the game; one line, bounded."""
-    subject = subject_line(subject)
+    """Re: their subject, tagged with the game; one line, at most SUBJECT_CHARS characters."""
+    subject = subject_line(subject, SUBJECT_CHARS - len(game) - len("Re:  []"))
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}".rstrip()
     if f"[{game}]".lower() not in subject.lower():
         subject = f"{subject} [{game}]" if subject != "Re:" else f"[{game}] {default}"
