@@ -52,8 +52,11 @@ class ReplyLimits:
     replies_per_day: int = 60
     # A correspondent whose mails answer maild's own answers this many times within `loop_window` is a loop
     # (a forwarding rule, a responder that sets no RFC 3834 header): further such mails are not answered.
-    loop_replies: int = 4
+    loop_replies: int = 5
     loop_window: timedelta = timedelta(hours=1)
+    # Strangers get one answer a day each, and all of them together this many an hour: mail with forged
+    # senders must not turn maild into a source of backscatter.
+    strangers_per_hour: int = 30
     # What an ack echoes of the mail: at most this many items per list, each line at most this long.
     ack_lines: int = 200
     ack_line_chars: int = 200
@@ -178,7 +181,8 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
     )
 
 
-_LIMIT_COUNTS = ("replies_per_hour", "replies_per_day", "loop_replies", "ack_lines", "ack_line_chars")
+_LIMIT_COUNTS = ("replies_per_hour", "replies_per_day", "loop_replies", "strangers_per_hour", "ack_lines",
+                 "ack_line_chars")
 
 
 def _limits(t: dict[str, Any], where: str) -> ReplyLimits:

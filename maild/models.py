@@ -176,7 +176,8 @@ class Reply(Base):
     so that they hold across restarts and across daemons sharing it."""
 
     __tablename__ = "replies"
-    __table_args__ = (Index("ix_replies_address_created", "address", "created_at"),)
+    __table_args__ = (Index("ix_replies_address_created", "address", "created_at"),
+                      Index("ix_replies_kind_created", "kind", "created_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     address: Mapped[str] = mapped_column(String(320))  # lower case, without a +tag (see replylimits)
     kind: Mapped[str] = mapped_column(String(30))  # ack / stranger / refusal

@@ -2,7 +2,8 @@
 to strangers. Whatever reaches the inbox, what maild sends back stays bounded:
 
 - per recipient address, at most `limits.replies_per_hour` and `limits.replies_per_day` answers;
-- a stranger (no player of the game) gets at most one answer a day;
+- a stranger (no player of the game) gets at most one answer a day, and strangers together at most
+  `limits.strangers_per_hour` (mail with forged senders must not make maild a source of backscatter);
 - refusals of mail in a player's name (bad password, unverified) reach that player at most once per game a
   day; the next notice says how many came since (`flush_refusals` sends it once the day is over);
 - a correspondent whose mails answer maild's own answers `limits.loop_replies` times within
@@ -198,6 +199,9 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
     ).where(c.address == address, c.created_at >= now - DAY, c.status == "queued")).one()
     if kind == STRANGER and strangers:
         return "a stranger gets one answer a day, and this address had it"
+    if kind == STRANGER and (s.scalar(select(func.count()).where(
+            c.kind == STRANGER, c.created_at >= now - HOUR, c.status == "queued")) or 0) >= limits.strangers_per_hour:
+        return f"reply cap: {limits.strangers_per_hour} answers an hour to strangers in all"
     if hour >= limits.replies_per_hour:
         return f"reply cap: {limits.replies_per_hour} answers an hour to this address"
     if day >= limits.replies_per_day:

@@ -255,3 +255,19 @@ def test_a_players_help_is_answered_and_an_autoreply_never(tmp_path: Path, db_ur
     deliver(app, mail("alice@example.org", "HELP"),
             mail("alice@example.org", "I am away", headers="X-Autorespond: yes\r\n"))
     assert [a.kind for a in answers(app, "alice@example.org")] == ["ack"]
+
+
+def test_strangers_together_get_a_bounded_number_of_answers(tmp_path: Path, db_url: str,
+                                                            venice_setup: Path) -> None:
+    """Spam with forged senders, each a new address: maild must not answer them all (backscatter)."""
+    app = limited_app(tmp_path, db_url, venice_setup, strangers_per_hour=3)
+    deliver(app, *[mail(f"victim{i}@example.com", "cheap pills") for i in range(40)])
+    with app.db.session() as s:
+        sent = list(s.scalars(select(OutboundMail).where(OutboundMail.kind == "stranger")))
+        notes = list(s.scalars(select(InboundMail.note).order_by(InboundMail.id)))
+    assert len(sent) == 3
+    assert all("reply cap: 3 answers an hour to strangers in all" in n for n in notes[3:])
+    deliver(at(app, MORNING + timedelta(hours=1, minutes=1)), mail("victim0@example.com", "more pills"),
+            mail("victim39@example.com", "more pills"))
+    with app.db.session() as s:
+        assert s.scalar(select(func.count()).select_from(OutboundMail).where(OutboundMail.kind == "stranger")) == 4

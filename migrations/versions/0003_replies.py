@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_replies")),
     )
     op.create_index("ix_replies_address_created", "replies", ["address", "created_at"])
+    op.create_index("ix_replies_kind_created", "replies", ["kind", "created_at"])
     op.create_index(op.f("ix_replies_status"), "replies", ["status"])
     op.create_index(op.f("ix_replies_message_id"), "replies", ["message_id"])
 
@@ -40,5 +41,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index(op.f("ix_replies_message_id"), table_name="replies")
     op.drop_index(op.f("ix_replies_status"), table_name="replies")
+    op.drop_index("ix_replies_kind_created", table_name="replies")
     op.drop_index("ix_replies_address_created", table_name="replies")
     op.drop_table("replies")
