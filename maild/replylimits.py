@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
@@ -179,28 +179,35 @@ def _lock(s: Session, address: str) -> None:
 
 def _is_echo(s: Session, thread: tuple[str, ...]) -> bool:
     ids = [i for i in thread[-ECHO_IDS:] if len(i) <= 300]
-    if not ids:
-        return False
-    return s.scalar(select(Reply.id).where(Reply.message_id.in_(ids)).limit(1)) is not None
+    return bool(ids) and s.scalar(_ECHO_OF, {"ids": ids}) is not None
+
+
+# Built once with bind parameters (building and caching a statement per call cost milliseconds a mail):
+# these run for every ack.
+_C = _REPLIES.c
+# The three counts the caps need, in one query on the (address, created_at) index.
+_COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count(),
+                 func.count().filter(_C.kind == STRANGER)).where(
+    _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued")
+_ECHOES = select(func.count()).where(_C.address == bindparam("address"), _C.created_at >= bindparam("since"),
+                                     _C.echo.is_(True))
+_STRANGERS = select(func.count()).where(_C.kind == STRANGER, _C.created_at >= bindparam("since"),
+                                        _C.status == "queued")
+_ECHO_OF = select(_C.id).where(_C.message_id.in_(bindparam("ids", expanding=True))).limit(1)
+_INSERT = insert(_REPLIES)
 
 
 def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: datetime) -> str | None:
     limits = app.config.limits
-    c = _REPLIES.c
     if echo:
-        echoes = s.scalar(select(func.count()).where(c.address == address, c.created_at >= now - limits.loop_window,
-                                                     c.echo.is_(True))) or 0
+        echoes = s.scalar(_ECHOES, {"address": address, "since": now - limits.loop_window}) or 0
         if echoes >= limits.loop_replies:
             return (f"loop guard: {echoes} mails from this address answered maild's own answers within "
                     f"{_span(limits.loop_window)}")
-    # One query on the (address, created_at) index for the three counts: this runs for every ack.
-    hour, day, strangers = s.execute(select(
-        func.count().filter(c.created_at >= now - HOUR), func.count(), func.count().filter(c.kind == STRANGER),
-    ).where(c.address == address, c.created_at >= now - DAY, c.status == "queued")).one()
+    hour, day, strangers = s.execute(_COUNTS, {"address": address, "hour": now - HOUR, "day": now - DAY}).one()
     if kind == STRANGER and strangers:
         return "a stranger gets one answer a day, and this address had it"
-    if kind == STRANGER and (s.scalar(select(func.count()).where(
-            c.kind == STRANGER, c.created_at >= now - HOUR, c.status == "queued")) or 0) >= limits.strangers_per_hour:
+    if kind == STRANGER and (s.scalar(_STRANGERS, {"since": now - HOUR}) or 0) >= limits.strangers_per_hour:
         return f"reply cap: {limits.strangers_per_hour} answers an hour to strangers in all"
     if hour >= limits.replies_per_hour:
         return f"reply cap: {limits.replies_per_hour} answers an hour to this address"
@@ -237,7 +244,7 @@ def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool,
 
 def _record(s: Session, answer: Answer, address: str, echo: bool, now: datetime, status: str,
             reason: str | None, message_id: str | None) -> None:
-    s.execute(insert(_REPLIES), [dict(address=address, kind=answer.kind, game_id=answer.game_id,
+    s.execute(_INSERT, [dict(address=address, kind=answer.kind, game_id=answer.game_id,
                                       mail_id=answer.mail_id, created_at=now, status=status, reason=reason,
                                       message_id=message_id, echo=echo)])
 
