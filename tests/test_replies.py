@@ -5,12 +5,15 @@ code before the reply limits."""
 from __future__ import annotations
 
 import email
+import threading
+import time
 from datetime import datetime, timedelta
 from email.policy import default
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 from sqlalchemy import func, select
 
 from maild.app import App
@@ -22,6 +25,7 @@ from maild.intake.pipeline import process_new
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail
 from maild.models import InboundMail, OrderSetRow, OutboundMail, Reply
+from maild.replylimits import Answer, Gate, give
 from maild.turn import run_turn
 from tests.conftest import config_dict
 
@@ -271,3 +275,27 @@ def test_strangers_together_get_a_bounded_number_of_answers(tmp_path: Path, db_u
             mail("victim39@example.com", "more pills"))
     with app.db.session() as s:
         assert s.scalar(select(func.count()).select_from(OutboundMail).where(OutboundMail.kind == "stranger")) == 4
+
+
+def test_two_processes_on_one_database_share_the_caps(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
+    """Two daemons on one PostgreSQL database answer the same address at the same moment: the per-address
+    lock makes the second wait for the first's commit and count its answer, so the cap of 1 holds."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite has one writer: a second transaction cannot write beside the first")
+    app = limited_app(tmp_path, db_url, venice_setup, replies_per_hour=1)
+    results: dict[str, str | None] = {}
+    first_counted = threading.Event()
+
+    def answer(key: str, hold: float) -> None:
+        with app.db.session() as s:
+            results[key] = give(s, app, Answer(kind="ack", key=key, outbox_kind="ack", to="alice@example.org",
+                                               subject="x", body="b", game_id=None, mail_id=None), Gate())
+            first_counted.set()
+            time.sleep(hold)  # the transaction is still open: another process's count must not miss it
+
+    first = threading.Thread(target=answer, args=("first", 1.0))
+    first.start()
+    assert first_counted.wait(30)
+    answer("second", 0)
+    first.join()
+    assert results["first"] is None and "reply cap: 1 answers an hour" in (results["second"] or "")
