@@ -208,12 +208,16 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
     if kind == STRANGER and strangers:
         return "a stranger gets one answer a day, and this address had it"
     if kind == STRANGER and (s.scalar(_STRANGERS, {"since": now - HOUR}) or 0) >= limits.strangers_per_hour:
-        return f"reply cap: {limits.strangers_per_hour} answers an hour to strangers in all"
+        return f"reply cap: {_answers(limits.strangers_per_hour)} an hour to strangers in all"
     if hour >= limits.replies_per_hour:
-        return f"reply cap: {limits.replies_per_hour} answers an hour to this address"
+        return f"reply cap: {_answers(limits.replies_per_hour)} an hour to this address"
     if day >= limits.replies_per_day:
-        return f"reply cap: {limits.replies_per_day} answers a day to this address"
+        return f"reply cap: {_answers(limits.replies_per_day)} a day to this address"
     return None
+
+
+def _answers(n: int) -> str:
+    return "1 answer" if n == 1 else f"{n} answers"
 
 
 def _span(delta: timedelta) -> str:

@@ -298,4 +298,4 @@ def test_two_processes_on_one_database_share_the_caps(tmp_path: Path, db_url: st
     assert first_counted.wait(30)
     answer("second", 0)
     first.join()
-    assert results["first"] is None and "reply cap: 1 answers an hour" in (results["second"] or "")
+    assert results["first"] is None and "reply cap: 1 answer an hour" in (results["second"] or "")
