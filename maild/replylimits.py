@@ -28,6 +28,7 @@ from sqlalchemy import bindparam, event, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.intake.ackecho import clip
 from maild.models import InboundMail, Reply
 from maild.outbox import AUTO_REPLIED, insert_rows, outbound_row
 
@@ -38,6 +39,9 @@ DAY = timedelta(days=1)
 # Of a mail's References and In-Reply-To, the last this many are looked up among our answers: a loop
 # answers the newest, and a forged header with thousands of ids must not cost thousands of look-ups.
 ECHO_IDS = 20
+
+# RFC 5321 §4.5.3.1.3: a path is at most 256 octets with its angle brackets. A longer From is forged.
+MAX_ADDRESS = 254
 
 STRANGER = "stranger"
 REFUSAL = "refusal"
@@ -161,7 +165,7 @@ def flush_refusals(s: Session, app: App, build: Callable[[Session, App, int, str
 def held_back_lines(gate: Gate) -> list[str]:
     """For the GM's notice: one line per address and reason held back in this transaction (an address
     already reported within the day is not in `gate`: its later mails are in `maild replies list`)."""
-    return list(dict.fromkeys(f"{h.address}: {h.kind} not sent, {h.reason}" for h in gate.held_back))
+    return list(dict.fromkeys(f"{clip(h.address, 100)}: {h.kind} not sent, {h.reason}" for h in gate.held_back))
 
 
 def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
@@ -202,6 +206,8 @@ _INSERT = insert(_REPLIES)
 
 def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: datetime) -> str | None:
     limits = app.config.limits
+    if len(address) > MAX_ADDRESS:
+        return f"the address is longer than mail allows ({len(address):,} characters)"
     if echo:
         echoes = s.scalar(_ECHOES, {"address": address, "since": now - limits.loop_window}) or 0
         if echoes >= limits.loop_replies:
@@ -244,14 +250,14 @@ def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool,
     told = s.scalar(select(Reply.id).where(Reply.address == address, Reply.created_at >= now - DAY,
                                            Reply.status.in_(("suppressed", "batched", "told"))).limit(1))
     s.execute(_INSERT, [_row(answer, address, echo, now, status, reason, None)])
-    log.info("%s to %s held back: %s", answer.kind, address, reason)
+    log.info("%s to %s held back: %s", answer.kind, clip(address, 100), reason)
     if told is None:
         gate.held_back.append(HeldBack(address, answer.kind, reason, answer.mail_id, answer.game_id))
 
 
 def _row(answer: Answer, address: str, echo: bool, now: datetime, status: str, reason: str | None,
          message_id: str | None) -> dict[str, object]:
-    return dict(address=address, kind=answer.kind, game_id=answer.game_id, mail_id=answer.mail_id,
+    return dict(address=address[:320], kind=answer.kind, game_id=answer.game_id, mail_id=answer.mail_id,
                 created_at=now, status=status, reason=reason, message_id=message_id, echo=echo)
 
 
@@ -273,7 +279,7 @@ def _defer(s: Session, row: dict[str, object]) -> None:
         deferred = s.info[_DEFERRED] = _Deferred()
         event.listen(s, "before_commit", _settle)
     deferred.rows.append(row)
-    deferred.addresses.add(str(row["address"]))
+    deferred.addresses.add(str(row["address"]))  # never cut: only addresses that fit are answered
 
 
 def _settle(s: Session, address: str | None = None) -> None:

@@ -299,3 +299,16 @@ def test_two_processes_on_one_database_share_the_caps(tmp_path: Path, db_url: st
     answer("second", 0)
     first.join()
     assert results["first"] is None and "reply cap: 1 answer an hour" in (results["second"] or "")
+
+
+def test_a_stranger_with_an_address_longer_than_mail_allows_is_not_answered(tmp_path: Path, db_url: str,
+                                                                            venice_setup: Path) -> None:
+    app = limited_app(tmp_path, db_url, venice_setup)
+    deliver(app, mail("x" * 5000 + "@example.com", "HELP"))
+    with app.db.session() as s:
+        row = s.scalar(select(InboundMail))
+        assert row is not None and row.status == "unknown_sender"
+        assert "not answered: the address is longer than mail allows (5,012 characters)" in (row.note or "")
+        assert s.scalar(select(func.count()).select_from(OutboundMail).where(OutboundMail.kind != "gm")) == 0
+    [notice] = gm_notices(app)
+    assert len(notice.raw) < 5000  # the GM's notice names the address shortened

@@ -113,7 +113,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = Non
         _hold(run, row, "oversized", f"{row.size} bytes, more than the limit of {app.config.max_mail_bytes}")
         return
     mail = read_mail(row.raw)
-    row.sender = mail.from_addr
+    # The column holds 320 characters (RFC 5321's longest address and more); PostgreSQL refuses longer.
+    row.sender = mail.from_addr[:320] if mail.from_addr else None
     row.subject = mail.subject[:500] if mail.subject else None
     if mail.auto_reason:
         row.status = "auto"
