@@ -29,7 +29,7 @@ from maild.games import (
     state_before,
     sync_games,
 )
-from maild.intake.pipeline import process_new
+from maild.intake.pipeline import NOT_ANSWERED, process_new
 from maild.intake.store import store_fetched
 from maild.logs import setup_logging
 from maild.mail.base import FetchedMail
@@ -37,6 +37,7 @@ from maild.models import Game, GmOrder, InboundMail
 from maild.orderbook import players_without_orders
 from maild.outbox import outbox_rows
 from maild.paths import EXAMPLE_PREFIX, setup_path, shipped_examples
+from maild.replylimits import reply_rows
 from maild.ruleset import SetupError
 
 
@@ -90,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     outbox = sub.add_parser("outbox", help="outbound mail").add_subparsers(dest="outbox_cmd", required=True)
     outbox.add_parser("list", help="queued and failed outbound mail")
+
+    replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits"
+                             ).add_subparsers(dest="replies_cmd", required=True)
+    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)")
+    rlist.add_argument("--all", action="store_true")
 
     gm = sub.add_parser("gm", help="the GM's own orders for a game's open turn").add_subparsers(
         dest="gm_cmd", required=True)
@@ -187,7 +193,7 @@ def dispatch(args: argparse.Namespace) -> int:
     try:
         handler = {
             "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
-            "outbox": cmd_outbox, "gm": cmd_gm,
+            "outbox": cmd_outbox, "gm": cmd_gm, "replies": cmd_replies,
         }[args.command]
         return handler(app, args)
     finally:
@@ -331,8 +337,10 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
     with app.db.session() as s:
         q = select(InboundMail).order_by(InboundMail.id)
         if not args.all:
+            # Also the mails whose answer the reply limits held back (pipeline.NOT_ANSWERED in the note).
             q = q.where(InboundMail.status.in_(("unknown_sender", "unroutable", "oversized", "garbage",
-                                                "error", "bad_password", "unverified", "duplicate", "poison")))
+                                                "error", "bad_password", "unverified", "duplicate", "poison"))
+                        | InboundMail.note.like(f"%{NOT_ANSWERED}%"))
         for row in s.scalars(q):
             print(f"{row.id}  {row.received_at:%Y-%m-%d %H:%M}  {row.status:<14}  {row.sender or '-'}  "
                   f"{(row.subject or '')[:50]!r}  {row.note or ''}")
@@ -345,6 +353,14 @@ def cmd_outbox(app: App, args: argparse.Namespace) -> int:
             print(f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  "
                   f"attempts {row.attempts}  {row.subject!r}" + (f"  error: {row.last_error}"
                                                                   if row.last_error else ""))
+    return 0
+
+
+def cmd_replies(app: App, args: argparse.Namespace) -> int:
+    with app.db.session() as s:
+        for row in reply_rows(s, held_back_only=not args.all):
+            print(f"{row.id}  {row.created_at:%Y-%m-%d %H:%M}  {row.status:<10}  {row.kind:<8}  to {row.address}  "
+                  f"mail {row.mail_id if row.mail_id is not None else '-'}" + (f"  {row.reason}" if row.reason else ""))
     return 0
 
 

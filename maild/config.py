@@ -44,6 +44,25 @@ class Safety:
     over_usual: float = 0.25
 
 
+@dataclass(frozen=True)
+class ReplyLimits:
+    """[limits]: how much maild answers mail (acks, HELP, refusals, strangers), per recipient address. Mail
+    maild sends on its own (printouts, newsletters, reminders, GM notices) is not an answer and not capped."""
+
+    replies_per_hour: int = 20
+    replies_per_day: int = 60
+    # A correspondent whose mails answer maild's own answers this many times within `loop_window` is a loop
+    # (a forwarding rule, a responder that sets no RFC 3834 header): further such mails are not answered.
+    loop_replies: int = 5
+    loop_window: timedelta = timedelta(hours=1)
+    # Strangers get one answer a day each, and all of them together this many an hour: mail with forged
+    # senders must not turn maild into a source of backscatter.
+    strangers_per_hour: int = 30
+    # What an ack echoes of the mail: at most this many items per list, each line at most this long.
+    ack_lines: int = 200
+    ack_line_chars: int = 200
+
+
 AUTH_REQUIRE_FOR = ("players_without_password", "everyone")
 
 
@@ -82,6 +101,7 @@ class Config:
     max_mail_bytes: int = 10_000_000  # checked before a mail's body is read (Maildir file size, RFC822.SIZE)
     max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
     intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
+    limits: ReplyLimits = ReplyLimits()
 
     def game(self, name: str) -> GameConfig | None:
         return next((g for g in self.games if g.name == name), None)
@@ -162,6 +182,7 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, where, minimum=MAX_HEADER_BYTES),
         max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, where),
         intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
+        limits=_limits(table(data, "limits", "limits"), where),
     )
 
 
@@ -177,6 +198,39 @@ def _positive_int(t: dict[str, Any], key: str, default: int, where: str, minimum
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ConfigError(f"{where}: daemon.{key}: expected a whole number of at least {minimum}, got {value!r}")
     return value
+
+
+_LIMIT_COUNTS = ("replies_per_hour", "replies_per_day", "loop_replies", "strangers_per_hour", "ack_lines",
+                 "ack_line_chars")
+
+
+def _limits(t: dict[str, Any], where: str) -> ReplyLimits:
+    unknown = sorted(set(t) - {*_LIMIT_COUNTS, "loop_window"})
+    if unknown:
+        raise ConfigError(f"{where}: limits.{unknown[0]}: unknown key (expected {', '.join(_LIMIT_COUNTS)}, "
+                          "loop_window)")
+    counts: dict[str, Any] = {}
+    for key in _LIMIT_COUNTS:
+        if key in t:
+            value = t[key]
+            # bool is an int in Python; `true` is no count.
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{where}: limits.{key}: expected a whole number of at least 1, got {value!r}")
+            counts[key] = value
+    if counts.get("ack_line_chars", ReplyLimits.ack_line_chars) < 20:
+        raise ConfigError(f"{where}: limits.ack_line_chars: at least 20, got {counts['ack_line_chars']}")
+    if "loop_window" in t:
+        try:
+            counts["loop_window"] = parse_duration(str(t["loop_window"]))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: limits.loop_window: {exc}") from None
+        if not counts["loop_window"]:
+            raise ConfigError(f"{where}: limits.loop_window: must be longer than 0")
+    limits = ReplyLimits(**counts)
+    if limits.replies_per_day < limits.replies_per_hour:
+        raise ConfigError(f"{where}: limits.replies_per_day: {limits.replies_per_day} is less than "
+                          f"limits.replies_per_hour ({limits.replies_per_hour})")
+    return limits
 
 
 def _resolve_sqlite_url(url: str, base_dir: Path) -> str:

@@ -174,3 +174,25 @@ class OutboundMail(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Reply(Base):
+    """Every answer maild gave or held back (acks, HELP, refusals, answers to strangers), one row per
+    recipient address: what the reply caps, the refusal batching and the loop guard count, in the database
+    so that they hold across restarts and across daemons sharing it."""
+
+    __tablename__ = "replies"
+    __table_args__ = (Index("ix_replies_address_created", "address", "created_at"),
+                      Index("ix_replies_kind_created", "kind", "created_at"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))  # lower case, without a +tag (see replylimits)
+    kind: Mapped[str] = mapped_column(String(30))  # ack / stranger / refusal
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the mail answered
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # queued: sent; suppressed: held back (reason says why); batched: a refusal the next notice will count;
+    # told: a batched refusal a later notice counted
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    reason: Mapped[str | None] = mapped_column(Text)
+    message_id: Mapped[str | None] = mapped_column(String(300), index=True)  # of our answer, if queued
+    echo: Mapped[bool] = mapped_column(default=False)  # the mail answered was itself a reply to our answer

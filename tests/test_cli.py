@@ -141,3 +141,20 @@ def test_gm_orders_are_refused_by_a_game_that_takes_none(gm: Path, capsys: pytes
     assert maild(gm, "gm", "pay", "venice1", "alice", "10") == 2
     assert "takes no pay from the GM" in capsys.readouterr().err
     assert maild(gm, "gm", "bulletin", "nogame", "hello") == 2
+
+
+def test_replies_list_shows_the_answers_held_back(gm: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    files = [eml(tmp_path, f"s{i}.eml", "dave@example.com", "HELP") for i in range(3)]
+    files.append(eml(tmp_path, "a.eml", "alice@example.org", "borrow 10$"))
+    assert maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", *map(str, files)) == 0
+    capsys.readouterr()
+    assert maild(gm, "replies", "list") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all("suppressed  stranger  to dave@example.com" in line for line in out)
+    assert "a stranger gets one answer a day" in out[0]
+    assert maild(gm, "replies", "list", "--all") == 0
+    assert len(capsys.readouterr().out.splitlines()) == 4  # with the stranger's one answer and alice's ack
+    assert maild(gm, "mail", "list") == 0
+    listed = capsys.readouterr().out
+    assert listed.count("not answered: a stranger gets one answer a day") == 2 and "alice" not in listed

@@ -80,3 +80,30 @@ def test_cron_deadline_comes_strictly_after_the_previous_one() -> None:
     # Summer time: on 2027-03-28 Rome moves to UTC+2, so 17:15 is 15:15 UTC.
     summer = deadline_for(s, 9, datetime(2027, 3, 28, 12, 0, tzinfo=UTC))
     assert summer == datetime(2027, 3, 28, 15, 15, tzinfo=UTC)
+
+
+def test_reply_limits_default_and_parse() -> None:
+    from maild.config import ReplyLimits
+
+    assert parse_config({}, Path("."), None).limits == ReplyLimits()
+    limits = parse_config({"limits": {"replies_per_hour": 5, "replies_per_day": 9, "loop_replies": 2,
+                                      "loop_window": "30m", "ack_lines": 10, "ack_line_chars": 80}},
+                          Path("."), None).limits
+    assert (limits.replies_per_hour, limits.replies_per_day, limits.loop_replies) == (5, 9, 2)
+    assert limits.loop_window == timedelta(minutes=30) and (limits.ack_lines, limits.ack_line_chars) == (10, 80)
+    assert load_config(ROOT / "config.example.toml").limits == ReplyLimits()  # the example shows the defaults
+
+
+@pytest.mark.parametrize("limits, message", [
+    ({"replies_per_hour": 0}, "limits.replies_per_hour: expected a whole number"),
+    ({"replies_per_day": "10"}, "limits.replies_per_day: expected a whole number"),
+    ({"loop_replies": True}, "limits.loop_replies"),
+    ({"replies_per_hour": 50, "replies_per_day": 10}, "limits.replies_per_day: 10 is less than"),
+    ({"loop_window": "soon"}, "limits.loop_window: expected a duration"),
+    ({"loop_window": "0m"}, "limits.loop_window: must be longer than 0"),
+    ({"ack_line_chars": 5}, "limits.ack_line_chars: at least 20"),
+    ({"replies_per_minute": 1}, "limits.replies_per_minute: unknown key"),
+])
+def test_bad_reply_limits_name_the_key(limits: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_config({"limits": limits}, Path("."), Path("gm.toml"))

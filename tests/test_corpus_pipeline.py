@@ -75,7 +75,10 @@ def test_corpus_mail_gets_its_outcome(tmp_path: Path, venice_setup: Path, name: 
     expect = spec["expect"]
     if expect in ("auto",):
         assert out == []  # robots are never answered
-    elif expect in ("unknown_sender", "unroutable", "garbage"):
+    elif expect == "unknown_sender":
+        # Kept and the GM told; the stranger gets one short answer (at most one a day).
+        assert [(m.kind, m.recipients) for m in to_players] == [("stranger", [row.sender])] and len(to_gm) == 1
+    elif expect in ("unroutable", "garbage"):
         assert to_players == [] and len(to_gm) == 1  # kept, the GM told, nobody answered
     elif expect == "oversized":
         # Kept (its headers only), the GM told, the sender sent one short refusal.

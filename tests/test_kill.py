@@ -60,7 +60,8 @@ def outbox(tmp: Path) -> list[email.message.EmailMessage]:
 
 # Mails are stored in batches (one "fetch.stored" a batch) and processed in batches (one
 # "intake.committed" a batch, one "intake.before_commit" a mail); the six test mails make one batch.
-# A pass sends ten mails: five acks, the GM's notice, three printouts and one newsletter.
+# A pass sends eleven mails: five acks, the stranger's one answer, the GM's notice, three printouts and one
+# newsletter.
 CRASH_POINTS = [
     "fetch.stored:1", "fetch.marked:1", "fetch.marked:4", "fetch.marked:6",
     "intake.before_commit:1", "intake.before_commit:3", "intake.before_commit:6", "intake.committed:1",
@@ -102,8 +103,10 @@ def check_everything_once(tmp: Path) -> None:
     ids = [m["Message-ID"] for m in mails]
     assert len(ids) == len(set(ids)), "a mail was delivered twice"
     subjects = sorted(str(m["Subject"]) for m in mails)
-    acks = [s for s in subjects if s.startswith("Re: orders")]
-    assert len(acks) == 5  # one per order mail from a player (the stranger gets none)
+    answers = [m for m in mails if str(m["Subject"]).startswith("Re: orders")]
+    # One ack per mail from a player, and the stranger's one short answer (a stranger gets one a day).
+    assert sorted(str(m["To"]) for m in answers) == ["alice@example.org"] * 2 + ["bob@example.org"] + \
+        ["carol@example.net"] * 2 + ["stranger@example.com"]
     printouts = [s for s in subjects if "printout" in s]
     assert printouts == [f"[venice1] turn 1 printout for {p}" for p in ("alice", "bob", "carol")]
     assert sum("newsletter" in s for s in subjects) == 1  # one mail, the three players its recipients

@@ -22,14 +22,17 @@ from maild.crashpoints import crashpoint
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, oversized, stall
+from maild.intake.ackecho import Echo
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, load_new
+from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import cancel_late
-from maild.outbox import AUTO_REPLIED, notify_gm, queue_mail
+from maild.outbox import notify_gm
 from maild.render import environment, render
+from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
 from maild.ruleset import OrderSet, ParsedOrders, Ruleset
 
 log = logging.getLogger("maild.intake")
@@ -38,9 +41,14 @@ log = logging.getLogger("maild.intake")
 # transaction, so one bad mail never holds up the others.
 INTAKE_BATCH = 50
 
+# How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
+NOT_ANSWERED = "; not answered: "
+
 
 def process_new(app: App) -> dict[str, int]:
     """Process every stored mail not yet processed, in receipt order."""
+    with app.db.session() as s:
+        flush_refusals(s, app, _refusal_summary)
     with app.db.session() as s:
         pending = [(r.id, r.attempts) for r in s.execute(
             select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id))]
@@ -122,10 +130,11 @@ def _process_one(app: App, mail_id: int) -> list[str]:
 def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:
     run = run or IntakeRun()
     if oversized.is_oversized(row, app.config.max_mail_bytes):
-        _hold(run, row, "oversized", oversized.refuse(s, app, row))
+        _hold(run, row, "oversized", oversized.refuse(s, app, row, run.gate))
         return
     mail = read_mail(row.raw)
-    row.sender = mail.from_addr
+    # The column holds 320 characters (RFC 5321's longest address and more); PostgreSQL refuses longer.
+    row.sender = mail.from_addr[:320] if mail.from_addr else None
     row.subject = mail.subject[:500] if mail.subject else None
     if mail.auto_reason:
         row.status = "auto"
@@ -141,21 +150,23 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = Non
     game, player = routed.game, routed.player
     row.game_id = game.id
     if player is None:
-        _hold(run, row, "unknown_sender", f"{mail.from_addr} is not a player of {game.name}", game)
+        row.note = f"{mail.from_addr} is not a player of {game.name}"
+        _answer_stranger(s, app, run, row, game, mail)
+        _hold(run, row, "unknown_sender", row.note, game)
         return
     row.player_id = player.id
     gcfg = app.config.game(game.name)
     refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw)
     if refusal is not None:
         row.status, row.note = refusal.status, refusal.problem
-        _warn_player(s, app, row, game, player, mail, refusal.problem, refusal.unverified)
+        _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
         return
     handle_orders(s, app, row, game, player, mail, run)
 
 
 def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
-    """Keep a mail nobody can place; the sender is not answered (it may be forged). The GM hears of it in
-    one notice per transaction (`_notify_held`), not one per mail: a wave of spam is one mail."""
+    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`_notify_held`),
+    not one per mail: a wave of spam is one mail."""
     row.status = status
     row.note = why
     log.info("mail %d held as %s: %s", row.id, status, why)
@@ -163,25 +174,98 @@ def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None
     run.held.append((dataclasses.replace(row, raw=b""), game))
 
 
+def _answered(row: MailRow, held_back: str | None) -> None:
+    """Note on the mail that its answer was held back, and why: the GM's `maild mail list` shows it."""
+    if held_back is not None:
+        row.note = f"{row.note or ''}{NOT_ANSWERED}{held_back}".removeprefix("; ")
+
+
+def _answer_subject(subject: str, game: str, default: str) -> str:
+    """Re: their subject, tagged with the game; one line, at most SUBJECT_CHARS characters."""
+    subject = subject_line(subject, SUBJECT_CHARS - len(game) - len("Re:  []"))
+    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}".rstrip()
+    if f"[{game}]".lower() not in subject.lower():
+        subject = f"{subject} [{game}]" if subject != "Re:" else f"[{game}] {default}"
+    return subject
+
+
+def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail: ReadMail) -> None:
+    """A stranger's mail gets one short answer a day, HELP's order sheet if asked: it is how a newcomer
+    finds the game. The mail itself stays held for the GM (the sender may be forged, hence once a day)."""
+    assert mail.from_addr is not None
+    help_ = None
+    if mail.commands & {"HELP", "CODESHEET"}:
+        context = ruleset_named(game.ruleset).template_context(run.state(s, game, game.turn), game.turn) \
+            if not game.finished else {}
+        help_ = help_text(game, game.turn, context, mail.commands)
+    body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
+                  sender=Echo(app.config.limits).line(mail.from_addr))
+    held_back = give(s, app, Answer(
+        kind=STRANGER, key=f"stranger:{row.id}", outbox_kind="stranger", to=mail.from_addr,
+        subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
+        game_id=game.id, mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate)
+    if held_back is None:
+        row.note = f"{row.note}; answered once (strangers get one answer a day)"
+    _answered(row, held_back)
+
+
 def _notify_held(s: Session, app: App, run: IntakeRun) -> None:
-    if not run.held:
+    """One notice to the GM per transaction: the mails held, and the answers the reply limits held back."""
+    held_back = held_back_lines(run.gate)
+    if not run.held and not held_back:
         return
     rows = [row for row, _game in run.held]
-    games = {game.id for _row, game in run.held if game is not None}
-    what = f"mail {rows[0].id} held ({rows[0].status.replace('_', ' ')})" if len(rows) == 1 else \
-        f"{len(rows)} mails held (mails {rows[0].id} to {rows[-1].id})"
-    notify_gm(s, app, f"held:{rows[0].id}-{rows[-1].id}", what, render(None, "gm_held.txt.j2", held=run.held),
+    games = {game.id for _row, game in run.held if game is not None} | {h.game_id for h in run.gate.held_back}
+    ids = [row.id for row in rows] + [h.mail_id for h in run.gate.held_back if h.mail_id is not None]
+    parts = []
+    if rows:
+        parts.append(f"mail {rows[0].id} held ({rows[0].status.replace('_', ' ')})" if len(rows) == 1 else
+                     f"{len(rows)} mails held (mails {rows[0].id} to {rows[-1].id})")
+    if held_back:
+        parts.append(f"{len(run.gate.held_back)} answer(s) held back")
+    notify_gm(s, app, f"held:{min(ids, default=0)}-{max(ids, default=0)}", ", ".join(parts),
+              render(None, "gm_held.txt.j2", held=run.held, held_back=held_back),
               games.pop() if len(games) == 1 else None)
     run.held.clear()
+    run.gate.held_back.clear()
 
 
-def _warn_player(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
-                 problem: str, unverified: str | None = None) -> None:
-    body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name, sender=mail.from_addr,
-                  subject=mail.subject, problem=problem, received=row.received_at,
-                  unverified=unverified)
-    queue_mail(s, app, key=f"badauth:{row.id}", kind="warning", to=[player.email], game_id=game.id,
-               subject=f"[{game.name}] orders in your name were refused", body=body)
+def _warn_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player: Player,
+                 mail: ReadMail, problem: str, unverified: str | None = None) -> None:
+    """Tell the registered address (never the sender: it may be forged) that mail in its name was refused;
+    at most once a day per game, the next notice counting the refusals since."""
+    echo = Echo(app.config.limits)
+
+    def body(count: int, since: datetime | None) -> str:
+        return render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name,
+                      sender=echo.line(mail.from_addr), subject=echo.line(mail.subject), problem=problem,
+                      received=row.received_at, unverified=unverified, count=count, since=since)
+
+    _answered(row, give_refusal(s, app, _refusal(game, player, row.id), run.gate, body))
+
+
+def _refusal(game: Game, player: Player, mail_id: int, body: str = "") -> Answer:
+    return Answer(kind=REFUSAL, key=f"badauth:{mail_id}", outbox_kind="warning", to=player.email,
+                  subject=f"[{game.name}] orders in your name were refused", body=body, game_id=game.id,
+                  mail_id=mail_id)
+
+
+def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids: list[int]) -> Answer | None:
+    """The notice owed for refusals batched since the last one (see replylimits.flush_refusals)."""
+    first, last = s.get(InboundMail, mail_ids[0]), s.get(InboundMail, mail_ids[-1])
+    game = s.get(Game, game_id)
+    player = s.get(Player, last.player_id) if last is not None and last.player_id is not None else None
+    if first is None or last is None or game is None or player is None:
+        return None
+    auth = gcfg.auth if (gcfg := app.config.game(game.name)) is not None else None
+    unverified = None if last.status != "unverified" else \
+        "everyone" if auth is not None and auth.require_for == "everyone" else "password_helps"
+    echo = Echo(app.config.limits)
+    body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name,
+                  sender=echo.line(last.sender), subject=echo.line(last.subject),
+                  problem=(last.note or "it was refused").split(NOT_ANSWERED)[0], received=last.received_at,
+                  unverified=unverified, count=len(mail_ids), since=first.received_at)
+    return _refusal(game, player, last.id, body)
 
 
 def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str]) -> str | None:
@@ -256,19 +340,18 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, game.turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
+    echo = Echo(app.config.limits)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
-                  deadline=format_deadline(deadline, tz), orders=parsed.orders,
-                  errors=[d for d in parsed.diagnostics if not d.warning],
-                  warnings=[d for d in parsed.diagnostics if d.warning], refused=refused,
-                  late=late if turn is not None else None,
-                  sender=mail.from_addr, registered=player.email, commands=mail.commands,
-                  in_force=[p.order for p in in_force], problems=mail.problems, info=context,
-                  help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,
-                  ignored=read.ignored, nothing=not (parsed.orders or parsed.diagnostics or mail.commands))
-    subject = mail.subject or ""
-    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}".rstrip()
-    if f"[{game.name}]".lower() not in subject.lower():
-        subject = f"{subject} [{game.name}]" if subject != "Re:" else f"[{game.name}] your orders"
-    queue_mail(s, app, key=f"ack:{row.id}", kind="ack", to=[player.email], game_id=game.id, subject=subject,
-               body=body, in_reply_to=mail.message_id, references=tuple(mail.references),
-               auto_submitted=AUTO_REPLIED, fresh_key=True)
+                  deadline=format_deadline(deadline, tz), orders=echo("orders", parsed.orders),
+                  errors=echo("errors", [d for d in parsed.diagnostics if not d.warning]),
+                  warnings=echo("warnings", [d for d in parsed.diagnostics if d.warning]),
+                  refused=echo.line(refused), late=late if turn is not None else None,
+                  sender=echo.line(mail.from_addr), registered=player.email, commands=mail.commands,
+                  in_force=echo("in_force", [p.order for p in in_force]), problems=echo("problems", mail.problems),
+                  info=context, help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,
+                  ignored=echo("ignored", read.ignored),
+                  nothing=not (parsed.orders or parsed.diagnostics or mail.commands), **echo.context())
+    _answered(row, give(s, app, Answer(
+        kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
+        subject=_answer_subject(mail.subject, game.name, "your orders"), body=body, game_id=game.id,
+        mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate))

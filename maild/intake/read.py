@@ -22,6 +22,16 @@ class ReadMail:
     commands: frozenset[str] = frozenset()  # "HELP", "STATUS"
     problems: list[str] = field(default_factory=list)
     from_display: str | None = None  # the From header's display name: a bare name signed with it is prose
+    in_reply_to: str | None = None
+
+    @property
+    def thread(self) -> tuple[str, ...]:
+        """The ids this mail answers (References, then In-Reply-To if References lacks it): what our answer's
+        References continue, and what the loop guard looks up among our own answers."""
+        ids = list(self.references)
+        if self.in_reply_to and self.in_reply_to not in ids:
+            ids.append(self.in_reply_to)
+        return tuple(ids)
 
 
 def read_mail(raw: bytes) -> ReadMail:
@@ -39,4 +49,5 @@ def read_mail(raw: bytes) -> ReadMail:
         commands=frozenset({d.command.upper()}) if d.command else frozenset(),
         problems=list(d.problems),
         from_display=d.from_display,
+        in_reply_to=d.in_reply_to,
     )

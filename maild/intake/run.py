@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from maild.games import get_turn, players_of, state_before
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import accepted_sets
+from maild.replylimits import Gate
 from maild.ruleset import OrderSet
 
 
@@ -36,6 +37,7 @@ class IntakeRun:
         self._books: dict[tuple[int, int, int], list[OrderSet]] = {}
         self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
+        self.gate = Gate()  # answers held back by the reply limits, not yet reported
 
     def begin(self, s: Session) -> None:
         """Read the games afresh at the start of each intake transaction, holding them against change until

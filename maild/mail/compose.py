@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,6 +13,13 @@ from email.utils import format_datetime
 from functools import lru_cache
 
 from maild.controlchars import header_safe
+
+_MSG_ID = re.compile(r"<[^<>\s]{1,250}>")
+
+SUBJECT_CHARS = 200  # a Subject we write: longer ones are shortened with an ellipsis
+# References we write: the thread's first id and its last few (RFC 5322 §3.6.4 keeps the first when trimming),
+# so a thread that goes round a loop does not grow the header with every hop.
+REFERENCES_LAST = 6
 
 
 @dataclass(frozen=True)
@@ -36,6 +44,18 @@ def header_value(value: str) -> str:
     return Header(value, "utf-8" if not value.isascii() else "us-ascii").encode(linesep="\n")
 
 
+def subject_line(text: str, limit: int = SUBJECT_CHARS) -> str:
+    """A subject fit to write: one line, no control characters, at most `limit` characters."""
+    text = " ".join(header_safe(text).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def thread_ids(references: tuple[str, ...], in_reply_to: str) -> list[str]:
+    """The References of an answer: well-formed ids only, each once, the first and the last few."""
+    ids = list(dict.fromkeys(m.group(0) for r in (*references, in_reply_to) if (m := _MSG_ID.fullmatch(r.strip()))))
+    return ids if len(ids) <= REFERENCES_LAST + 1 else [ids[0], *ids[-REFERENCES_LAST:]]
+
+
 def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, date: datetime,
             auto_submitted: str, in_reply_to: str | None = None, references: tuple[str, ...] = (),
             extra_headers: dict[str, str] | None = None, undisclosed: bool = False) -> Composed:
@@ -48,13 +68,13 @@ def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, da
     headers = [
         ("From", header_value(sender)),
         ("To", "undisclosed-recipients:;" if undisclosed else header_value(", ".join(to))),
-        ("Subject", header_value(subject)),
+        ("Subject", header_value(subject_line(subject, 2 * SUBJECT_CHARS))),
         ("Date", format_datetime(date)),
         ("Message-ID", message_id),
     ]
-    if in_reply_to:
-        headers.append(("In-Reply-To", header_value(in_reply_to)))
-        headers.append(("References", "\n ".join(header_value(r) for r in [*references, in_reply_to])))
+    if in_reply_to and _MSG_ID.fullmatch(in_reply_to.strip()):
+        headers.append(("In-Reply-To", in_reply_to.strip()))
+        headers.append(("References", "\n ".join(thread_ids(references, in_reply_to))))
     # RFC 3834: so that vacation responders and other robots never answer us back.
     headers.append(("Auto-Submitted", auto_submitted))
     headers.append(("X-Auto-Response-Suppress", "All"))

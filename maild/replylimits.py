@@ -1,0 +1,313 @@
+"""The one gate every mail maild sends *in answer to* a mail passes through: acks, HELP, refusals, answers
+to strangers. Whatever reaches the inbox, what maild sends back stays bounded:
+
+- per recipient address, at most `limits.replies_per_hour` and `limits.replies_per_day` answers;
+- a stranger (no player of the game) gets at most one answer a day, and strangers together at most
+  `limits.strangers_per_hour` (mail with forged senders must not make maild a source of backscatter);
+- refusals of mail in a player's name (bad password, unverified) reach that player at most once per game a
+  day; the next notice says how many came since (`flush_refusals` sends it once the day is over);
+- a correspondent whose mails answer maild's own answers `limits.loop_replies` times within
+  `limits.loop_window` (a forwarding loop, a responder that sets no RFC 3834 header) is not answered again
+  until the window has passed.
+
+Every decision is a row in `replies` (so the counts hold across restarts and across daemons on one
+database: nothing is kept in process memory), and what is held back carries its reason there, in the
+inbound mail's note and in one notice to the GM. Printouts, newsletters, reminders and GM notices are not
+answers and do not come here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import bindparam, event, func, insert, select, text, update
+from sqlalchemy.orm import Session
+
+from maild.app import App
+from maild.intake.ackecho import clip
+from maild.models import InboundMail, Reply
+from maild.outbox import AUTO_REPLIED, insert_rows, outbound_row
+
+log = logging.getLogger("maild.replies")
+
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+# Of a mail's References and In-Reply-To, the last this many are looked up among our answers: a loop
+# answers the newest, and a forged header with thousands of ids must not cost thousands of look-ups.
+ECHO_IDS = 20
+
+# RFC 5321 §4.5.3.1.3: a path is at most 256 octets with its angle brackets. A longer From is forged.
+MAX_ADDRESS = 254
+
+STRANGER = "stranger"
+REFUSAL = "refusal"
+_REPLIES = Reply.__table__
+
+
+def reply_address(address: str) -> str:
+    """The address the caps count by: lower case and without a +tag, so alice+1@, alice+2@ … are one
+    mailbox (the tag is how most providers let one person have any number of addresses)."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return domain
+    return f"{local.split('+', 1)[0] or local}@{domain}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A mail maild means to send in answer to an inbound mail."""
+
+    kind: str  # what the limits count it as: "ack", "stranger" or "refusal"
+    key: str  # the outbox key
+    outbox_kind: str  # the outbox row's kind ("ack", "warning", ...)
+    to: str
+    subject: str
+    body: str
+    game_id: int | None
+    mail_id: int | None
+    in_reply_to: str | None = None
+    thread: tuple[str, ...] = ()  # the ids the inbound mail answers (its References and In-Reply-To)
+
+
+@dataclass(frozen=True)
+class HeldBack:
+    """An answer not sent, for the GM's notice."""
+
+    address: str
+    kind: str
+    reason: str
+    mail_id: int | None
+    game_id: int | None
+
+
+@dataclass
+class Gate:
+    """The answers of one intake transaction: what was held back and must be told to the GM."""
+
+    held_back: list[HeldBack] = field(default_factory=list)
+
+
+def give(s: Session, app: App, answer: Answer, gate: Gate) -> str | None:
+    """Queue `answer` unless a limit holds it back. Returns None if it was queued, else why not (for the
+    inbound mail's note). Either way the decision is recorded."""
+    address = reply_address(answer.to)
+    _lock(s, address)
+    _settle(s, None if answer.kind == STRANGER else address)  # strangers are also counted all together
+    now = app.now()
+    echo = _is_echo(s, answer.thread)
+    reason = _blocked(s, app, address, answer.kind, echo, now)
+    if reason is not None:
+        _hold_back(s, gate, answer, address, echo, now, "suppressed", reason)
+        return reason
+    _queue(s, app, answer, address, echo, now)
+    return None
+
+
+def give_refusal(s: Session, app: App, answer: Answer, gate: Gate,
+                 body: Callable[[int, datetime | None], str]) -> str | None:
+    """A refusal of mail in a player's name: sent if the player had no refusal notice for this game in the
+    last day, else counted for the next one. `body(count, since)` writes the notice: `count` refused mails
+    (this one and those batched since the last notice), the first of them received at `since`."""
+    address = reply_address(answer.to)
+    _lock(s, address)
+    _settle(s)
+    now = app.now()
+    echo = _is_echo(s, answer.thread)
+    last = _last_refusal_notice(s, address, answer.game_id)
+    if last is not None and last > now - DAY:
+        reason = (f"one refusal notice a day per game: the player was told at {last:%Y-%m-%d %H:%M} UTC, "
+                  "the next notice counts this mail")
+        _hold_back(s, gate, answer, address, echo, now, "batched", reason)
+        return reason
+    pending = _pending_refusals(s, address, answer.game_id)
+    since = _received(s, pending[0]) if pending else None
+    answer = Answer(**{**answer.__dict__, "body": body(len(pending) + 1, since)})
+    reason = _blocked(s, app, address, REFUSAL, echo, now)
+    if reason is not None:  # stays batched: counted by the next notice that gets through
+        _hold_back(s, gate, answer, address, echo, now, "batched", reason)
+        return reason
+    _told(s, pending)
+    _queue(s, app, answer, address, echo, now)
+    return None
+
+
+def flush_refusals(s: Session, app: App, build: Callable[[Session, App, int, str, list[int]], Answer | None]
+                   ) -> int:
+    """Send the notices owed for refusals batched more than a day after the last notice. `build(s, app,
+    game_id, address, mail_ids)` writes one (None if its game or player is gone). Returns how many were sent."""
+    now = app.now()
+    _settle(s)
+    owed = s.execute(select(Reply.address, Reply.game_id).where(Reply.status == "batched", Reply.kind == REFUSAL)
+                     .distinct()).all()
+    sent = 0
+    for address, game_id in owed:
+        _lock(s, address)
+        last = _last_refusal_notice(s, address, game_id)
+        if last is not None and last > now - DAY:
+            continue
+        if _blocked(s, app, address, REFUSAL, False, now) is not None:
+            continue  # tried again on a later pass; nothing is recorded meanwhile
+        pending = _pending_refusals(s, address, game_id)
+        mails = list(s.scalars(select(Reply.mail_id).where(Reply.id.in_(pending)).order_by(Reply.id)))
+        answer = build(s, app, game_id, address, [m for m in mails if m is not None]) if pending else None
+        if answer is None:
+            continue
+        _told(s, pending)
+        _queue(s, app, answer, address, False, now)
+        sent += 1
+    return sent
+
+
+def held_back_lines(gate: Gate) -> list[str]:
+    """For the GM's notice: one line per address and reason held back in this transaction (an address
+    already reported within the day is not in `gate`: its later mails are in `maild replies list`)."""
+    return list(dict.fromkeys(f"{clip(h.address, 100)}: {h.kind} not sent, {h.reason}" for h in gate.held_back))
+
+
+def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
+    """For `maild replies list`: the answers held back (suppressed, batched, told later), or all."""
+    q = select(Reply).order_by(Reply.id)
+    if held_back_only:
+        q = q.where(Reply.status != "queued")
+    return list(s.scalars(q))
+
+
+def _lock(s: Session, address: str) -> None:
+    # Count and insert must not interleave with another process answering the same address, or two
+    # daemons on one PostgreSQL database could each see the cap one short. SQLite has a single writer.
+    if s.get_bind().dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(address.encode()).digest()[:4], "big", signed=True)
+        s.execute(text("SELECT pg_advisory_xact_lock(8334, :k)"), {"k": key})
+
+
+def _is_echo(s: Session, thread: tuple[str, ...]) -> bool:
+    ids = [i for i in thread[-ECHO_IDS:] if len(i) <= 300]
+    return bool(ids) and s.scalar(_ECHO_OF, {"ids": ids}) is not None
+
+
+# Built once with bind parameters (building and caching a statement per call cost milliseconds a mail):
+# these run for every ack.
+_C = _REPLIES.c
+# The three counts the caps need, in one query on the (address, created_at) index.
+_COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count(),
+                 func.count().filter(_C.kind == STRANGER)).where(
+    _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued")
+_ECHOES = select(func.count()).where(_C.address == bindparam("address"), _C.created_at >= bindparam("since"),
+                                     _C.echo.is_(True))
+_STRANGERS = select(func.count()).where(_C.kind == STRANGER, _C.created_at >= bindparam("since"),
+                                        _C.status == "queued")
+_ECHO_OF = select(_C.id).where(_C.message_id.in_(bindparam("ids", expanding=True))).limit(1)
+_INSERT = insert(_REPLIES)
+
+
+def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: datetime) -> str | None:
+    limits = app.config.limits
+    if len(address) > MAX_ADDRESS:
+        return f"the address is longer than mail allows ({len(address):,} characters)"
+    if echo:
+        echoes = s.scalar(_ECHOES, {"address": address, "since": now - limits.loop_window}) or 0
+        if echoes >= limits.loop_replies:
+            return (f"loop guard: {echoes} mails from this address answered maild's own answers within "
+                    f"{_span(limits.loop_window)}")
+    hour, day, strangers = s.execute(_COUNTS, {"address": address, "hour": now - HOUR, "day": now - DAY}).one()
+    if kind == STRANGER and strangers:
+        return "a stranger gets one answer a day, and this address had it"
+    if kind == STRANGER and (s.scalar(_STRANGERS, {"since": now - HOUR}) or 0) >= limits.strangers_per_hour:
+        return f"reply cap: {_answers(limits.strangers_per_hour)} an hour to strangers in all"
+    if hour >= limits.replies_per_hour:
+        return f"reply cap: {_answers(limits.replies_per_hour)} an hour to this address"
+    if day >= limits.replies_per_day:
+        return f"reply cap: {_answers(limits.replies_per_day)} a day to this address"
+    return None
+
+
+def _answers(n: int) -> str:
+    return "1 answer" if n == 1 else f"{n} answers"
+
+
+def _span(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    if minutes % 1440 == 0:
+        return f"{minutes // 1440} day(s)"
+    return f"{minutes // 60} hour(s)" if minutes % 60 == 0 else f"{minutes} minutes"
+
+
+def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: datetime) -> None:
+    row = outbound_row(app, key=answer.key, kind=answer.outbox_kind, to=[answer.to], subject=answer.subject,
+                       body=answer.body, game_id=answer.game_id, in_reply_to=answer.in_reply_to,
+                       references=answer.thread, auto_submitted=AUTO_REPLIED)
+    insert_rows(s, [row])
+    _defer(s, _row(answer, address, echo, now, "queued", None, str(row["message_id"])))
+
+
+def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool, now: datetime, status: str,
+               reason: str) -> None:
+    # The GM hears of an address once a day, not once a mail: a flood must not flood him.
+    told = s.scalar(select(Reply.id).where(Reply.address == address, Reply.created_at >= now - DAY,
+                                           Reply.status.in_(("suppressed", "batched", "told"))).limit(1))
+    s.execute(_INSERT, [_row(answer, address, echo, now, status, reason, None)])
+    log.info("%s to %s held back: %s", answer.kind, clip(address, 100), reason)
+    if told is None:
+        gate.held_back.append(HeldBack(address, answer.kind, reason, answer.mail_id, answer.game_id))
+
+
+def _row(answer: Answer, address: str, echo: bool, now: datetime, status: str, reason: str | None,
+         message_id: str | None) -> dict[str, object]:
+    return dict(address=address[:320], kind=answer.kind, game_id=answer.game_id, mail_id=answer.mail_id,
+                created_at=now, status=status, reason=reason, message_id=message_id, echo=echo)
+
+
+@dataclass
+class _Deferred:
+    rows: list[dict[str, object]] = field(default_factory=list)
+    addresses: set[str] = field(default_factory=set)
+
+
+_DEFERRED = "maild.replylimits.deferred"
+
+
+def _defer(s: Session, row: dict[str, object]) -> None:
+    """Record an answer sent, with the transaction's other answers in one INSERT (a statement per answer cost
+    a tenth of a millisecond a mail). Counts read the database, so `_settle` writes the rows before any
+    count that could include them, and the session writes them all before it commits."""
+    deferred = s.info.get(_DEFERRED)
+    if deferred is None:
+        deferred = s.info[_DEFERRED] = _Deferred()
+        event.listen(s, "before_commit", _settle)
+    deferred.rows.append(row)
+    deferred.addresses.add(str(row["address"]))  # never cut: only addresses that fit are answered
+
+
+def _settle(s: Session, address: str | None = None) -> None:
+    """Write the deferred rows (all, or only if one is for `address`)."""
+    deferred: _Deferred | None = s.info.get(_DEFERRED)
+    if deferred is None or not deferred.rows or (address is not None and address not in deferred.addresses):
+        return
+    s.execute(_INSERT, deferred.rows)
+    deferred.rows = []
+    deferred.addresses.clear()
+
+
+def _last_refusal_notice(s: Session, address: str, game_id: int | None) -> datetime | None:
+    return s.scalar(select(func.max(Reply.created_at)).where(
+        Reply.address == address, Reply.game_id == game_id, Reply.kind == REFUSAL, Reply.status == "queued"))
+
+
+def _pending_refusals(s: Session, address: str, game_id: int | None) -> list[int]:
+    return list(s.scalars(select(Reply.id).where(Reply.address == address, Reply.game_id == game_id,
+                                                 Reply.kind == REFUSAL, Reply.status == "batched")
+                          .order_by(Reply.id)))
+
+
+def _received(s: Session, reply_id: int) -> datetime | None:
+    return s.scalar(select(InboundMail.received_at).join(Reply, Reply.mail_id == InboundMail.id)
+                    .where(Reply.id == reply_id))
+
+
+def _told(s: Session, ids: list[int]) -> None:
+    if ids:
+        s.execute(update(Reply).where(Reply.id.in_(ids)).values(status="told"))
