@@ -1,7 +1,7 @@
 """replies: every answer given or held back, for the reply caps, refusal batching and the loop guard
 
-Revision ID: 0003_replies
-Revises: 0002
+Revision ID: 0004_replies
+Revises: 0003_bounds
 """
 
 from collections.abc import Sequence
@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003_replies"
-down_revision: str | None = "0002"
+revision: str = "0004_replies"
+down_revision: str | None = "0003_bounds"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
