@@ -12,6 +12,7 @@ import re
 # DEL and C1.
 _IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
 _IN_HEADER = re.compile("[\x00-\x1f\x7f-\x9f]+")
+_BREAKS = re.compile("[\t\n\r]+")
 
 
 def strip_controls(text: str) -> str:
@@ -20,5 +21,6 @@ def strip_controls(text: str) -> str:
 
 
 def header_safe(value: str) -> str:
-    """One header value to write: every run of control characters, line breaks included, is one space."""
-    return _IN_HEADER.sub(" ", value)
+    """One header value to write: a run of line breaks and tabs is one space (header injection ends there),
+    other control characters go."""
+    return _IN_HEADER.sub("", _BREAKS.sub(" ", value))
