@@ -79,6 +79,7 @@ class Config:
     games: tuple[GameConfig, ...]
     poll_interval: float = 60.0
     max_mail_bytes: int = 2_000_000
+    send_batch: int = 100  # outbound mails delivered, synced and recorded together
 
     def game(self, name: str) -> GameConfig | None:
         return next((g for g in self.games if g.name == name), None)
@@ -157,7 +158,15 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         games=games,
         poll_interval=float(daemon.get("poll_interval", 60)),
         max_mail_bytes=int(daemon.get("max_mail_bytes", 2_000_000)),
+        send_batch=_positive_int(outbound_t, "batch", Config.send_batch, "mail.outbound", where),
     )
+
+
+def _positive_int(t: dict[str, Any], key: str, default: int, ctx: str, where: str) -> int:
+    value = t.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{where}: {ctx}.{key}: expected a whole number of at least 1, got {value!r}")
+    return value
 
 
 def _resolve_sqlite_url(url: str, base_dir: Path) -> str:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.crashpoints import crashpoint
-from maild.mail.base import OutgoingMail, Sender
+from maild.mail.base import OutgoingMail, Sender, SendResult
 from maild.mail.compose import compose
 from maild.models import OutboundMail
 
@@ -68,55 +68,99 @@ def next_pause(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), LONGEST_PAUSE)
 
 
+_OUTBOUND = OutboundMail.__table__
+_DUE = (select(_OUTBOUND.c.id).where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"))
+        .order_by(_OUTBOUND.c.id))
+_LOAD = (select(_OUTBOUND.c.id, _OUTBOUND.c.message_id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients,
+                _OUTBOUND.c.raw)
+         .where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True)), _OUTBOUND.c.status == "queued")
+         .order_by(_OUTBOUND.c.id))
+_SENT = (update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("row_id"))
+         .values(status="sent", sent_at=bindparam("now"), attempts=_OUTBOUND.c.attempts + 1))
+
+
 async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
-    """Send every queued mail whose time has come. Returns (sent, failed now)."""
+    """Send every queued mail whose time has come, a batch at a time: the batch is delivered, then its
+    results are recorded in one transaction. Returns (sent, failed now)."""
     now = app.now()
-
-    def due() -> list[tuple[int, OutgoingMail]]:
-        with app.db.session() as s:
-            rows = s.scalars(select(OutboundMail).where(OutboundMail.status == "queued",
-                                                        OutboundMail.next_attempt_at <= now)
-                             .order_by(OutboundMail.id))
-            return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw)) for r in rows]
-
+    size = app.config.send_batch
     sent = failed = 0
     tried: set[int] = set()
     # A failure queues a notice for the GM; a second round sends it in the same pass.
     for _round in range(2):
-        batch = [(row_id, mail) for row_id, mail in await run_db(due) if row_id not in tried]
-        for row_id, mail in batch:
-            tried.add(row_id)
-            result = await sender.send(mail)
-            crashpoint("send.delivered")
-            outcome = await run_db(record_result, app, row_id, result.status, result.detail, result.refused)
+        ids = [row_id for row_id in await run_db(due_ids, app, now) if row_id not in tried]
+        for start in range(0, len(ids), size):
+            chunk = ids[start:start + size]
+            tried.update(chunk)
+            batch = await run_db(load_batch, app, chunk)
+            if not batch:
+                continue
+            results = await deliver_batch(sender, [mail for _row_id, mail in batch])
+            outcomes = await run_db(record_results, app, [(row_id, result) for (row_id, _mail), result
+                                                          in zip(batch, results, strict=True)])
             crashpoint("send.recorded")
-            sent += outcome == "sent"
-            failed += outcome == "failed"
+            sent += outcomes.count("sent")
+            failed += outcomes.count("failed")
     return sent, failed
 
 
-def record_result(app: App, row_id: int, status: str, detail: str, refused: dict[str, str]) -> str:
+def due_ids(app: App, now: datetime) -> list[int]:
+    # Ids only: the mails themselves are read a batch at a time, so a big outbox is never all in memory.
+    with app.db.session() as s:
+        return list(s.scalars(_DUE, {"now": now}))
+
+
+def load_batch(app: App, ids: list[int]) -> list[tuple[int, OutgoingMail]]:
+    # Still queued: another sender (DESIGN.md's several daemons) may have sent some meanwhile.
+    with app.db.session() as s:
+        return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw))
+                for r in s.execute(_LOAD, {"ids": ids})]
+
+
+async def deliver_batch(sender: Sender, mails: list[OutgoingMail]) -> list[SendResult]:
+    """Hand a batch to the transport: at once where it can take batches (Maildir: one sync for all), else
+    mail by mail over its one connection."""
+    send_batch = getattr(sender, "send_batch", None)
+    if send_batch is not None:
+        return list(await send_batch(mails))
+    results = []
+    for mail in mails:
+        results.append(await sender.send(mail))
+        crashpoint("send.delivered")
+    return results
+
+
+def record_results(app: App, results: list[tuple[int, SendResult]]) -> list[str]:
+    """Record a delivered batch in one transaction; returns each mail's outcome (sent / retry / failed).
+    Plain successes, nearly all of them, are one executemany UPDATE."""
     now = app.now()
     with app.db.session() as s:
-        row = s.get(OutboundMail, row_id)
-        assert row is not None
-        row.attempts += 1
-        if status == "sent":
-            row.status = "sent"
-            row.sent_at = now
-            if refused:
-                row.last_error = "refused: " + "; ".join(f"{r}: {why}" for r, why in refused.items())
-                _report_failure(s, app, row, row.last_error)
-            return "sent"
-        row.last_error = detail
-        if status == "temporary" and now - row.created_at < RETRY_FOR:
-            row.next_attempt_at = now + next_pause(row.attempts)
-            log.warning("temporary failure sending %s (attempt %d): %s", row.key, row.attempts, detail)
-            return "retry"
-        row.status = "failed"
-        log.error("could not send %s: %s", row.key, detail)
-        _report_failure(s, app, row, detail)
-        return "failed"
+        plain = [row_id for row_id, result in results if result.status == "sent" and not result.refused]
+        if plain:
+            s.execute(_SENT, [{"row_id": row_id, "now": now} for row_id in plain])
+        return ["sent" if result.status == "sent" and not result.refused
+                else _record_one(s, app, now, row_id, result) for row_id, result in results]
+
+
+def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendResult) -> str:
+    row = s.get(OutboundMail, row_id)
+    assert row is not None
+    row.attempts += 1
+    if result.status == "sent":
+        row.status = "sent"
+        row.sent_at = now
+        row.last_error = "refused: " + "; ".join(f"{r}: {why}" for r, why in result.refused.items())
+        _report_failure(s, app, row, row.last_error)
+        return "sent"
+    row.last_error = result.detail
+    if result.status == "temporary" and now - row.created_at < RETRY_FOR:
+        row.next_attempt_at = now + next_pause(row.attempts)
+        log.warning("temporary failure sending %s (attempt %d): %s", row.key, row.attempts, result.detail)
+        return "retry"
+    row.status = "failed"
+    log.error("could not send %s: %s", row.key, result.detail)
+    _report_failure(s, app, row, result.detail)
+    return "failed"
 
 
 def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> None:
