@@ -12,7 +12,7 @@ import traceback
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
@@ -21,8 +21,8 @@ from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
-from maild.intake.run import IntakeRun, MailRow, load_new
-from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
+from maild.intake.run import IntakeRun, MailRow, iter_new
+from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import cancel_late
 from maild.outbox import AUTO_REPLIED, notify_gm, queue_mail
 from maild.render import environment, render
@@ -58,18 +58,16 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
         run.begin(s)
-        for mail_id in ids:
-            row = load_new(s, mail_id)
-            if row is None:
-                continue
+        for row in iter_new(s, ids, app.config.max_mail_bytes):
             process_mail(s, app, row, run)
-            row.save(s)
+            run.save(row)
             statuses.append(row.status)
             # Later mails of the same batch must see this one's orders on file.
             if run.pending is not None:
                 run.accepted(*run.pending)
                 run.pending = None
             crashpoint("intake.before_commit")
+        run.flush(s)
         _notify_held(s, app, run)
     crashpoint("intake.committed")
     return statuses
@@ -78,14 +76,15 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
 def _process_one(app: App, mail_id: int) -> list[str]:
     try:
         with app.db.session() as s:
-            row = load_new(s, mail_id)
-            if row is None:
-                return []
             run = IntakeRun()
-            process_mail(s, app, row, run)
-            row.save(s)
+            statuses = []
+            for row in iter_new(s, [mail_id], app.config.max_mail_bytes):
+                process_mail(s, app, row, run)
+                run.save(row)
+                statuses.append(row.status)
+            run.flush(s)
             _notify_held(s, app, run)
-            return [row.status]
+            return statuses
     except Exception:  # a bug must not lose the mail nor stop the daemon: keep it, tell the GM
         log.exception("intake failed for mail %d", mail_id)
         with app.db.session() as s:
@@ -99,8 +98,8 @@ def _process_one(app: App, mail_id: int) -> list[str]:
         return ["error"]
 
 
-def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:
-    run = run or IntakeRun()
+def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
+    """Decide what becomes of one mail. Its writes wait in `run` until the caller's `run.flush(s)`."""
     if row.size > app.config.max_mail_bytes:
         _hold(run, row, "oversized", f"{row.size} bytes, more than the limit of {app.config.max_mail_bytes}")
         return
@@ -199,6 +198,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     refused: str | None = None
     cancelled: str | None = None
     if "CANCEL" in mail.commands and turn is not None:
+        run.flush(s)  # the sets to cancel may have come earlier in this transaction
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
                                 getattr(ruleset, "late_cancel_days", None))
         run.forget(game, game.turn, player)
@@ -224,10 +224,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         if not refused:
             on_file.append(new)
             run.pending = (game, number, player, new)
-        s.execute(insert(OrderSetRow.__table__), [dict(
+        run.book(dict(
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id,
             orders=[o.to_json() for o in parsed.orders], diagnostics=[d.to_json() for d in parsed.diagnostics],
-            status="refused" if refused else "accepted", reason=refused)])
+            status="refused" if refused else "accepted", reason=refused))
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if mail.commands else "empty")
     deadline_turn = run.turn(s, game, number)
     deadline = deadline_turn.deadline if deadline_turn is not None else None
