@@ -69,52 +69,52 @@ def next_pause(attempts: int) -> timedelta:
 
 
 _OUTBOUND = OutboundMail.__table__
-_DUE = (select(_OUTBOUND.c.id).where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"))
-        .order_by(_OUTBOUND.c.id))
-_LOAD = (select(_OUTBOUND.c.id, _OUTBOUND.c.message_id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients,
+# The next due mails after a given id: a pass walks the outbox in id order and never comes back to a mail it
+# tried (a retried one is not due again until its pause is over), so it ends however mail keeps coming.
+_NEXT = (select(_OUTBOUND.c.id, _OUTBOUND.c.message_id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients,
                 _OUTBOUND.c.raw)
-         .where(_OUTBOUND.c.id.in_(bindparam("ids", expanding=True)), _OUTBOUND.c.status == "queued")
-         .order_by(_OUTBOUND.c.id))
+         .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"),
+                _OUTBOUND.c.id > bindparam("after"))
+         .order_by(_OUTBOUND.c.id).limit(bindparam("size")))
 _SENT = (update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("row_id"))
          .values(status="sent", sent_at=bindparam("now"), attempts=_OUTBOUND.c.attempts + 1))
 
 
-async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
-    """Send every queued mail whose time has come, a batch at a time: the batch is delivered, then its
-    results are recorded in one transaction. Returns (sent, failed now)."""
-    now = app.now()
-    size = app.config.send_batch
-    sent = failed = 0
-    tried: set[int] = set()
-    # A failure queues a notice for the GM; a second round sends it in the same pass.
-    for _round in range(2):
-        ids = [row_id for row_id in await run_db(due_ids, app, now) if row_id not in tried]
-        for start in range(0, len(ids), size):
-            chunk = ids[start:start + size]
-            tried.update(chunk)
-            batch = await run_db(load_batch, app, chunk)
-            if not batch:
-                continue
-            results = await deliver_batch(sender, [mail for _row_id, mail in batch])
-            outcomes = await run_db(record_results, app, [(row_id, result) for (row_id, _mail), result
-                                                          in zip(batch, results, strict=True)])
+class OutboxRun:
+    """One pass's sending: due mail a batch at a time, in id order, each batch delivered and then recorded
+    in one transaction. `send_more` goes on from where it stopped, so the daemon can send the acks of
+    committed intake batches while intake goes on, and once more at the end of the pass."""
+
+    def __init__(self, app: App, sender: Sender, run_db) -> None:
+        self.app, self.sender, self.run_db = app, sender, run_db
+        self.after = 0  # the last id tried
+        self.sent = self.failed = 0
+
+    async def send_more(self) -> None:
+        while batch := await self.run_db(next_batch, self.app, self.after, self.app.config.send_batch):
+            self.after = batch[-1][0]
+            results = await deliver_batch(self.sender, [mail for _row_id, mail in batch])
+            outcomes = await self.run_db(record_results, self.app, [(row_id, result) for (row_id, _mail), result
+                                                                    in zip(batch, results, strict=True)])
             crashpoint("send.recorded")
-            sent += outcomes.count("sent")
-            failed += outcomes.count("failed")
-    return sent, failed
+            self.sent += outcomes.count("sent")
+            self.failed += outcomes.count("failed")
 
 
-def due_ids(app: App, now: datetime) -> list[int]:
-    # Ids only: the mails themselves are read a batch at a time, so a big outbox is never all in memory.
-    with app.db.session() as s:
-        return list(s.scalars(_DUE, {"now": now}))
+async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
+    """Send every queued mail whose time has come (and the GM's notices of failures among them). Returns
+    (sent, failed now)."""
+    run = OutboxRun(app, sender, run_db)
+    await run.send_more()
+    return run.sent, run.failed
 
 
-def load_batch(app: App, ids: list[int]) -> list[tuple[int, OutgoingMail]]:
-    # Still queued: another sender (DESIGN.md's several daemons) may have sent some meanwhile.
+def next_batch(app: App, after: int, size: int) -> list[tuple[int, OutgoingMail]]:
+    # A batch at a time, so a big outbox is never all in memory. (Several daemons would claim the rows
+    # here with FOR UPDATE SKIP LOCKED; see DESIGN.md.)
     with app.db.session() as s:
         return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw))
-                for r in s.execute(_LOAD, {"ids": ids})]
+                for r in s.execute(_NEXT, {"now": app.now(), "after": after, "size": size})]
 
 
 async def deliver_batch(sender: Sender, mails: list[OutgoingMail]) -> list[SendResult]:

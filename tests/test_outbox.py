@@ -164,6 +164,7 @@ def test_outbox_sends_and_records_in_batches(tmp_path: Path, db_url: str) -> Non
     sender = MaildirSender(tmp_path / "sent")
     assert asyncio.run(send_due(app, sender, run)) == (25, 0)
     assert run.calls.count("record_results") == 3  # 10 + 10 + 5, one transaction each
+    assert run.calls.count("next_batch") == 4  # the fourth finds nothing more
     assert len(list((tmp_path / "sent" / "new").iterdir())) == 25
     with app.db.session() as s:
         rows = list(s.query(OutboundMail))

@@ -37,21 +37,31 @@ INTAKE_BATCH = 50
 
 def process_new(app: App) -> dict[str, int]:
     """Process every stored mail not yet processed, in receipt order."""
-    with app.db.session() as s:
-        ids = list(s.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
     counts: dict[str, int] = {}
     run = IntakeRun()
+    ids = new_mail_ids(app)
     for start in range(0, len(ids), INTAKE_BATCH):
-        batch = ids[start:start + INTAKE_BATCH]
-        try:
-            statuses = _process_batch(app, batch, run)
-        except Exception:
-            log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
-            run = IntakeRun()  # it may hold orders of the batch that was rolled back
-            statuses = [status for mail_id in batch for status in _process_one(app, mail_id)]
-        for status in statuses:
-            counts[status] = counts.get(status, 0) + 1
+        run = process_batch(app, ids[start:start + INTAKE_BATCH], run, counts)
     return counts
+
+
+def new_mail_ids(app: App) -> list[int]:
+    with app.db.session() as s:
+        return list(s.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+
+
+def process_batch(app: App, ids: list[int], run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
+    """Process up to INTAKE_BATCH mails in one transaction, adding their statuses to `counts`. Returns the
+    run to go on with: a fresh one if the batch failed and was done again one mail per transaction."""
+    try:
+        statuses = _process_batch(app, ids, run)
+    except Exception:
+        log.warning("a batch of %d mails failed; processing them one by one", len(ids), exc_info=True)
+        run = IntakeRun()  # it may hold orders of the batch that was rolled back
+        statuses = [status for mail_id in ids for status in _process_one(app, mail_id)]
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    return run
 
 
 def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
