@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from maild import __version__
-from maild.config import ConfigError, load_config
-from maild.errors import GameError
+from maild.errors import ConfigError, GameError
 from maild.logs import setup_logging
 from maild.paths import EXAMPLE_PREFIX
 from maild.ruleset import SetupError
@@ -120,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
 def _paths_not_yet_there(config_path: Path | None) -> list[Path]:
     """The outermost folders and files the config would create (SQLite file, Maildirs) that do not exist
     yet, so that a command that fails leaves nothing behind (no stray ./var)."""
+    from maild.config import load_config
+
     try:
         config = load_config(config_path)
     except ConfigError:
@@ -155,6 +156,7 @@ def _remove_created(paths: list[Path]) -> None:
 def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
     from maild.app import App
     from maild.clock import Clock, parse_now
+    from maild.config import load_config
     from maild.db import Database, upgrade
     from maild.games import sync_games
 

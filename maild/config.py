@@ -10,13 +10,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from maild.errors import ConfigError
 from maild.paths import setup_path
 
 DEFAULT_CONFIG = Path("maild.toml")
-
-
-class ConfigError(ValueError):
-    """A config file maild cannot run with; the message names the key."""
 
 
 @dataclass(frozen=True)

@@ -6,3 +6,7 @@ from __future__ import annotations
 
 class GameError(ValueError):
     """A request about a game that cannot be done; the message says why."""
+
+
+class ConfigError(ValueError):
+    """A config file maild cannot run with; the message names the key."""
