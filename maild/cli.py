@@ -3,42 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import hashlib
-import json
-import shutil
 import sys
-import tomllib
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import select
+from typing import TYPE_CHECKING, Any
 
 from maild import __version__
-from maild.app import App
-from maild.clock import Clock, parse_now
-from maild.config import ConfigError, load_config
-from maild.db import Database, upgrade
-from maild.games import (
-    GameError,
-    create_game,
-    get_game,
-    get_turn,
-    players_of,
-    ruleset_named,
-    state_before,
-    sync_games,
-)
-from maild.intake.pipeline import NOT_ANSWERED, process_new
-from maild.intake.store import store_fetched
+from maild.errors import ConfigError, GameError
 from maild.logs import setup_logging
-from maild.mail.base import FetchedMail
-from maild.models import Game, GmOrder, InboundMail
-from maild.orderbook import players_without_orders
-from maild.outbox import outbox_rows
-from maild.paths import EXAMPLE_PREFIX, setup_path, shipped_examples
-from maild.replylimits import reply_rows
+from maild.paths import EXAMPLE_PREFIX
 from maild.ruleset import SetupError
+
+if TYPE_CHECKING:
+    from maild.app import App
+    from maild.models import Game
+
+# Only the standard library and maild's light modules are imported above: `maild --help`, `--version` and
+# `orders check` must start fast. SQLAlchemy, Alembic, Jinja, the mail transports and APScheduler are
+# imported inside the commands that use them (tests/test_cli_start.py holds this).
 
 
 class UsageError(Exception):
@@ -123,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging(args.verbose)
-    fresh = _paths_not_yet_there(args.config)
+    # `orders check` without --game touches no database or Maildir (and reading the config would cost it
+    # APScheduler's import for a cron schedule).
+    uses_state = not (args.command == "orders" and not args.game)
+    fresh = _paths_not_yet_there(args.config) if uses_state else []
     try:
         return dispatch(args)
     except (UsageError, ConfigError, GameError, SetupError) as exc:
@@ -140,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
 def _paths_not_yet_there(config_path: Path | None) -> list[Path]:
     """The outermost folders and files the config would create (SQLite file, Maildirs) that do not exist
     yet, so that a command that fails leaves nothing behind (no stray ./var)."""
+    from maild.config import load_config
+
     try:
         config = load_config(config_path)
     except ConfigError:
@@ -161,6 +147,8 @@ def _paths_not_yet_there(config_path: Path | None) -> list[Path]:
 
 
 def _remove_created(paths: list[Path]) -> None:
+    import shutil
+
     for path in paths:
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
@@ -171,6 +159,12 @@ def _remove_created(paths: list[Path]) -> None:
 
 
 def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
+    from maild.app import App
+    from maild.clock import Clock, parse_now
+    from maild.config import load_config
+    from maild.db import Database, upgrade
+    from maild.games import sync_games
+
     config = load_config(args.config)
     now_text = getattr(args, "now_sub", None) or args.now
     try:
@@ -208,6 +202,14 @@ def cmd_init(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_game(app: App, args: argparse.Namespace) -> int:
+    import json
+
+    from sqlalchemy import select
+
+    from maild.games import create_game, get_game, players_of
+    from maild.models import Game
+    from maild.paths import setup_path, shipped_examples
+
     if args.game_cmd == "create":
         setup = setup_path(args.setup or f"{EXAMPLE_PREFIX}{args.ruleset}", Path("."))
         if not setup.exists():
@@ -234,6 +236,9 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
 
 
 def game_line(s: Any, game: Game) -> str:
+    from maild.games import get_turn
+    from maild.orderbook import players_without_orders
+
     if game.finished:
         return f"{game.name}  {game.ruleset}  finished after turn {game.turn - 1}"
     turn = get_turn(s, game, game.turn)
@@ -246,6 +251,9 @@ def game_line(s: Any, game: Game) -> str:
 
 
 def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
+    from maild.games import get_turn, players_of, ruleset_named, state_before
+    from maild.orderbook import players_without_orders
+
     ruleset = ruleset_named(game.ruleset)
     state = state_before(s, game, game.turn)
     turn = get_turn(s, game, game.turn)
@@ -276,6 +284,8 @@ def print_game(export: dict[str, Any]) -> None:
 
 
 def cmd_run(app: App, args: argparse.Namespace) -> int:
+    import asyncio
+
     from maild.daemon import Daemon
     from maild.lock import AlreadyRunning, single_daemon
     from maild.mail.factory import make_inbox, make_sender
@@ -313,6 +323,15 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_mail(app: App, args: argparse.Namespace) -> int:
+    import hashlib
+
+    from sqlalchemy import select
+
+    from maild.intake.pipeline import NOT_ANSWERED, process_new
+    from maild.intake.store import store_fetched
+    from maild.mail.base import FetchedMail
+    from maild.models import InboundMail
+
     if args.mail_cmd == "ingest":
         stored = []
         for path in args.files:
@@ -348,6 +367,8 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_outbox(app: App, args: argparse.Namespace) -> int:
+    from maild.outbox import outbox_rows
+
     with app.db.session() as s:
         for row in outbox_rows(s):
             print(f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  "
@@ -357,6 +378,8 @@ def cmd_outbox(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_replies(app: App, args: argparse.Namespace) -> int:
+    from maild.replylimits import reply_rows
+
     with app.db.session() as s:
         for row in reply_rows(s, held_back_only=not args.all):
             print(f"{row.id}  {row.created_at:%Y-%m-%d %H:%M}  {row.status:<10}  {row.kind:<8}  to {row.address}  "
@@ -365,6 +388,10 @@ def cmd_replies(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_gm(app: App, args: argparse.Namespace) -> int:
+    import tomllib
+
+    from maild.games import get_game, ruleset_named, state_before
+    from maild.models import GmOrder
     from maild.ruleset import Order
 
     if args.gm_cmd == "pay":
@@ -397,10 +424,12 @@ def cmd_gm(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_orders_check(args: argparse.Namespace) -> int:
+    from maild.ruleset import load_ruleset
+
     try:
-        ruleset = ruleset_named(args.ruleset)
-    except GameError as exc:
-        raise UsageError(str(exc)) from None
+        ruleset = load_ruleset(args.ruleset)  # not games.ruleset_named: that module needs the database layer
+    except KeyError:
+        raise UsageError(f"unknown ruleset {args.ruleset!r}") from None
     try:
         text = args.file.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -413,6 +442,8 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
     parsed = ruleset.parse(order_text.text)
     problems = list(parsed.diagnostics)
     if args.game:
+        from maild.games import get_game, state_before
+
         app = make_app(args)
         try:
             with app.db.session() as s:

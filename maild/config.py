@@ -10,14 +10,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from maild.errors import ConfigError
 from maild.mail.base import MAX_HEADER_BYTES
 from maild.paths import setup_path
 
 DEFAULT_CONFIG = Path("maild.toml")
-
-
-class ConfigError(ValueError):
-    """A config file maild cannot run with; the message names the key."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +99,7 @@ class Config:
     max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
     intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
     limits: ReplyLimits = ReplyLimits()
+    send_batch: int = 100  # outbound mails delivered, synced and recorded together
 
     def game(self, name: str) -> GameConfig | None:
         return next((g for g in self.games if g.name == name), None)
@@ -179,10 +177,11 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         gm_addr=gm_addr,
         games=games,
         poll_interval=float(daemon.get("poll_interval", 60)),
-        max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, where, minimum=MAX_HEADER_BYTES),
-        max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, where),
+        max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, "daemon", where, minimum=MAX_HEADER_BYTES),
+        max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, "daemon", where),
         intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
         limits=_limits(table(data, "limits", "limits"), where),
+        send_batch=_positive_int(outbound_t, "batch", Config.send_batch, "mail.outbound", where),
     )
 
 
@@ -193,10 +192,10 @@ def _seconds(t: dict[str, Any], key: str, default: float, where: str) -> float:
     return float(value)
 
 
-def _positive_int(t: dict[str, Any], key: str, default: int, where: str, minimum: int = 1) -> int:
+def _positive_int(t: dict[str, Any], key: str, default: int, ctx: str, where: str, minimum: int = 1) -> int:
     value = t.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}: daemon.{key}: expected a whole number of at least {minimum}, got {value!r}")
+        raise ConfigError(f"{where}: {ctx}.{key}: expected a whole number of at least {minimum}, got {value!r}")
     return value
 
 

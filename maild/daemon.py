@@ -19,11 +19,12 @@ from sqlalchemy import select
 from maild.app import App
 from maild.crashpoints import crashpoint
 from maild.games import sync_games
-from maild.intake.pipeline import process_new
+from maild.intake.pipeline import intake_steps, process_step
+from maild.intake.run import IntakeRun
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail, InboxSource, Sender
 from maild.models import Game, Turn
-from maild.outbox import notify_gm, send_due
+from maild.outbox import OutboxRun, notify_gm
 from maild.reminders import queue_reminders, reminder_times
 from maild.turn import due_turns, run_turn
 
@@ -138,17 +139,40 @@ class Daemon:
     async def one_pass(self) -> PassReport:
         report = PassReport()
         await self.fetch(report)
-        report.processed = await self.db(process_new, self.app)
+        outbox = OutboxRun(self.app, self.sender, self.db)
+        report.processed = await self._intake(outbox, report)
         await self.db(self._turns, report)
         report.reminders = await self.db(queue_reminders, self.app)
-        try:
-            report.sent, report.failed = await send_due(self.app, self.sender, self.db)
-        except Exception as exc:
-            self._problem(report, "outbox", f"sending failed: {exc}")
+        await self._send(outbox, report)
         if self.status_line:
             print(report.line(self.app.now()), file=sys.stderr, flush=True)
         log.info("pass done", extra={"fetched": report.fetched, "sent": report.sent})
         return report
+
+    async def _intake(self, outbox: OutboxRun, report: PassReport) -> dict[str, int]:
+        """Process stored mail a batch at a time, and while the database thread works on a batch, deliver the
+        acks of those already committed: the transport's file or network waits overlap intake's work."""
+        steps = await self.db(intake_steps, self.app)
+        counts: dict[str, int] = {}
+        run = IntakeRun()
+        sending: asyncio.Future[None] | None = None
+        try:
+            for n, step in enumerate(steps):
+                work = asyncio.ensure_future(self.db(process_step, self.app, step, run, counts))
+                if n and (sending is None or sending.done()):
+                    sending = asyncio.ensure_future(self._send(outbox, report))
+                run = await work
+        finally:
+            if sending is not None:
+                await sending
+        return counts
+
+    async def _send(self, outbox: OutboxRun, report: PassReport) -> None:
+        try:
+            await outbox.send_more()
+        except Exception as exc:
+            self._problem(report, "outbox", f"sending failed: {exc}")
+        report.sent, report.failed = outbox.sent, outbox.failed
 
     def _schedule_wakeups(self, scheduler: AsyncIOScheduler) -> None:
         """A job per coming deadline and reminder. The turns table stays the truth: a job only wakes the

@@ -14,12 +14,9 @@ from sqlalchemy.orm import Session
 
 from maild.config import Config, GameConfig
 from maild.deadlines import deadline_for
+from maild.errors import GameError
 from maild.models import Game, Player, Snapshot, Turn
 from maild.ruleset import Ruleset, SetupError, load_ruleset
-
-
-class GameError(ValueError):
-    """A request about a game that cannot be done; the message says why."""
 
 
 def turn_seed(game_seed: int, turn: int) -> int:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.crashpoints import crashpoint
-from maild.mail.base import OutgoingMail, Sender
+from maild.mail.base import OutgoingMail, Sender, SendResult
 from maild.mail.compose import compose
 from maild.models import OutboundMail
 
@@ -68,55 +68,99 @@ def next_pause(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), LONGEST_PAUSE)
 
 
-async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
-    """Send every queued mail whose time has come. Returns (sent, failed now)."""
-    now = app.now()
+_OUTBOUND = OutboundMail.__table__
+# The next due mails after a given id: a pass walks the outbox in id order and never comes back to a mail it
+# tried (a retried one is not due again until its pause is over), so it ends however mail keeps coming.
+_NEXT = (select(_OUTBOUND.c.id, _OUTBOUND.c.message_id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients,
+                _OUTBOUND.c.raw)
+         .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"),
+                _OUTBOUND.c.id > bindparam("after"))
+         .order_by(_OUTBOUND.c.id).limit(bindparam("size")))
+_SENT = (update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("row_id"))
+         .values(status="sent", sent_at=bindparam("now"), attempts=_OUTBOUND.c.attempts + 1))
 
-    def due() -> list[tuple[int, OutgoingMail]]:
-        with app.db.session() as s:
-            rows = s.scalars(select(OutboundMail).where(OutboundMail.status == "queued",
-                                                        OutboundMail.next_attempt_at <= now)
-                             .order_by(OutboundMail.id))
-            return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw)) for r in rows]
 
-    sent = failed = 0
-    tried: set[int] = set()
-    # A failure queues a notice for the GM; a second round sends it in the same pass.
-    for _round in range(2):
-        batch = [(row_id, mail) for row_id, mail in await run_db(due) if row_id not in tried]
-        for row_id, mail in batch:
-            tried.add(row_id)
-            result = await sender.send(mail)
-            crashpoint("send.delivered")
-            outcome = await run_db(record_result, app, row_id, result.status, result.detail, result.refused)
+class OutboxRun:
+    """One pass's sending: due mail a batch at a time, in id order, each batch delivered and then recorded
+    in one transaction. `send_more` goes on from where it stopped, so the daemon can send the acks of
+    committed intake batches while intake goes on, and once more at the end of the pass."""
+
+    def __init__(self, app: App, sender: Sender, run_db) -> None:
+        self.app, self.sender, self.run_db = app, sender, run_db
+        self.after = 0  # the last id tried
+        self.sent = self.failed = 0
+
+    async def send_more(self) -> None:
+        while batch := await self.run_db(next_batch, self.app, self.after, self.app.config.send_batch):
+            self.after = batch[-1][0]
+            results = await deliver_batch(self.sender, [mail for _row_id, mail in batch])
+            outcomes = await self.run_db(record_results, self.app, [(row_id, result) for (row_id, _mail), result
+                                                                    in zip(batch, results, strict=True)])
             crashpoint("send.recorded")
-            sent += outcome == "sent"
-            failed += outcome == "failed"
-    return sent, failed
+            self.sent += outcomes.count("sent")
+            self.failed += outcomes.count("failed")
 
 
-def record_result(app: App, row_id: int, status: str, detail: str, refused: dict[str, str]) -> str:
+async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
+    """Send every queued mail whose time has come (and the GM's notices of failures among them). Returns
+    (sent, failed now)."""
+    run = OutboxRun(app, sender, run_db)
+    await run.send_more()
+    return run.sent, run.failed
+
+
+def next_batch(app: App, after: int, size: int) -> list[tuple[int, OutgoingMail]]:
+    # A batch at a time, so a big outbox is never all in memory. (Several daemons would claim the rows
+    # here with FOR UPDATE SKIP LOCKED; see DESIGN.md.)
+    with app.db.session() as s:
+        return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw))
+                for r in s.execute(_NEXT, {"now": app.now(), "after": after, "size": size})]
+
+
+async def deliver_batch(sender: Sender, mails: list[OutgoingMail]) -> list[SendResult]:
+    """Hand a batch to the transport: at once where it can take batches (Maildir: one sync for all), else
+    mail by mail over its one connection."""
+    send_batch = getattr(sender, "send_batch", None)
+    if send_batch is not None:
+        return list(await send_batch(mails))
+    results = []
+    for mail in mails:
+        results.append(await sender.send(mail))
+        crashpoint("send.delivered")
+    return results
+
+
+def record_results(app: App, results: list[tuple[int, SendResult]]) -> list[str]:
+    """Record a delivered batch in one transaction; returns each mail's outcome (sent / retry / failed).
+    Plain successes, nearly all of them, are one executemany UPDATE."""
     now = app.now()
     with app.db.session() as s:
-        row = s.get(OutboundMail, row_id)
-        assert row is not None
-        row.attempts += 1
-        if status == "sent":
-            row.status = "sent"
-            row.sent_at = now
-            if refused:
-                row.last_error = "refused: " + "; ".join(f"{r}: {why}" for r, why in refused.items())
-                _report_failure(s, app, row, row.last_error)
-            return "sent"
-        row.last_error = detail
-        if status == "temporary" and now - row.created_at < RETRY_FOR:
-            row.next_attempt_at = now + next_pause(row.attempts)
-            log.warning("temporary failure sending %s (attempt %d): %s", row.key, row.attempts, detail)
-            return "retry"
-        row.status = "failed"
-        log.error("could not send %s: %s", row.key, detail)
-        _report_failure(s, app, row, detail)
-        return "failed"
+        plain = [row_id for row_id, result in results if result.status == "sent" and not result.refused]
+        if plain:
+            s.execute(_SENT, [{"row_id": row_id, "now": now} for row_id in plain])
+        return ["sent" if result.status == "sent" and not result.refused
+                else _record_one(s, app, now, row_id, result) for row_id, result in results]
+
+
+def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendResult) -> str:
+    row = s.get(OutboundMail, row_id)
+    assert row is not None
+    row.attempts += 1
+    if result.status == "sent":
+        row.status = "sent"
+        row.sent_at = now
+        row.last_error = "refused: " + "; ".join(f"{r}: {why}" for r, why in result.refused.items())
+        _report_failure(s, app, row, row.last_error)
+        return "sent"
+    row.last_error = result.detail
+    if result.status == "temporary" and now - row.created_at < RETRY_FOR:
+        row.next_attempt_at = now + next_pause(row.attempts)
+        log.warning("temporary failure sending %s (attempt %d): %s", row.key, row.attempts, result.detail)
+        return "retry"
+    row.status = "failed"
+    log.error("could not send %s: %s", row.key, result.detail)
+    _report_failure(s, app, row, result.detail)
+    return "failed"
 
 
 def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> None:

@@ -15,11 +15,14 @@ A game supplies three things:
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from lark import Lark, Tree
+from lark import __version__ as LARK_VERSION
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from maild.paths import GRAMMAR_DIR
@@ -52,10 +55,32 @@ class SyntaxHelp:
 def load_parser(grammar: str, start: str = "start") -> Lark:
     """The LALR parser of grammar/<grammar>.lark, built once per process.
 
-    A process-wide cache rather than Lark's `cache=True`: the latter unpickles a file from the shared temp
-    directory, which a daemon should not trust, and building once per process is all the speed we need.
+    Building it costs more than all the rest of a short command's start (`maild orders check`), so the built
+    parser is also kept in the user's own cache folder (see `parser_cache`); Lark checks the grammar's and
+    the options' hash before it uses a cached copy. Never Lark's `cache=True`: that unpickles a file from
+    the shared temp directory, which anyone on the machine could have put there.
     """
-    return Lark.open(str(GRAMMAR_DIR / f"{grammar}.lark"), parser="lalr", lexer="contextual", start=start)
+    path = str(GRAMMAR_DIR / f"{grammar}.lark")
+    cache_file = parser_cache(f"{grammar}-{start}")
+    return Lark.open(path, parser="lalr", lexer="contextual", start=start, cache=cache_file or False)
+
+
+def parser_cache(name: str) -> str | None:
+    """A file for a built parser in `$XDG_CACHE_HOME/maild` (default ~/.cache/maild), or None where that
+    folder cannot be trusted: it must belong to this user and be writable by nobody else, since what is
+    in it is unpickled."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "maild")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+    except OSError:
+        return None
+    if not hasattr(os, "getuid") or info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None
+    # Lark's version and Python's in the name: a pickle is only good for the code that wrote it.
+    return os.path.join(folder, f"{name}-lark{LARK_VERSION}-py{sys.version_info[0]}{sys.version_info[1]}"
+                                ".cache")
 
 
 Builder = Callable[[Tree, int, str], Order]

@@ -19,6 +19,9 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # The templates ship with maild and do not change while it runs: no stat() of the file at each
+        # render (one an ack, hundreds of a second).
+        auto_reload=False,
     )
 
 

@@ -43,10 +43,17 @@ def test_relative_paths_follow_the_config_file(tmp_path: Path) -> None:
     ({"games": [{"name": "g", "ruleset": "venice", "setup": "s", "schedule": {"timezone": "Mars/Olympus"}}]},
      "unknown time zone"),
     ({"games": [{"name": "g", "ruleset": "venice", "setup": "s", "schedule": {}}]}, "needs 'at'"),
+    ({"mail": {"outbound": {"batch": 0}}}, "mail.outbound.batch"),
+    ({"mail": {"outbound": {"batch": "many"}}}, "mail.outbound.batch"),
 ])
 def test_bad_configs_name_the_key(data: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_config(data, Path("."), Path("gm.toml"))
+
+
+def test_outbound_batch_defaults_to_100_and_can_be_set() -> None:
+    assert embedded_default().send_batch == 100
+    assert parse_config({"mail": {"outbound": {"batch": 7}}}, Path("."), None).send_batch == 7
 
 
 def test_durations() -> None:

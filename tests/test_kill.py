@@ -33,8 +33,15 @@ MAILS = [
 ]
 
 
+# Outbound mail goes in batches of this many (delivered, synced, recorded together), so that the pass's ten
+# mails make three batches and a crash can come inside a batch or between two.
+SEND_BATCH = 4
+
+
 def write_game(tmp: Path) -> Path:
     config = write_gm_config(tmp, inbox="in", outbox="out")
+    config.write_text(config.read_text().replace('from = "gm@example.org"',
+                                                 f'from = "gm@example.org"\nbatch = {SEND_BATCH}'))
     for i, (sender, body) in enumerate(MAILS):
         raw = (f"From: {sender}\r\nTo: gm@example.org\r\nSubject: orders {i}\r\n"
                f"Message-ID: <kill-{i}@example.org>\r\n\r\n{body}\r\n").encode()
@@ -61,12 +68,16 @@ def outbox(tmp: Path) -> list[email.message.EmailMessage]:
 # Mails are stored in batches (one "fetch.stored" a batch) and processed in batches (one
 # "intake.committed" a batch, one "intake.before_commit" a mail); the six test mails make one batch.
 # A pass sends eleven mails: five acks, the stranger's one answer, the GM's notice, three printouts and one
-# newsletter.
+# newsletter, in batches of SEND_BATCH: each batch's files are written, synced once ("send.synced"), each
+# renamed into the outbox Maildir ("send.delivered", one a mail), and then the batch is recorded as sent
+# ("send.recorded").
 CRASH_POINTS = [
     "fetch.stored:1", "fetch.marked:1", "fetch.marked:4", "fetch.marked:6",
     "intake.before_commit:1", "intake.before_commit:3", "intake.before_commit:6", "intake.committed:1",
     "turn.before_commit:1", "turn.committed:1",
-    "send.delivered:1", "send.delivered:4", "send.delivered:9", "send.recorded:2", "send.recorded:10",
+    "send.synced:1", "send.synced:3",
+    "send.delivered:1", "send.delivered:4", "send.delivered:6", "send.delivered:9",
+    "send.recorded:1", "send.recorded:3",
 ]
 
 
@@ -76,9 +87,18 @@ def test_kill_and_restart_loses_nothing_and_repeats_nothing(tmp_path: Path, cras
     config = write_game(tmp_path)
     first = maild(config, "--now", AFTER_DEADLINE, "run", "--once", crash=crash)
     assert first.returncode == -signal.SIGKILL, (first.returncode, first.stderr[-2000:])
+    delivered = inodes(tmp_path / "out" / "new")
     second = maild(config, "--now", AFTER_DEADLINE, "run", "--once")
     assert second.returncode == 0, second.stderr[-2000:]
     check_everything_once(tmp_path)
+    # What the first run delivered, the second did not deliver again (it would be a new file).
+    after = inodes(tmp_path / "out" / "new")
+    assert {name: after.get(name) for name in delivered} == delivered
+    assert not list((tmp_path / "out" / "tmp").iterdir())  # no half-written mail left behind
+
+
+def inodes(folder: Path) -> dict[str, int]:
+    return {f.name: f.stat().st_ino for f in folder.iterdir()} if folder.exists() else {}
 
 
 def test_without_a_crash_the_same_holds(tmp_path: Path) -> None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from maild.clock import Clock
+from maild.mail import maildir
 from maild.mail.base import OutgoingMail, SendResult
 from maild.mail.maildir import MaildirSender
 from maild.models import OutboundMail
@@ -99,3 +103,89 @@ def test_maildir_sender_is_idempotent(tmp_path: Path) -> None:
     assert asyncio.run(sender.send(mail)).status == "sent"
     files = list((tmp_path / "out" / "new").iterdir())
     assert len(files) == 1 and files[0].read_bytes() == mail.raw
+
+
+def test_maildir_sender_does_not_rewrite_a_mail_already_delivered(tmp_path: Path) -> None:
+    # A re-delivery after a crash must leave the file the first delivery made (its inode) alone.
+    sender = MaildirSender(tmp_path / "out")
+    mails = [OutgoingMail(f"<m{i}@example.org>", "gm@example.org", ["a@example.org"], f"mail {i}\r\n".encode())
+             for i in range(3)]
+    asyncio.run(sender.send_batch(mails[:2]))
+    inodes = {f.name: f.stat().st_ino for f in (tmp_path / "out" / "new").iterdir()}
+    results = asyncio.run(sender.send_batch(mails))
+    assert [r.detail == "already in the outbox Maildir" for r in results] == [True, True, False]
+    after = {f.name: f.stat().st_ino for f in (tmp_path / "out" / "new").iterdir()}
+    assert len(after) == 3 and all(after[name] == ino for name, ino in inodes.items())
+    assert not list((tmp_path / "out" / "tmp").iterdir())
+
+
+def test_maildir_sender_syncs_once_per_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    syncs: list[Path] = []
+    real_sync = maildir.sync_filesystem
+    monkeypatch.setattr(maildir, "sync_filesystem", lambda path: (syncs.append(path), real_sync(path)))
+    sender = MaildirSender(tmp_path / "out")
+    mails = [OutgoingMail(f"<m{i}@example.org>", "gm@example.org", ["a@example.org"], b"x\r\n") for i in range(50)]
+    assert {r.status for r in asyncio.run(sender.send_batch(mails))} == {"sent"}
+    assert len(syncs) == 1
+    assert len(list((tmp_path / "out" / "new").iterdir())) == 50
+
+
+def test_maildir_sender_reports_a_failed_sync_as_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(path: Path) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(maildir, "sync_filesystem", broken)
+    sender = MaildirSender(tmp_path / "out")
+    mail = OutgoingMail("<x@example.org>", "gm@example.org", ["a@example.org"], b"x\r\n")
+    result = asyncio.run(sender.send(mail))
+    assert result.status == "temporary" and "cannot sync" in result.detail
+    # Nothing reached new/, so the retry writes it afresh.
+    assert not list((tmp_path / "out" / "new").iterdir())
+
+
+class CountingDb:
+    """Runs database calls inline and names each, so a test can count them."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def __call__(self, fn, *args):
+        self.calls.append(fn.__name__)
+        return fn(*args)
+
+
+def test_outbox_sends_and_records_in_batches(tmp_path: Path, db_url: str) -> None:
+    app = make_app(tmp_path, db_url, T0)
+    app.config = replace(app.config, send_batch=10)
+    with app.db.session() as s:
+        for i in range(25):
+            queue_mail(s, app, key=f"k{i}", kind="ack", to=[f"p{i}@example.org"], subject=f"s{i}", body="b")
+    run = CountingDb()
+    sender = MaildirSender(tmp_path / "sent")
+    assert asyncio.run(send_due(app, sender, run)) == (25, 0)
+    assert run.calls.count("record_results") == 3  # 10 + 10 + 5, one transaction each
+    assert run.calls.count("next_batch") == 4  # the fourth finds nothing more
+    assert len(list((tmp_path / "sent" / "new").iterdir())) == 25
+    with app.db.session() as s:
+        rows = list(s.query(OutboundMail))
+        assert {(r.status, r.attempts, r.sent_at) for r in rows} == {("sent", 1, T0)}
+    # Nothing is due any more: a second pass sends nothing.
+    assert asyncio.run(send_due(app, sender, run)) == (0, 0)
+
+
+def test_a_batch_with_mixed_results_records_each_mail(tmp_path: Path, db_url: str) -> None:
+    app = make_app(tmp_path, db_url, T0)
+    with app.db.session() as s:
+        for i in range(4):
+            queue_mail(s, app, key=f"k{i}", kind="printout", to=[f"p{i}@example.org"], subject=f"s{i}", body="b")
+    sender = ScriptedSender([SendResult("sent"), SendResult("temporary", "451 later"),
+                             SendResult("permanent", "550 gone"),
+                             SendResult("sent", "250 ok", {"x@example.org": "550 no"}),
+                             SendResult("sent"), SendResult("sent")])  # the two GM notices
+    assert asyncio.run(send_due(app, sender, run_db)) == (4, 1)
+    with app.db.session() as s:
+        rows = {r.key: r for r in s.query(OutboundMail)}
+        assert [rows[f"k{i}"].status for i in range(4)] == ["sent", "queued", "failed", "sent"]
+        assert rows["k1"].next_attempt_at == T0 + timedelta(seconds=30)
+        assert rows["k3"].last_error == "refused: x@example.org: 550 no"
+        assert sorted(k for k in rows if k.startswith("gm:")) == ["gm:failed:3", "gm:failed:4"]

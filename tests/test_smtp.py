@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import aiosmtplib
 import pytest
 
 from maild.mail.base import OutgoingMail
@@ -118,7 +119,7 @@ async def test_invalid_addresses(smtp_peer: SmtpPeer, make_sender: MakeSender) -
 
 
 async def test_connection_is_reused_and_renewed(smtp_peer: SmtpPeer, make_sender: MakeSender) -> None:
-    sender = make_sender(smtp_peer)
+    sender = make_sender(smtp_peer, check_idle_after=0)  # every reuse counts as after an idle spell
     assert (await sender.send(outgoing())).status == "sent"
     assert (await sender.send(outgoing())).status == "sent"
     assert smtp_peer.connections == 1
@@ -126,6 +127,28 @@ async def test_connection_is_reused_and_renewed(smtp_peer: SmtpPeer, make_sender
     assert (await sender.send(outgoing())).status == "sent"
     assert smtp_peer.connections == 2
     assert len(smtp_peer.received) == 3
+
+
+async def test_back_to_back_mails_pay_no_noop_but_an_idle_connection_is_checked(
+        smtp_peer: SmtpPeer, make_sender: MakeSender, monkeypatch: pytest.MonkeyPatch) -> None:
+    noops = 0
+    real_noop = aiosmtplib.SMTP.noop
+
+    async def counting_noop(self: aiosmtplib.SMTP, *args: Any, **kwargs: Any) -> Any:
+        nonlocal noops
+        noops += 1
+        return await real_noop(self, *args, **kwargs)
+
+    monkeypatch.setattr(aiosmtplib.SMTP, "noop", counting_noop)
+    sender = make_sender(smtp_peer, check_idle_after=0.5)
+    for _ in range(5):
+        assert (await sender.send(outgoing())).status == "sent"
+    assert (noops, smtp_peer.connections) == (0, 1)
+    await asyncio.sleep(0.6)
+    smtp_peer.drop_connections()  # the server timed the idle client out
+    assert (await sender.send(outgoing())).status == "sent"
+    assert (noops, smtp_peer.connections) == (1, 2)
+    assert len(smtp_peer.received) == 6
 
 
 async def test_dropped_during_data_is_temporary(smtp_peer: SmtpPeer, make_sender: MakeSender) -> None:

@@ -13,7 +13,7 @@ import traceback
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
@@ -26,9 +26,9 @@ from maild.intake.ackecho import Echo
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import ReadMail, read_mail
-from maild.intake.run import IntakeRun, MailRow, load_new
+from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.mail.compose import SUBJECT_CHARS, subject_line
-from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
+from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import cancel_late
 from maild.outbox import notify_gm
 from maild.render import environment, render
@@ -47,53 +47,69 @@ NOT_ANSWERED = "; not answered: "
 
 def process_new(app: App) -> dict[str, int]:
     """Process every stored mail not yet processed, in receipt order."""
+    counts: dict[str, int] = {}
+    run = IntakeRun()
+    for step in intake_steps(app):
+        run = process_step(app, step, run, counts)
+    return counts
+
+
+def intake_steps(app: App) -> list[attempts.Step]:
+    """What intake has to do now, in receipt order: batches of fresh mail, mails tried before alone, mails
+    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first."""
     with app.db.session() as s:
         flush_refusals(s, app, _refusal_summary)
     with app.db.session() as s:
         pending = [(r.id, r.attempts) for r in s.execute(
             select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id))]
-    counts: dict[str, int] = {}
-    run = IntakeRun()
-    for step in attempts.plan(pending, INTAKE_BATCH, app.config.max_intake_attempts):
-        if step.poison:
-            statuses = [attempts.set_aside(app, step.ids[0])]
-        elif step.retry:
-            attempts.begin(app, step.ids)
-            statuses = _process_one(app, step.ids[0])
-            run = IntakeRun()  # its cached order books lack what that transaction booked
-        else:
-            attempts.begin(app, step.ids)
-            try:
-                statuses = _process_batch(app, step.ids, run)
-            except Exception:
-                log.warning("a batch of %d mails failed; processing them one by one", len(step.ids), exc_info=True)
-                run = IntakeRun()  # it may hold orders of the batch that was rolled back
-                statuses = [status for mail_id in step.ids for status in _process_one(app, mail_id)]
-        for status in statuses:
-            counts[status] = counts.get(status, 0) + 1
-    return counts
+    return list(attempts.plan(pending, INTAKE_BATCH, app.config.max_intake_attempts))
+
+
+def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
+    """Do one step of `intake_steps`, adding the mails' statuses to `counts`. Returns the run to go on with:
+    a fresh one where a transaction of its own booked orders the run's cached books lack."""
+    if step.poison:
+        statuses = [attempts.set_aside(app, step.ids[0])]
+    elif step.retry:
+        attempts.begin(app, step.ids)
+        statuses = _process_one(app, step.ids[0])
+        run = IntakeRun()
+    else:
+        attempts.begin(app, step.ids)
+        try:
+            statuses = _process_batch(app, step.ids, run)
+        except Exception:
+            log.warning("a batch of %d mails failed; processing them one by one", len(step.ids), exc_info=True)
+            run = IntakeRun()  # it may hold orders of the batch that was rolled back
+            statuses = [status for mail_id in step.ids for status in _process_one(app, mail_id)]
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    return run
+
+
+def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
+    """`process_mail` under the stall guard's time budget (`stall`)."""
+    stall.guard.watch(row.id, app.config.intake_mail_seconds)
+    try:
+        process_mail(s, app, row, run)
+    finally:
+        stall.guard.clear()
 
 
 def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
         run.begin(s)
-        for mail_id in ids:
-            row = load_new(s, mail_id)
-            if row is None:
-                continue
-            stall.guard.watch(mail_id, app.config.intake_mail_seconds)
-            try:
-                process_mail(s, app, row, run)
-            finally:
-                stall.guard.clear()
-            row.save(s)
+        for row in iter_new(s, ids, app.config.max_mail_bytes):
+            _process_watched(s, app, row, run)
+            run.save(row)
             statuses.append(row.status)
             # Later mails of the same batch must see this one's orders on file.
             if run.pending is not None:
                 run.accepted(*run.pending)
                 run.pending = None
             crashpoint("intake.before_commit")
+        run.flush(s)
         _notify_held(s, app, run)
     crashpoint("intake.committed")
     return statuses
@@ -102,18 +118,15 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
 def _process_one(app: App, mail_id: int) -> list[str]:
     try:
         with app.db.session() as s:
-            row = load_new(s, mail_id)
-            if row is None:
-                return []
             run = IntakeRun()
-            stall.guard.watch(mail_id, app.config.intake_mail_seconds)
-            try:
-                process_mail(s, app, row, run)
-            finally:
-                stall.guard.clear()
-            row.save(s)
+            statuses = []
+            for row in iter_new(s, [mail_id], app.config.max_mail_bytes):
+                _process_watched(s, app, row, run)
+                run.save(row)
+                statuses.append(row.status)
+            run.flush(s)
             _notify_held(s, app, run)
-            return [row.status]
+            return statuses
     except Exception:  # a bug must not lose the mail nor stop the daemon: keep it, tell the GM
         log.exception("intake failed for mail %d", mail_id)
         with app.db.session() as s:
@@ -127,8 +140,8 @@ def _process_one(app: App, mail_id: int) -> list[str]:
         return ["error"]
 
 
-def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:
-    run = run or IntakeRun()
+def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
+    """Decide what becomes of one mail. Its writes wait in `run` until the caller's `run.flush(s)`."""
     if oversized.is_oversized(row, app.config.max_mail_bytes):
         _hold(run, row, "oversized", oversized.refuse(s, app, row, run.gate))
         return
@@ -305,6 +318,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     refused: str | None = None
     cancelled: str | None = None
     if "CANCEL" in mail.commands and turn is not None:
+        run.flush(s)  # the sets to cancel may have come earlier in this transaction
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
                                 getattr(ruleset, "late_cancel_days", None))
         run.forget(game, game.turn, player)
@@ -330,10 +344,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         if not refused:
             on_file.append(new)
             run.pending = (game, number, player, new)
-        s.execute(insert(OrderSetRow.__table__), [dict(
+        run.book(dict(
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id,
             orders=[o.to_json() for o in parsed.orders], diagnostics=[d.to_json() for d in parsed.diagnostics],
-            status="refused" if refused else "accepted", reason=refused)])
+            status="refused" if refused else "accepted", reason=refused))
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if mail.commands else "empty")
     deadline_turn = run.turn(s, game, number)
     deadline = deadline_turn.deadline if deadline_turn is not None else None

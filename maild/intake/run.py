@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from maild.games import get_turn, players_of, state_before
-from maild.models import Game, InboundMail, Player, Turn
+from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import accepted_sets
 from maild.replylimits import Gate
 from maild.ruleset import OrderSet
@@ -38,6 +39,9 @@ class IntakeRun:
         self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
         self.gate = Gate()  # answers held back by the reply limits, not yet reported
+        # Writes held back to the end of the transaction, to go as one executemany each (`flush`).
+        self._order_sets: list[dict[str, Any]] = []
+        self._saved: list[MailRow] = []
 
     def begin(self, s: Session) -> None:
         """Read the games afresh at the start of each intake transaction, holding them against change until
@@ -67,6 +71,7 @@ class IntakeRun:
         """The player's accepted order sets (a copy: `accepted` adds the new one once it is stored)."""
         key = (game.id, turn, player.id)
         if key not in self._books:
+            self.flush(s)  # the query must see the sets booked earlier in this transaction
             self._books[key] = accepted_sets(s, game, turn, player).get(player.name, [])
         return list(self._books[key])
 
@@ -77,6 +82,24 @@ class IntakeRun:
     def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet) -> None:
         self._books.setdefault((game.id, turn, player.id), []).append(order_set)
 
+    def book(self, order_set: dict[str, Any]) -> None:
+        """An `order_sets` row to insert with the others of this transaction."""
+        self._order_sets.append(order_set)
+
+    def save(self, row: MailRow) -> None:
+        """A processed mail, its status to be written with the others of this transaction."""
+        self._saved.append(row)
+
+    def flush(self, s: Session) -> None:
+        """Write what is held back: before the commit, and before anything reads those rows back."""
+        if self._order_sets:
+            s.execute(insert(OrderSetRow.__table__), self._order_sets)
+            self._order_sets = []
+        if self._saved:
+            s.execute(_SAVE, [dict(mid=r.id, status=r.status, note=r.note, sender=r.sender, subject=r.subject,
+                                   game_id=r.game_id, player_id=r.player_id) for r in self._saved])
+            self._saved = []
+
     def state(self, s: Session, game: Game, turn: int) -> dict[str, Any]:
         key = (game.id, turn)
         if key not in self._states:
@@ -85,17 +108,25 @@ class IntakeRun:
 
 
 _INBOUND = InboundMail.__table__
+# The bindparam names differ from the columns': SQLAlchemy reserves those for the SET values.
 _SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
     status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
     subject=bindparam("subject"), game_id=bindparam("game_id"), player_id=bindparam("player_id"))
-_LOAD = select(_INBOUND.c.raw, _INBOUND.c.size, _INBOUND.c.received_at).where(
-    _INBOUND.c.id == bindparam("mid"), _INBOUND.c.status == "new")
+_HEADS = (select(_INBOUND.c.id, _INBOUND.c.size, _INBOUND.c.received_at)
+          .where(_INBOUND.c.id.in_(bindparam("ids", expanding=True)), _INBOUND.c.status == "new")
+          .order_by(_INBOUND.c.id))
+_RAWS = select(_INBOUND.c.id, _INBOUND.c.raw).where(_INBOUND.c.id.in_(bindparam("ids", expanding=True)))
+_RAW = select(_INBOUND.c.raw).where(_INBOUND.c.id == bindparam("mid"))
+
+# Mails up to this size are read a batch at a time; bigger ones one by one, so that a batch of big mails
+# never sits in memory at once.
+BULK_RAW_BYTES = 256 * 1024
 
 
 @dataclass
 class MailRow:
-    """An inbound mail as intake works on it; written back with one UPDATE (cheaper than the ORM's flush,
-    which matters at hundreds of mails a second)."""
+    """An inbound mail as intake works on it; its changes are written back with one executemany UPDATE a
+    transaction (`IntakeRun.save`), cheaper than the ORM's flush at hundreds of mails a second."""
 
     id: int
     raw: bytes
@@ -108,11 +139,18 @@ class MailRow:
     game_id: int | None = None
     player_id: int | None = None
 
-    def save(self, s: Session) -> None:
-        s.execute(_SAVE, dict(mid=self.id, status=self.status, note=self.note, sender=self.sender,
-                              subject=self.subject, game_id=self.game_id, player_id=self.player_id))
 
-
-def load_new(s: Session, mail_id: int) -> MailRow | None:
-    found = s.execute(_LOAD, {"mid": mail_id}).first()
-    return MailRow(mail_id, found.raw, found.size, found.received_at) if found else None
+def iter_new(s: Session, ids: list[int], max_bytes: int) -> Iterator[MailRow]:
+    """The mails of `ids` still new, in receipt order, each with its raw bytes while it is worked on. Two
+    queries for the batch; a mail over BULK_RAW_BYTES is read alone (an oversized one too: its row holds only
+    its header block, for the refusal)."""
+    heads = s.execute(_HEADS, {"ids": ids}).all()
+    small = [h.id for h in heads if h.size <= min(BULK_RAW_BYTES, max_bytes)]
+    raws = {r.id: r.raw for r in s.execute(_RAWS, {"ids": small})} if small else {}
+    for head in heads:
+        raw = raws.pop(head.id, None)
+        if raw is None:  # a big mail alone; an oversized one's row holds its header block only
+            raw = s.execute(_RAW, {"mid": head.id}).scalar_one()
+        row = MailRow(head.id, raw or b"", head.size, head.received_at)
+        yield row
+        row.raw = b""  # done with: the row lives on for the GM's notice, its bytes need not

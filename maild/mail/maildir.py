@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hashlib
 import os
 import socket
+import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 
+from maild.crashpoints import crashpoint
 from maild.mail.base import MAX_HEADER_BYTES, FetchedMail, OutgoingMail, SendResult, header_block
 
 
@@ -95,21 +99,100 @@ def deliver(path: Path, raw: bytes, name: str | None = None) -> Path:
 
 
 class MaildirSender:
-    """Each mail becomes one file named after its Message-ID, so sending it again after a crash is harmless."""
+    """Each mail becomes one file named after its Message-ID, so sending it again after a crash is harmless.
+
+    Mails go in batches: every file of a batch is written in tmp/, one filesystem sync makes them all
+    durable, then each is renamed into new/ and new/ itself is synced. A file in new/ is therefore always
+    whole, and the outbox records a batch as sent only after `send_batch` returns: a crash anywhere in
+    between leaves files whose names the next pass finds, and it delivers each of them no second time.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         ensure_maildir(path)
+        # Plain strings: pathlib's joins cost more than the rest of the work on a small mail.
+        self._tmp, self._new, self._cur = (os.path.join(path, sub) for sub in ("tmp", "new", "cur"))
+
+    @staticmethod
+    def file_name(mail: OutgoingMail) -> str:
+        return "maild-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:32]
 
     async def send(self, mail: OutgoingMail) -> SendResult:
-        name = "maild-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:32]
-        if (self.path / "new" / name).exists() or (self.path / "cur" / name).exists():
-            return SendResult("sent", "already in the outbox Maildir")
-        try:
-            deliver(self.path, mail.raw, name)
-        except OSError as exc:
-            return SendResult("temporary", f"cannot write to {self.path}: {exc}")
-        return SendResult("sent", str(self.path / "new" / name))
+        return (await self.send_batch([mail]))[0]
+
+    async def send_batch(self, mails: list[OutgoingMail]) -> list[SendResult]:
+        results: list[SendResult | None] = [None] * len(mails)
+        written: list[tuple[int, str]] = []
+        join, exists = os.path.join, os.path.exists
+        for i, mail in enumerate(mails):
+            name = self.file_name(mail)
+            if exists(join(self._new, name)) or exists(join(self._cur, name)):
+                results[i] = SendResult("sent", "already in the outbox Maildir")
+                continue
+            try:
+                with open(join(self._tmp, name), "wb") as f:
+                    f.write(mail.raw)
+            except OSError as exc:
+                results[i] = SendResult("temporary", f"cannot write to {self.path}: {exc}")
+                continue
+            written.append((i, name))
+        if written:
+            try:
+                sync_filesystem(self._tmp)  # one sync for the whole batch, not one fsync per file
+            except OSError as exc:
+                for i, _name in written:
+                    results[i] = SendResult("temporary", f"cannot sync {self.path}: {exc}")
+                written = []
+            crashpoint("send.synced")
+        for i, name in written:
+            dest = join(self._new, name)
+            try:
+                os.replace(join(self._tmp, name), dest)
+            except OSError as exc:
+                results[i] = SendResult("temporary", f"cannot write to {self.path}: {exc}")
+                continue
+            results[i] = SendResult("sent", dest)
+            crashpoint("send.delivered")
+        if written:
+            fsync_dir(self._new)  # the renames too, before the outbox records the batch as sent
+        assert all(r is not None for r in results)
+        return results  # type: ignore[return-value]
 
     async def close(self) -> None:
         return None
+
+
+def fsync_dir(path: str | Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_filesystem(path: str | Path) -> None:
+    """Make everything written to the filesystem holding `path` durable, in one call (Linux syncfs(2));
+    elsewhere sync(2)."""
+    libc = _libc()
+    if libc is None:
+        os.sync()
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if libc.syncfs(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err))
+    finally:
+        os.close(fd)
+
+
+@cache
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syncfs  # noqa: B018 (present since glibc 2.14; look it up once)
+    except (OSError, AttributeError):
+        return None
+    return libc

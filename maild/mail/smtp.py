@@ -1,7 +1,8 @@
 """Outgoing mail through an SMTP server, over aiosmtplib.
 
-`SmtpSender` implements `Sender`: one connection, reused across sends and checked with NOOP before
-each reuse (servers drop idle clients), and every outcome mapped onto `SendResult`:
+`SmtpSender` implements `Sender`: one connection, reused across sends and checked with NOOP before it
+is reused after an idle spell (servers drop idle clients; a batch of mails going out back to back pays no
+NOOP a mail), and every outcome mapped onto `SendResult`:
 
 - 2xx: "sent" (recipients refused individually are listed in `refused`; the rest got the mail),
 - 4xx, a dropped, refused or timed-out connection: "temporary" (the outbox retries later),
@@ -29,6 +30,9 @@ from maild.mail.base import OutgoingMail, SendResult, is_loopback, resolve_passw
 
 log = logging.getLogger(__name__)
 
+# Seconds a connection may have been idle and still be reused without a NOOP first.
+CHECK_IDLE_AFTER = 5.0
+
 # local@domain with nothing SMTP would misread: no spaces, control characters, brackets or separators.
 _ADDR_SPEC = re.compile(r"[^\s<>()\[\]\\,;:\"@\x00-\x1f\x7f]+@[^\s<>()\\,;:\"@\x00-\x1f\x7f]+")
 
@@ -53,6 +57,7 @@ class SmtpSender:
         ssl_context: ssl.SSLContext | None = None,
         allow_plain: bool = False,
         local_hostname: str | None = None,
+        check_idle_after: float = CHECK_IDLE_AFTER,
     ) -> None:
         if tls and starttls:
             raise ValueError("use either tls (implicit TLS, port 465) or starttls (port 587), not both")
@@ -70,6 +75,8 @@ class SmtpSender:
         self.timeout = timeout
         self.ssl_context = ssl_context
         self.local_hostname = local_hostname
+        self.check_idle_after = check_idle_after
+        self._last_reply = float("-inf")  # loop time of the server's last answer on this connection
         self.connect_count = 0  # connections opened, for diagnostics and tests
         self._smtp: aiosmtplib.SMTP | None = None
         self._lock = asyncio.Lock()
@@ -141,6 +148,7 @@ class SmtpSender:
                     self._discard()  # its state is unknown; a fresh connection next time
                 log.info("send %s: %s %s", mail.message_id, result.status, result.detail)
                 return result
+            self._last_reply = asyncio.get_running_loop().time()
             return SendResult(
                 "sent", reply, {addr: f"{response.code} {response.message}" for addr, response in refused.items()}
             )
@@ -159,6 +167,8 @@ class SmtpSender:
     async def _connection(self) -> aiosmtplib.SMTP:
         smtp = self._smtp
         if smtp is not None and smtp.is_connected:
+            if asyncio.get_running_loop().time() - self._last_reply < self.check_idle_after:
+                return smtp  # it answered a moment ago: no server times a client out that fast
             # The server may have dropped us while idle without our noticing yet: ask before reusing,
             # so a stale connection costs a reconnect rather than a failed send.
             try:

@@ -1,0 +1,204 @@
+"""Benchmark (not a test): one whole daemon pass against the bare stdlib parse of the same mails.
+
+    .venv/bin/python bench/bench_pass.py [--mails 2000] [--players 40] [--db URL] [--profile FILE]
+
+N Venice order mails from P players are delivered into a temp Maildir; a generated setup makes the game.
+In the same run it times
+
+1. the bare parse: every file read and parsed with `email.policy.default` + `get_body(("plain", "html"))`,
+   nothing else (the floor any mail program pays for these mails), before and after the pass (the mean
+   counts), and
+2. one `maild run --once` pass over them (the Daemon, as the CLI builds it): store, intake (decode, route,
+   parse, check, book, ack queued), then every ack delivered into the outbox Maildir and recorded as sent,
+
+and prints both rates and their ratio (pass / bare parse). `--db postgresql+psycopg://...` runs the pass on
+PostgreSQL (a fresh schema, dropped afterwards). `--profile FILE` writes a cProfile of the pass: FILE for
+the event loop's thread, FILE.db for the database thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import email
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from email.policy import default
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from maild.app import App  # noqa: E402
+from maild.clock import Clock  # noqa: E402
+from maild.config import parse_config  # noqa: E402
+from maild.daemon import Daemon  # noqa: E402
+from maild.db import Database, upgrade  # noqa: E402
+from maild.mail.maildir import MaildirInbox, MaildirSender, deliver  # noqa: E402
+
+# Before the first deadline, so the pass answers mail and runs no turn.
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+ITEMS = ("silk tax", "exile competitor", "opera", "senator", "swiss mercenaries")
+
+
+def setup_toml(players: int) -> str:
+    lines = ["credit_limit = 500", "interest_per_day = 0.05", f"scale_per_players = {max(1, players // 4)}", ""]
+    for i in range(players):
+        lines += ["[[players]]", f'name = "p{i:03d}"', f'email = "p{i:03d}@example.org"', ""]
+    for name, value in (("silk tax", 20), ("exile competitor", 50)):
+        lines += ["[[agendas]]", f'name = "{name}"', f"value = {value}", "force = 5", "popularity = 5",
+                  "influence = 5", ""]
+    for name in ("opera", "senator", "swiss mercenaries"):
+        lines += ["[[assets]]", f'name = "{name}"', "force = 2", "popularity = 2", "influence = 2", ""]
+    rounds = ['"silk tax" = 2, "exile competitor" = 1', '"opera" = 1, "senator" = 2',
+              '"swiss mercenaries" = 2, "senator" = 1', '"senator" = 2', '"opera" = 1, "swiss mercenaries" = 1',
+              '"senator" = 2, "swiss mercenaries" = 1', '"silk tax" = 1, "exile competitor" = 1']
+    for items in rounds:
+        lines += ["[[auctions]]", f"items = {{ {items} }}", ""]
+    return "\n".join(lines)
+
+
+def order_mail(n: int, player: int, rng: random.Random) -> bytes:
+    """A mail as a player writes it: a few bids, now and then a loan, a signature."""
+    bids = "\r\n".join(f"bid {rng.randint(1, 60)}$ for 1 of {rng.choice(ITEMS[:2])}" for _ in range(rng.randint(1, 3)))
+    loan = "borrow 200$\r\n" if n % 7 == 0 else ""
+    return (f"From: Player {player} <p{player:03d}@example.org>\r\nTo: gm@example.org\r\n"
+            f"Subject: orders {n}\r\nMessage-ID: <pass-{n}@example.org>\r\n"
+            f"Date: Sun, 22 Nov 2026 08:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+            f"Content-Type: text/plain; charset=utf-8\r\n\r\n"
+            f"{loan}{bids}\r\n\r\n-- \r\nPlayer {player}\r\n").encode()
+
+
+def make_app(root: Path, db_url: str, players: int) -> App:
+    (root / "setup.toml").write_text(setup_toml(players))
+    data = {
+        "database": {"url": db_url},
+        "mail": {"inbound": {"kind": "maildir", "path": str(root / "in")},
+                 "outbound": {"kind": "maildir", "path": str(root / "out"), "from": "gm@example.org"}},
+        "games": [{"name": "bench", "ruleset": "venice", "setup": str(root / "setup.toml"),
+                   "address": "gm@example.org",
+                   "schedule": {"timezone": "UTC", "at": [f"2026-11-{22 + d}T17:15" for d in range(7)]}}],
+    }
+    config = parse_config(data, root, None)
+    db = Database(config.database_url)
+    upgrade(db.engine)
+    return App(config=config, db=db, clock=Clock(NOW, frozen=True))
+
+
+class Timer:
+    """Wall-clock and CPU seconds (this process, every thread) of a `with` block."""
+
+    def __enter__(self) -> Timer:
+        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall, self.cpu = time.perf_counter() - self._wall, time.process_time() - self._cpu
+
+
+def bare_parse(folder: Path) -> tuple[int, Timer]:
+    """Read and decode every mail in `folder` the plain stdlib way; (mails, time taken)."""
+    files = sorted(folder.iterdir())
+    with Timer() as timer:
+        for path in files:
+            msg = email.message_from_bytes(path.read_bytes(), policy=default)
+            body = msg.get_body(("plain", "html"))  # type: ignore[attr-defined]
+            assert body is not None and body.get_content()
+    return len(files), timer
+
+
+def one_pass(app: App, profile: Path | None) -> Timer:
+    assert app.config.inbound.path is not None and app.config.outbound.path is not None
+    daemon = Daemon(app, MaildirInbox(app.config.inbound.path), MaildirSender(app.config.outbound.path),
+                    status_line=False)
+    if profile is None:
+        with Timer() as timer:
+            asyncio.run(daemon.run(once=True))
+        return timer
+    # cProfile sees one thread: profile the event loop, and each call on the database thread apart.
+    loop_prof, db_prof = cProfile.Profile(), cProfile.Profile()
+    on_db = daemon.db
+
+    async def profiled_db(fn, *args):  # type: ignore[no-untyped-def]
+        return await on_db(db_prof.runcall, fn, *args)
+
+    daemon.db = profiled_db  # type: ignore[method-assign]
+    with Timer() as timer:
+        loop_prof.runcall(asyncio.run, daemon.run(once=True))
+    loop_prof.dump_stats(profile)
+    db_prof.dump_stats(profile.with_name(profile.name + ".db"))
+    return timer
+
+
+def postgres_schema(url: str) -> tuple[str, str]:
+    """A fresh schema on the given PostgreSQL database: (its URL, its name)."""
+    import sqlalchemy as sa
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    engine.dispose()
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}", schema
+
+
+def drop_schema(url: str, schema: str) -> None:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+    engine.dispose()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mails", type=int, default=2000)
+    ap.add_argument("--players", type=int, default=40)
+    ap.add_argument("--db", default=None, help="database URL (default: SQLite in the temp dir); PostgreSQL "
+                                               "gets a fresh schema, dropped afterwards")
+    ap.add_argument("--profile", type=Path, default=None, help="write cProfiles of the pass to FILE and FILE.db")
+    args = ap.parse_args()
+    rng = random.Random(2026)
+    with tempfile.TemporaryDirectory(prefix="maild-pass-") as tmp:
+        root = Path(tmp)
+        schema = None
+        url = args.db or f"sqlite:///{root / 'bench.db'}"
+        if url.startswith("postgresql"):
+            url, schema = postgres_schema(args.db)
+        try:
+            app = make_app(root, url, args.players)
+            for n in range(args.mails):
+                deliver(root / "in", order_mail(n, rng.randrange(args.players), rng), name=f"{n:06d}.bench")
+            # Before and after the pass (the mails are in cur/ then), so that a change in the machine's load
+            # during the run weighs on both sides alike.
+            parsed, before = bare_parse(root / "in" / "new")
+            passed = one_pass(app, args.profile)
+            again, after = bare_parse(root / "in" / "cur")
+            assert again == parsed, f"{again} mails in cur/ after the pass, {parsed} before"
+            app.db.close()
+            acks = len(os.listdir(root / "out" / "new"))
+        finally:
+            if schema:
+                drop_schema(args.db, schema)
+    assert acks == args.mails, f"{acks} acks delivered for {args.mails} mails"
+    parse_wall, parse_cpu = (before.wall + after.wall) / 2, (before.cpu + after.cpu) / 2
+    print(f"database: {'PostgreSQL' if schema else 'SQLite'}; {args.mails} Venice order mails from "
+          f"{args.players} players")
+    print(f"bare parse (email.policy.default + get_body): {parsed / parse_wall:7.0f} mails/s  "
+          f"({parse_wall:.2f} s; CPU {parse_cpu:.2f} s)")
+    print(f"whole pass (store, intake, ack, delivery):    {args.mails / passed.wall:7.0f} mails/s  "
+          f"({passed.wall:.2f} s; CPU {passed.cpu:.2f} s)")
+    # The CPU ratio is steadier on a busy machine; the wall-clock one is what a GM sees.
+    print(f"CPU ratio pass / bare parse: {parse_cpu / passed.cpu:.2f}")
+    print(f"ratio pass / bare parse: {parse_wall / passed.wall:.2f}")
+
+
+if __name__ == "__main__":
+    main()
