@@ -59,6 +59,8 @@ def make_app(root: Path, db_url: str | None, players: int, items: int) -> App:
         "database": {"url": db_url or f"sqlite:///{root / 'bench.db'}"},
         "mail": {"inbound": {"kind": "maildir", "path": str(root / "in")},
                  "outbound": {"kind": "maildir", "path": str(root / "out"), "from": "gm@example.org"}},
+        # Every mail is answered: the per-address reply caps are set above the bench's mails a player.
+        "limits": {"replies_per_hour": 1_000_000, "replies_per_day": 1_000_000},
         "games": [{"name": "bench", "ruleset": "venice", "setup": str(root / "setup.toml"),
                    "address": "gm@example.org",
                    "schedule": {"timezone": "UTC", "at": [f"2026-11-{22 + d}T17:15" for d in range(7)]}}],

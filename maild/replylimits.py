@@ -96,7 +96,8 @@ def give(s: Session, app: App, answer: Answer, gate: Gate) -> str | None:
     inbound mail's note). Either way the decision is recorded."""
     address = reply_address(answer.to)
     _lock(s, address)
-    _settle(s, None if answer.kind == STRANGER else address)  # strangers are also counted all together
+    if answer.kind == STRANGER:
+        _settle(s)  # strangers are also counted all together, from the database
     now = app.now()
     echo = _is_echo(s, answer.thread)
     reason = _blocked(s, app, address, answer.kind, echo, now)
@@ -179,6 +180,11 @@ def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
 def _lock(s: Session, address: str) -> None:
     # Count and insert must not interleave with another process answering the same address, or two
     # daemons on one PostgreSQL database could each see the cap one short. SQLite has a single writer.
+    # Held to the end of the transaction, so it is taken once an address (and `_counts` may be cached).
+    locked: set[str] = s.info.setdefault(_LOCKED, set())
+    if address in locked:
+        return
+    locked.add(address)
     if s.get_bind().dialect.name == "postgresql":
         key = int.from_bytes(hashlib.sha256(address.encode()).digest()[:4], "big", signed=True)
         s.execute(text("SELECT pg_advisory_xact_lock(8334, :k)"), {"k": key})
@@ -213,7 +219,7 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
         if echoes >= limits.loop_replies:
             return (f"loop guard: {echoes} mails from this address answered maild's own answers within "
                     f"{_span(limits.loop_window)}")
-    hour, day, strangers = s.execute(_COUNTS, {"address": address, "hour": now - HOUR, "day": now - DAY}).one()
+    hour, day, strangers = _counts(s, address, now)
     if kind == STRANGER and strangers:
         return "a stranger gets one answer a day, and this address had it"
     if kind == STRANGER and (s.scalar(_STRANGERS, {"since": now - HOUR}) or 0) >= limits.strangers_per_hour:
@@ -223,6 +229,23 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
     if day >= limits.replies_per_day:
         return f"reply cap: {_answers(limits.replies_per_day)} a day to this address"
     return None
+
+
+# Per transaction (a session is one), under the address's lock: address -> [answers in the last hour, in the
+# last day, to it as a stranger in the last day]. Read once an address and kept up by `_queue`, so a batch
+# of mails from one player costs one count, not one a mail.
+_COUNTED = "maild.replylimits.counted"
+_LOCKED = "maild.replylimits.locked"
+
+
+def _counts(s: Session, address: str, now: datetime) -> list[int]:
+    counted: dict[str, list[int]] = s.info.setdefault(_COUNTED, {})
+    counts = counted.get(address)
+    if counts is None:
+        _settle(s, address)
+        counts = counted[address] = list(
+            s.execute(_COUNTS, {"address": address, "hour": now - HOUR, "day": now - DAY}).one())
+    return counts
 
 
 def _answers(n: int) -> str:
@@ -242,6 +265,11 @@ def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: 
                        references=answer.thread, auto_submitted=AUTO_REPLIED)
     insert_rows(s, [row])
     _defer(s, _row(answer, address, echo, now, "queued", None, str(row["message_id"])))
+    counts = s.info.get(_COUNTED, {}).get(address)
+    if counts is not None:
+        counts[0] += 1
+        counts[1] += 1
+        counts[2] += answer.kind == STRANGER
 
 
 def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool, now: datetime, status: str,

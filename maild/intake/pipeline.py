@@ -59,7 +59,6 @@ def intake_steps(app: App) -> list[attempts.Step]:
     tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first."""
     with app.db.session() as s:
         flush_refusals(s, app, _refusal_summary)
-    with app.db.session() as s:
         pending = [(r.id, r.attempts) for r in s.execute(
             select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id))]
     return list(attempts.plan(pending, INTAKE_BATCH, app.config.max_intake_attempts))
