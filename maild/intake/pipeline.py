@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.crashpoints import crashpoint
+from maild.db import is_transient, retry_transient
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake.identity import authenticate, route
@@ -35,23 +36,55 @@ log = logging.getLogger("maild.intake")
 INTAKE_BATCH = 50
 
 
-def process_new(app: App) -> dict[str, int]:
-    """Process every stored mail not yet processed, in receipt order."""
-    with app.db.session() as s:
-        ids = list(s.scalars(select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)))
+def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
+    """Process every stored mail not yet processed (with `up_to`, those stored up to that receipt sequence),
+    in receipt order. Counts the outcomes by status; "retry" counts mails left new after transient failures,
+    for the next pass."""
+    query = select(InboundMail.id).where(InboundMail.status == "new").order_by(InboundMail.id)
+    if up_to is not None:
+        query = query.where(InboundMail.id <= up_to)
+    ids = app.db.transaction(lambda s: list(s.scalars(query)), "listing new mail")
     counts: dict[str, int] = {}
     run = IntakeRun()
     for start in range(0, len(ids), INTAKE_BATCH):
         batch = ids[start:start + INTAKE_BATCH]
-        try:
-            statuses = _process_batch(app, batch, run)
-        except Exception:
-            log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
-            run = IntakeRun()  # it may hold orders of the batch that was rolled back
-            statuses = [status for mail_id in batch for status in _process_one(app, mail_id)]
+        statuses, run = _process_batch_retrying(app, batch, run)
         for status in statuses:
             counts[status] = counts.get(status, 0) + 1
     return counts
+
+
+# Mails in a row that still fail transiently, alone, before intake leaves the rest of a batch for the next pass:
+# the database itself is away, and trying each mail in turn would only take long.
+GIVE_UP_AFTER = 3
+
+
+def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple[list[str], IntakeRun]:
+    """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
+    lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
+    with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    runs = [run]
+
+    def attempt() -> list[str]:
+        try:
+            return _process_batch(app, batch, runs[-1])
+        except Exception:
+            runs.append(IntakeRun())
+            raise
+
+    try:
+        return retry_transient(attempt, f"intake of mails {batch[0]}..{batch[-1]}"), runs[-1]
+    except Exception:
+        log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
+    statuses: list[str] = []
+    for n, mail_id in enumerate(batch):
+        statuses += _process_one(app, mail_id)
+        if statuses[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
+            left = len(batch) - n - 1
+            log.warning("intake of %d more mails left for the next pass", left)
+            statuses += ["retry"] * left
+            break
+    return statuses, runs[-1]
 
 
 def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
@@ -75,28 +108,42 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     return statuses
 
 
+def _process_one_tx(app: App, mail_id: int) -> list[str]:
+    with app.db.session() as s:
+        row = load_new(s, mail_id)
+        if row is None:
+            return []
+        run = IntakeRun()
+        process_mail(s, app, row, run)
+        row.save(s)
+        _notify_held(s, app, run)
+        return [row.status]
+
+
 def _process_one(app: App, mail_id: int) -> list[str]:
     try:
-        with app.db.session() as s:
-            row = load_new(s, mail_id)
-            if row is None:
-                return []
-            run = IntakeRun()
-            process_mail(s, app, row, run)
-            row.save(s)
-            _notify_held(s, app, run)
-            return [row.status]
-    except Exception:  # a bug must not lose the mail nor stop the daemon: keep it, tell the GM
+        return retry_transient(lambda: _process_one_tx(app, mail_id), f"intake of mail {mail_id}")
+    except Exception as exc:
+        if is_transient(exc):  # the database, not the mail: it stays new and the next pass tries again
+            log.warning("intake of mail %d left for the next pass: %s", mail_id, exc)
+            return ["retry"]
+        # A bug must not lose the mail nor stop the daemon: keep it, tell the GM.
         log.exception("intake failed for mail %d", mail_id)
-        with app.db.session() as s:
-            failed = s.get(InboundMail, mail_id)
-            assert failed is not None
-            failed.status = "error"
-            failed.note = traceback.format_exc(limit=5)
-            notify_gm(s, app, f"error:{mail_id}", f"mail {mail_id} could not be processed",
-                      f"maild failed while reading mail {mail_id} (from {failed.sender or 'unknown'}).\n"
-                      f"It is kept in the database; `maild mail list` shows it.\n\n{failed.note}")
+        note = traceback.format_exc(limit=5)
+        app.db.transaction(lambda s: _mark_error(s, app, mail_id, note),
+                           f"recording the failure of mail {mail_id}")
         return ["error"]
+
+
+def _mark_error(s: Session, app: App, mail_id: int, note: str) -> None:
+    failed = s.get(InboundMail, mail_id)
+    assert failed is not None
+    failed.status = "error"
+    failed.note = note
+    notify_gm(s, app, f"error:{mail_id}", f"mail {mail_id} could not be processed",
+              f"maild failed while reading mail {mail_id} (from {failed.sender or 'unknown'}).\n"
+              f"It is kept in the database; `maild mail list` shows it, and `maild mail reprocess "
+              f"{mail_id}` reads it again once the cause is mended.\n\n{failed.note}")
 
 
 def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun | None = None) -> None:

@@ -43,6 +43,8 @@ class IntakeRun:
         process meanwhile must not leave an order booked for a turn already resolved."""
         self._games = list(s.scalars(select(Game).with_for_update(read=True)))
         self._turns.clear()
+        # Another process's intake may have booked orders since the last transaction.
+        self._books.clear()
 
     def games(self, s: Session) -> list[Game]:
         if self._games is None:
@@ -86,8 +88,10 @@ _INBOUND = InboundMail.__table__
 _SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
     status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
     subject=bindparam("subject"), game_id=bindparam("game_id"), player_id=bindparam("player_id"))
+# FOR UPDATE (PostgreSQL; SQLite has one writer anyway): two intakes at once (the daemon's and a GM's command)
+# take turns on a mail, and the second, once the first committed, finds it no longer new and leaves it.
 _LOAD = select(_INBOUND.c.raw, _INBOUND.c.size, _INBOUND.c.received_at).where(
-    _INBOUND.c.id == bindparam("mid"), _INBOUND.c.status == "new")
+    _INBOUND.c.id == bindparam("mid"), _INBOUND.c.status == "new").with_for_update()
 
 
 @dataclass
