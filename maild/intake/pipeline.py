@@ -22,7 +22,7 @@ from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake.identity import authenticate, route
 from maild.intake.read import ReadMail, read_mail
-from maild.intake.run import IntakeRun, MailRow, load_new
+from maild.intake.run import IntakeRun, MailRow, claim, load_new
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import cancel_late
 from maild.outbox import AUTO_REPLIED, notify_gm, queue_mail
@@ -91,7 +91,7 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
         run.begin(s)
-        for mail_id in ids:
+        for mail_id in claim(s, ids):
             row = load_new(s, mail_id)
             if row is None:
                 continue
@@ -110,7 +110,7 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
 
 def _process_one_tx(app: App, mail_id: int) -> list[str]:
     with app.db.session() as s:
-        row = load_new(s, mail_id)
+        row = load_new(s, mail_id) if claim(s, [mail_id]) else None
         if row is None:
             return []
         run = IntakeRun()

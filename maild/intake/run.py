@@ -88,10 +88,11 @@ _INBOUND = InboundMail.__table__
 _SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
     status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
     subject=bindparam("subject"), game_id=bindparam("game_id"), player_id=bindparam("player_id"))
-# FOR UPDATE (PostgreSQL; SQLite has one writer anyway): two intakes at once (the daemon's and a GM's command)
-# take turns on a mail, and the second, once the first committed, finds it no longer new and leaves it.
 _LOAD = select(_INBOUND.c.raw, _INBOUND.c.size, _INBOUND.c.received_at).where(
-    _INBOUND.c.id == bindparam("mid"), _INBOUND.c.status == "new").with_for_update()
+    _INBOUND.c.id == bindparam("mid"), _INBOUND.c.status == "new")
+# Locked in id order, so two intakes claiming overlapping batches cannot deadlock.
+_CLAIM = select(_INBOUND.c.id).where(_INBOUND.c.id.in_(bindparam("ids", expanding=True)),
+                                     _INBOUND.c.status == "new").order_by(_INBOUND.c.id).with_for_update()
 
 
 @dataclass
@@ -113,6 +114,14 @@ class MailRow:
     def save(self, s: Session) -> None:
         s.execute(_SAVE, dict(mid=self.id, status=self.status, note=self.note, sender=self.sender,
                               subject=self.subject, game_id=self.game_id, player_id=self.player_id))
+
+
+def claim(s: Session, ids: list[int]) -> list[int]:
+    """Of the mails `ids`, those still new, locked until the transaction ends (FOR UPDATE on PostgreSQL; SQLite
+    has one writer anyway), in receipt order. Two intakes at once (the daemon's and a GM's command) so take
+    turns on a mail: the second waits for the first to commit, then finds the mail no longer new (PostgreSQL
+    checks the condition again after the wait) and leaves it."""
+    return list(s.scalars(_CLAIM, {"ids": ids}))
 
 
 def load_new(s: Session, mail_id: int) -> MailRow | None:
