@@ -55,11 +55,18 @@ class WriterQueue:
                     if not sqlite_busy(exc) or time.monotonic() >= deadline:
                         raise
                 if waiting is None:
-                    waiting = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-                    fcntl.flock(waiting, fcntl.LOCK_SH)
+                    waiting = self._announce()
         finally:
-            if waiting is not None:
+            if waiting is not None and waiting >= 0:
                 os.close(waiting)  # no longer waiting: closing drops the shared lock
+
+    def _announce(self) -> int:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:  # a folder we may not write to: wait unannounced, as SQLite alone would
+            return -1
+        fcntl.flock(fd, fcntl.LOCK_SH)  # waits at most for another's step_aside check, microseconds
+        return fd
 
     def step_aside(self) -> None:
         """Called after a transaction ended: if another writer waits, give it time to take the lock."""
