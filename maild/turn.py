@@ -95,7 +95,8 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool) ->
         assert turn is not None
         if turn.status == "done":  # another run got here first
             return TurnOutcome(name, turn.number, "done", "already processed")
-        # With the game locked no intake can book for it any more: what is unread now stays unread.
+        # With the game locked, intake elsewhere waits for this transaction: mail still new now is read after
+        # the turn, so it would count for the next one.
         unread = unread_before(s, cutoff)
         if unread and not last:
             return None
