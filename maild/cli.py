@@ -69,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("files", nargs="+", type=Path)
     mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)")
     mlist.add_argument("--all", action="store_true")
+    reprocess = mail.add_parser("reprocess", help="run intake again on stored mail (status reset, receipt "
+                                                  "sequence kept); refused for mail already booked or answered")
+    reprocess.add_argument("ids", nargs="*", type=int, metavar="ID")
+    reprocess.add_argument("--errors", action="store_true", help="every mail that ended in error")
 
     outbox = sub.add_parser("outbox", help="outbound mail").add_subparsers(dest="outbox_cmd", required=True)
     outbox.add_parser("list", help="queued and failed outbound mail")
@@ -353,6 +357,8 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
                 assert row is not None
                 print(f"{path}: mail {mail_id}: {row.status}" + (f" ({row.note})" if row.note else ""))
         return 0
+    if args.mail_cmd == "reprocess":
+        return cmd_mail_reprocess(app, args)
     with app.db.session() as s:
         q = select(InboundMail).order_by(InboundMail.id)
         if not args.all:
@@ -363,6 +369,22 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
         for row in s.scalars(q):
             print(f"{row.id}  {row.received_at:%Y-%m-%d %H:%M}  {row.status:<14}  {row.sender or '-'}  "
                   f"{(row.subject or '')[:50]!r}  {row.note or ''}")
+    return 0
+
+
+def cmd_mail_reprocess(app: App, args: argparse.Namespace) -> int:
+    from maild.intake.reprocess import RefusedReprocess, reprocess
+
+    if bool(args.ids) == args.errors:
+        raise UsageError("mail reprocess: give mail ids or --errors (one of them)")
+    try:
+        reread = reprocess(app, None if args.errors else args.ids)
+    except RefusedReprocess as exc:
+        raise UsageError(str(exc)) from None
+    if not reread:
+        print("no mail in error")
+    for r in reread:
+        print(f"mail {r.id}: {r.status}" + (f" ({r.note.splitlines()[-1]})" if r.note else ""))
     return 0
 
 

@@ -1,33 +1,62 @@
-"""Engine and sessions: SQLite (WAL) as the embedded default, PostgreSQL in production."""
+"""Engine and sessions: SQLite (WAL) as the embedded default, PostgreSQL in production.
+
+Several hands write to one database: the daemon, the GM's commands beside it, one day several daemons on one
+PostgreSQL. Writers wait their turn (SQLite: every transaction begins IMMEDIATE, so it queues for the write
+lock under the busy timeout instead of failing when it later tries to write) and a transaction that still
+fails for a passing reason (a lock, a serialization failure or deadlock, a dropped connection) is done again
+from the start by `retry_transient`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from maild.paths import MIGRATIONS_DIR
+from maild.sqlite_writers import WAIT_SLICE_MS, WriterQueue, sqlite_busy
+
+log = logging.getLogger("maild.db")
+T = TypeVar("T")
+
+# How long a SQLite writer waits for the lock before giving up (then `retry_transient` tries again): longer
+# than any one transaction of the daemon (a batch of mails, one game's turn) takes. Writers take turns
+# (maild/sqlite_writers.py), so a steady stream of the daemon's transactions does not starve a command.
+BUSY_TIMEOUT_S = 30
+# A transient failure is tried again this many times in all, after pauses growing from FIRST_PAUSE_S.
+RETRY_ATTEMPTS = 6
+FIRST_PAUSE_S = 0.05
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, writers: WriterQueue | None = None) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
-        _sqlite_pragmas(engine)
+        engine = create_engine(url, connect_args={"timeout": WAIT_SLICE_MS / 1000})
+        _sqlite_setup(engine, writers or writer_queue(url))
         return engine
     return create_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_pragmas(engine: Engine) -> None:
+def writer_queue(url: str) -> WriterQueue:
+    database = make_url(url).database
+    return WriterQueue(Path(database if database and database != ":memory:" else "memory.db"), BUSY_TIMEOUT_S)
+
+
+def _sqlite_setup(engine: Engine, writers: WriterQueue) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         # pysqlite's own transaction handling defers BEGIN and breaks SAVEPOINT; we issue BEGIN ourselves.
@@ -35,13 +64,58 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
+        # Short: the long wait for the write lock is WriterQueue.begin's, which lets others know it waits.
+        cur.execute(f"PRAGMA busy_timeout={WAIT_SLICE_MS}")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.close()
 
     @event.listens_for(engine, "begin")
     def on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # IMMEDIATE takes the write lock at the start, waiting for it. A deferred BEGIN reads first and fails at
+        # once with "database is locked" when it then writes after another process committed (SQLite cannot
+        # move a reader's snapshot forward), whatever the busy timeout.
+        try:
+            writers.begin(conn.connection.driver_connection)
+        except sqlite3.OperationalError as exc:
+            raise OperationalError("BEGIN IMMEDIATE", None, exc) from exc
+
+
+# PostgreSQL SQLSTATEs worth a second try: classes 40 (serialization failure, deadlock) and 08 (connection),
+# a lock wait that timed out, the server shutting down or out of connections.
+_PG_TRANSIENT_CLASSES = ("40", "08")
+_PG_TRANSIENT_STATES = frozenset({"55P03", "57P01", "57P02", "57P03", "53300"})
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether `exc` is a database failure that doing the same transaction again may not meet."""
+    orig: BaseException | None = exc
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:  # SQLAlchemy recognised a lost connection
+            return True
+        orig = exc.orig
+    if isinstance(orig, sqlite3.Error):
+        return sqlite_busy(orig)
+    sqlstate = getattr(orig, "sqlstate", None)
+    if isinstance(sqlstate, str):
+        return sqlstate[:2] in _PG_TRANSIENT_CLASSES or sqlstate in _PG_TRANSIENT_STATES
+    return False
+
+
+def retry_transient(fn: Callable[[], T], what: str = "a transaction", attempts: int = RETRY_ATTEMPTS) -> T:
+    """Call `fn` (one whole transaction, which a failure rolled back) again while it fails transiently, with
+    growing pauses; a failure that is not transient, or the last one, is raised."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return fn()
+        except Exception as exc:
+            if attempt == attempts or not is_transient(exc):
+                raise
+            # Random spread, so that two writers who failed together do not come back together.
+            pause = FIRST_PAUSE_S * 2 ** (attempt - 1) * (1 + random.random())
+            log.warning("%s failed (%s), trying again in %.2f s (attempt %d of %d)", what,
+                        str(exc).splitlines()[0][:200], pause, attempt + 1, attempts)
+            time.sleep(pause)
+    raise AssertionError("unreachable")
 
 
 def alembic_config(engine: Engine) -> AlembicConfig:
@@ -63,14 +137,29 @@ def is_initialized(engine: Engine) -> bool:
 class Database:
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        is_sqlite = make_url(url).get_backend_name() == "sqlite"
+        self._writers = writer_queue(url) if is_sqlite else None
+        self.engine = make_engine(url, self._writers)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back if it raises."""
-        with self._sessions() as s, s.begin():
-            yield s
+        try:
+            with self._sessions() as s, s.begin():
+                yield s
+        finally:
+            if self._writers is not None:
+                self._writers.step_aside()
+
+    def transaction(self, fn: Callable[[Session], T], what: str = "a transaction") -> T:
+        """`fn` in one transaction, done again from the start while it fails for a passing reason. `fn` must
+        do nothing outside the database that a second run would repeat."""
+        def once() -> T:
+            with self.session() as s:
+                return fn(s)
+
+        return retry_transient(once, what)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -6,17 +6,20 @@ import json
 import logging
 import random
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.config import Safety
 from maild.crashpoints import crashpoint
+from maild.db import retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
-from maild.models import Game, Player, Snapshot, Turn
+from maild.intake.pipeline import process_new
+from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
@@ -56,8 +59,34 @@ def should_hold(share: float, usual: float, safety: Safety) -> bool:
     return share > 0 and share >= safety.missing_fraction and share >= usual + safety.over_usual
 
 
+# A turn first reads the mail stored before it; while another process still holds some of that mail it looks
+# again, this many times, before it runs without the mail that could not be read (a warning says so).
+CATCH_UP_ROUNDS = 5
+
+
 def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
-    """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate."""
+    """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate.
+
+    Every mail stored before the turn starts counts: intake reads it first (mail that came after the deadline
+    is late there and goes where the game's late policy says), then the turn's transaction locks the game and
+    checks that no such mail is still unread (another process's intake may have held it), else reads again."""
+    cutoff = app.db.transaction(lambda s: s.scalar(select(func.max(InboundMail.id))) or 0, "reading the inbox")
+    for round_ in range(1, CATCH_UP_ROUNDS + 1):
+        process_new(app, up_to=cutoff)
+        last = round_ == CATCH_UP_ROUNDS
+        outcome = retry_transient(partial(_run_turn_once, app, name, force, cutoff, last), f"turn of {name}")
+        if outcome is not None:
+            return outcome
+    raise AssertionError("unreachable: the last round always runs the turn")
+
+
+def unread_before(s: Session, cutoff: int) -> int:
+    return s.scalar(select(func.count()).where(InboundMail.status == "new", InboundMail.id <= cutoff)) or 0
+
+
+def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool) -> TurnOutcome | None:
+    """One transaction; None (nothing written) if mail stored before the turn is still unread and this is not
+    the `last` round."""
     with app.db.session() as s:
         game = get_game(s, name, lock=True)
         if game.finished:
@@ -66,6 +95,14 @@ def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
         assert turn is not None
         if turn.status == "done":  # another run got here first
             return TurnOutcome(name, turn.number, "done", "already processed")
+        # With the game locked, intake elsewhere waits for this transaction: mail still new now is read after
+        # the turn, so it would count for the next one.
+        unread = unread_before(s, cutoff)
+        if unread and not last:
+            return None
+        if unread:
+            log.warning("%s turn %d runs without %d mails stored before it that could not be read yet",
+                        name, turn.number, unread)
         ruleset = ruleset_named(game.ruleset)
         players = [p.name for p in players_of(s, game)]
         book = accepted_sets(s, game, turn.number)
@@ -89,7 +126,8 @@ def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
         finish_turn(s, app, game, turn, result, missing, share)
         number = turn.number
     crashpoint("turn.committed")
-    return TurnOutcome(name, number, "done")
+    note = f"{unread} mails stored before it could not be read yet" if unread else ""
+    return TurnOutcome(name, number, "done", note)
 
 
 def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[str, list[PlacedOrder]]

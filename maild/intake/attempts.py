@@ -51,10 +51,22 @@ _INBOUND = InboundMail.__table__
 
 
 def begin(app: App, ids: list[int]) -> None:
-    """Count one more attempt on each mail, committed before the attempt starts."""
-    with app.db.session() as s:
-        s.execute(update(_INBOUND).where(_INBOUND.c.id.in_(ids), _INBOUND.c.status == "new")
-                  .values(attempts=_INBOUND.c.attempts + 1))
+    """Count one more attempt on each mail, committed before the attempt starts (retried while the database
+    is busy: a count that never lands would let a poison mail stop intake forever)."""
+    app.db.transaction(lambda s: s.execute(update(_INBOUND).where(_INBOUND.c.id.in_(ids), _INBOUND.c.status == "new")
+                                           .values(attempts=_INBOUND.c.attempts + 1)), "counting intake attempts")
+
+
+def forgive(app: App, ids: list[int]) -> None:
+    """Take back the attempt counted on mails that the database, not the mail, kept from being read (a lock, a
+    lost connection): they stay new and are tried again as fresh mail. Best effort: if the database is away,
+    the count stays, and a mail begun `max_intake_attempts` times is still set aside with its reason."""
+    try:
+        app.db.transaction(lambda s: s.execute(
+            update(_INBOUND).where(_INBOUND.c.id.in_(ids), _INBOUND.c.status == "new", _INBOUND.c.attempts > 0)
+            .values(attempts=_INBOUND.c.attempts - 1)), "forgiving intake attempts")
+    except Exception:
+        log.warning("could not take back the intake attempts of mails %s", ids, exc_info=True)
 
 
 def set_aside(app: App, mail_id: int) -> str:

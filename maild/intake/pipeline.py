@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
+from maild.db import is_transient, retry_transient
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, oversized, stall
@@ -45,23 +46,30 @@ INTAKE_BATCH = 50
 NOT_ANSWERED = "; not answered: "
 
 
-def process_new(app: App) -> dict[str, int]:
-    """Process every stored mail not yet processed, in receipt order."""
+def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
+    """Process every stored mail not yet processed (with `up_to`, those stored up to that receipt sequence),
+    in receipt order. Counts the outcomes by status; "retry" counts mails left new after transient failures,
+    for the next pass."""
     counts: dict[str, int] = {}
     run = IntakeRun()
-    for step in intake_steps(app):
+    for step in intake_steps(app, up_to):
         run = process_step(app, step, run, counts)
     return counts
 
 
-def intake_steps(app: App) -> list[attempts.Step]:
+def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
     """What intake has to do now, in receipt order: batches of fresh mail, mails tried before alone, mails
     tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first."""
-    with app.db.session() as s:
+    query = select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id)
+    if up_to is not None:
+        query = query.where(InboundMail.id <= up_to)
+
+    def pending(s: Session) -> list[tuple[int, int]]:
         flush_refusals(s, app, _refusal_summary)
-        pending = [(r.id, r.attempts) for r in s.execute(
-            select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id))]
-    return list(attempts.plan(pending, INTAKE_BATCH, app.config.max_intake_attempts))
+        return [(r.id, r.attempts) for r in s.execute(query)]
+
+    return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
+                              app.config.max_intake_attempts))
 
 
 def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
@@ -75,12 +83,7 @@ def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str
         run = IntakeRun()
     else:
         attempts.begin(app, step.ids)
-        try:
-            statuses = _process_batch(app, step.ids, run)
-        except Exception:
-            log.warning("a batch of %d mails failed; processing them one by one", len(step.ids), exc_info=True)
-            run = IntakeRun()  # it may hold orders of the batch that was rolled back
-            statuses = [status for mail_id in step.ids for status in _process_one(app, mail_id)]
+        statuses, run = _process_batch_retrying(app, step.ids, run)
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     return run
@@ -93,6 +96,40 @@ def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun) -> None
         process_mail(s, app, row, run)
     finally:
         stall.guard.clear()
+
+
+# Mails in a row that still fail transiently, alone, before intake leaves the rest of a batch for the next pass:
+# the database itself is away, and trying each mail in turn would only take long.
+GIVE_UP_AFTER = 3
+
+
+def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple[list[str], IntakeRun]:
+    """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
+    lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
+    with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    runs = [run]
+
+    def attempt() -> list[str]:
+        try:
+            return _process_batch(app, batch, runs[-1])
+        except Exception:
+            runs.append(IntakeRun())
+            raise
+
+    try:
+        return retry_transient(attempt, f"intake of mails {batch[0]}..{batch[-1]}"), runs[-1]
+    except Exception:
+        log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
+    statuses: list[str] = []
+    for n, mail_id in enumerate(batch):
+        statuses += _process_one(app, mail_id)
+        if statuses[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
+            left = batch[n + 1:]
+            log.warning("intake of %d more mails left for the next pass", len(left))
+            attempts.forgive(app, left)
+            statuses += ["retry"] * len(left)
+            break
+    return statuses, runs[-1]
 
 
 def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
@@ -114,29 +151,44 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     return statuses
 
 
+def _process_one_tx(app: App, mail_id: int) -> list[str]:
+    with app.db.session() as s:
+        run = IntakeRun()
+        statuses = []
+        for row in iter_new(s, [mail_id], app.config.max_mail_bytes):
+            _process_watched(s, app, row, run)
+            run.save(row)
+            statuses.append(row.status)
+        run.flush(s)
+        _notify_held(s, app, run)
+        return statuses
+
+
 def _process_one(app: App, mail_id: int) -> list[str]:
     try:
-        with app.db.session() as s:
-            run = IntakeRun()
-            statuses = []
-            for row in iter_new(s, [mail_id], app.config.max_mail_bytes):
-                _process_watched(s, app, row, run)
-                run.save(row)
-                statuses.append(row.status)
-            run.flush(s)
-            _notify_held(s, app, run)
-            return statuses
-    except Exception:  # a bug must not lose the mail nor stop the daemon: keep it, tell the GM
+        return retry_transient(lambda: _process_one_tx(app, mail_id), f"intake of mail {mail_id}")
+    except Exception as exc:
+        if is_transient(exc):  # the database, not the mail: it stays new and the next pass tries again
+            log.warning("intake of mail %d left for the next pass: %s", mail_id, exc)
+            attempts.forgive(app, [mail_id])
+            return ["retry"]
+        # A bug must not lose the mail nor stop the daemon: keep it, tell the GM.
         log.exception("intake failed for mail %d", mail_id)
-        with app.db.session() as s:
-            failed = s.get(InboundMail, mail_id)
-            assert failed is not None
-            failed.status = "error"
-            failed.note = strip_controls(traceback.format_exc(limit=5))  # it may quote the mail's NULs
-            notify_gm(s, app, f"error:{mail_id}", f"mail {mail_id} could not be processed",
-                      f"maild failed while reading mail {mail_id} (from {failed.sender or 'unknown'}).\n"
-                      f"It is kept in the database; `maild mail list` shows it.\n\n{failed.note}")
+        note = strip_controls(traceback.format_exc(limit=5))  # it may quote the mail's NULs
+        app.db.transaction(lambda s: _mark_error(s, app, mail_id, note),
+                           f"recording the failure of mail {mail_id}")
         return ["error"]
+
+
+def _mark_error(s: Session, app: App, mail_id: int, note: str) -> None:
+    failed = s.get(InboundMail, mail_id)
+    assert failed is not None
+    failed.status = "error"
+    failed.note = note
+    notify_gm(s, app, f"error:{mail_id}", f"mail {mail_id} could not be processed",
+              f"maild failed while reading mail {mail_id} (from {failed.sender or 'unknown'}).\n"
+              f"It is kept in the database; `maild mail list` shows it, and `maild mail reprocess "
+              f"{mail_id}` reads it again once the cause is mended.\n\n{failed.note}")
 
 
 def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:

@@ -49,6 +49,8 @@ class IntakeRun:
         process meanwhile must not leave an order booked for a turn already resolved."""
         self._games = list(s.scalars(select(Game).with_for_update(read=True)))
         self._turns.clear()
+        # Another process's intake may have booked orders since the last transaction.
+        self._books.clear()
 
     def games(self, s: Session) -> list[Game]:
         if self._games is None:
@@ -112,9 +114,13 @@ _INBOUND = InboundMail.__table__
 _SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
     status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
     subject=bindparam("subject"), game_id=bindparam("game_id"), player_id=bindparam("player_id"))
+# The batch's mails still new, claimed: locked in id order until the transaction ends (FOR UPDATE on
+# PostgreSQL; SQLite has one writer anyway), so two intakes at once (the daemon's and a GM's command) take
+# turns on a mail and cannot deadlock: the second waits for the first to commit, then finds the mail no
+# longer new (PostgreSQL checks the condition again after the wait) and leaves it.
 _HEADS = (select(_INBOUND.c.id, _INBOUND.c.size, _INBOUND.c.received_at)
           .where(_INBOUND.c.id.in_(bindparam("ids", expanding=True)), _INBOUND.c.status == "new")
-          .order_by(_INBOUND.c.id))
+          .order_by(_INBOUND.c.id).with_for_update())
 _RAWS = select(_INBOUND.c.id, _INBOUND.c.raw).where(_INBOUND.c.id.in_(bindparam("ids", expanding=True)))
 _RAW = select(_INBOUND.c.raw).where(_INBOUND.c.id == bindparam("mid"))
 
@@ -141,8 +147,8 @@ class MailRow:
 
 
 def iter_new(s: Session, ids: list[int], max_bytes: int) -> Iterator[MailRow]:
-    """The mails of `ids` still new, in receipt order, each with its raw bytes while it is worked on. Two
-    queries for the batch; a mail over BULK_RAW_BYTES is read alone (an oversized one too: its row holds only
+    """The mails of `ids` still new, claimed (see _HEADS), in receipt order, each with its raw bytes while it
+    is worked on. Two queries for the batch; a mail over BULK_RAW_BYTES is read alone (an oversized one too: its row holds only
     its header block, for the refusal)."""
     heads = s.execute(_HEADS, {"ids": ids}).all()
     small = [h.id for h in heads if h.size <= min(BULK_RAW_BYTES, max_bytes)]
