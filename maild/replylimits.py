@@ -278,7 +278,9 @@ def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool,
     told = s.scalar(select(Reply.id).where(Reply.address == address, Reply.created_at >= now - DAY,
                                            Reply.status.in_(("suppressed", "batched", "told"))).limit(1))
     s.execute(_INSERT, [_row(answer, address, echo, now, status, reason, None)])
-    log.info("%s to %s held back: %s", answer.kind, clip(address, 100), reason)
+    # Nor the log: the first hold-back of an address in a day is news, the rest of a flood is detail.
+    log.log(logging.INFO if told is None else logging.DEBUG, "%s to %s held back: %s", answer.kind,
+            clip(address, 100), reason)
     if told is None:
         gate.held_back.append(HeldBack(address, answer.kind, reason, answer.mail_id, answer.game_id))
 

@@ -148,8 +148,8 @@ class MailRow:
 
 def iter_new(s: Session, ids: list[int], max_bytes: int) -> Iterator[MailRow]:
     """The mails of `ids` still new, claimed (see _HEADS), in receipt order, each with its raw bytes while it
-    is worked on. Two queries for the batch; a mail over BULK_RAW_BYTES is read alone (an oversized one too: its row holds only
-    its header block, for the refusal)."""
+    is worked on. Two queries for the batch; a mail over BULK_RAW_BYTES is read alone (an oversized one too:
+    its row holds only its header block, for the refusal)."""
     heads = s.execute(_HEADS, {"ids": ids}).all()
     small = [h.id for h in heads if h.size <= min(BULK_RAW_BYTES, max_bytes)]
     raws = {r.id: r.raw for r in s.execute(_RAWS, {"ids": small})} if small else {}
