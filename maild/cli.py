@@ -456,12 +456,15 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
         text = args.file.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"{args.file}: {exc.strerror}") from None
+    from maild.intake.orders import names_of, read_orders
     from maild.intake.ordertext import extract
 
-    # As the daemon reads a mail: a "#GAME PLAYER" line, quotes and signatures are handled the same way.
+    # As the daemon reads a mail: a "#GAME PLAYER" line, quotes and signatures, formatting without meaning
+    # (bullets, emphasis, smart punctuation) and greetings or sign-offs are handled the same way.
     order_text = extract(text.replace("\r\n", "\n"))
     header = order_text.header
-    parsed = ruleset.parse(order_text.text)
+    read = read_orders(ruleset, order_text.text, names_of(header.player if header else None))
+    parsed = read.parsed
     problems = list(parsed.diagnostics)
     if args.game:
         from maild.games import get_game, state_before

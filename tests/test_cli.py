@@ -158,3 +158,16 @@ def test_replies_list_shows_the_answers_held_back(gm: Path, tmp_path: Path,
     assert maild(gm, "mail", "list") == 0
     listed = capsys.readouterr().out
     assert listed.count("not answered: a stranger gets one answer a day") == 2 and "alice" not in listed
+
+
+def test_orders_check_reads_a_file_as_the_daemon_reads_a_mail(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # Bullets, bold and a sign-off change nothing; a real mistake is still named with its line in the file.
+    orders = tmp_path / "orders.txt"
+    orders.write_text("Dear GM,\n\n• **bid 5$ for 1 of silk tax**\n• borrow 50$\n• bid five for silk\n\nThanks!\nAnna\n")
+    assert main(["orders", "check", "--ruleset", "venice", str(orders)]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith(f"{orders}:5: expected an amount of dollars after 'bid'")
+    orders.write_text("Dear GM,\n\n• **bid 5$ for 1 of silk tax**\n• borrow 50$\n\nThanks!\nAnna\n")
+    assert main(["orders", "check", "--ruleset", "venice", str(orders)]) == 0
+    assert capsys.readouterr().out == ""
