@@ -86,6 +86,22 @@ def parser_cache(name: str) -> str | None:
 Builder = Callable[[Tree, int, str], Order]
 
 
+# An order line (or, in a game that takes any number of orders on a line, one word of it) longer than this is
+# refused whole before any grammar sees it: no order needs it, and it bounds what one order can cost (Python
+# even refuses to read a number of more than 4,300 digits).
+MAX_LINE_CHARS = 2000
+
+
+def overlong(number: int, line: str, words: list[str] | None = None) -> Diagnostic | None:
+    """The diagnostic of line `number` if it (or, given `words`, its longest word) is longer than any order
+    may be, else None."""
+    longest = max((len(w) for w in words), default=0) if words is not None else len(line)
+    if longest <= MAX_LINE_CHARS:
+        return None
+    what = f"a word of {longest:,} characters" if words is not None else f"{longest:,} characters"
+    return Diagnostic(number, line[:80] + "…", f"this line has {what}; an order has at most {MAX_LINE_CHARS:,}")
+
+
 def parse_orders(parser: Lark | str, text: str, build: Builder, syntax: SyntaxHelp | None = None) -> ParsedOrders:
     """Parse `text` one line at a time: every non-blank line becomes an Order or a Diagnostic.
 
@@ -98,6 +114,9 @@ def parse_orders(parser: Lark | str, text: str, build: Builder, syntax: SyntaxHe
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        if (too_long := overlong(number, line)) is not None:
+            result.diagnostics.append(too_long)
             continue
         try:
             tree = lark.parse(line)

@@ -164,7 +164,8 @@ def test_orders_check_reads_a_file_as_the_daemon_reads_a_mail(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     # Bullets, bold and a sign-off change nothing; a real mistake is still named with its line in the file.
     orders = tmp_path / "orders.txt"
-    orders.write_text("Dear GM,\n\n• **bid 5$ for 1 of silk tax**\n• borrow 50$\n• bid five for silk\n\nThanks!\nAnna\n")
+    orders.write_text("Dear GM,\n\n• **bid 5$ for 1 of silk tax**\n• borrow 50$\n• bid five for silk\n\n"
+                      "Thanks!\nAnna\n")
     assert main(["orders", "check", "--ruleset", "venice", str(orders)]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and out[0].startswith(f"{orders}:5: expected an amount of dollars after 'bid'")

@@ -6,7 +6,7 @@ import pytest
 from lark import Lark, Tree
 
 from maild.parsing import OrderError, SyntaxHelp, format_diagnostic, load_parser, parse_orders
-from maild.ruleset import Diagnostic, Order
+from maild.ruleset import Diagnostic, Order, load_ruleset
 
 # A toy game: "move N to PLACE" and "wait".
 GRAMMAR = r"""
@@ -131,3 +131,17 @@ def test_parse_by_grammar_name() -> None:
     result = parse_orders("venice", "borrow 5$\nnonsense", any_order)
     assert [o.line for o in result.orders] == [1]
     assert [d.line for d in result.diagnostics] == [2]
+
+
+@pytest.mark.parametrize("ruleset, text", [
+    ("venice", "bid " + "9" * 5000 + "$ for 1 of silk tax"),
+    ("renaissance", "/MED *MEDICI\n*Florence .0101\nMLSiena !DAY" + "1" * 5000),
+    ("renaissance", "/MED *MEDICI\n*Florence .0101\nT0102grain" + "5" * 5000),
+])
+def test_an_overlong_line_is_named_not_a_crash(ruleset: str, text: str) -> None:
+    # A number of 5,000 digits made int() raise inside the grammar's builder, and the mail ended `error`.
+    parsed = load_ruleset(ruleset).parse(text)
+    last = text.count("\n") + 1
+    [bad] = [d for d in parsed.diagnostics if d.line == last]
+    assert "5,0" in bad.message and "characters; an order has at most 2,000" in bad.message
+    assert len(bad.text) < 100

@@ -27,7 +27,7 @@ from typing import Any
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from maild.parsing import OrderError, load_parser
+from maild.parsing import OrderError, load_parser, overlong
 from maild.ruleset import Diagnostic, Order, ParsedOrders
 
 from . import items, plainwords
@@ -142,6 +142,9 @@ def parse(text: str) -> ParsedOrders:
         if not line or line.startswith(("--", ";")):
             continue
         tokens = line.replace("*", " *").split()
+        if (too_long := overlong(number, line, tokens)) is not None:  # several codes may share a line
+            reader.result.diagnostics.append(too_long)
+            continue
         for i, tok in enumerate(tokens):
             if tok.startswith(("--", ";")):
                 tokens = tokens[:i]
