@@ -19,6 +19,17 @@ _SETS = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, P
 _PLAYER_SETS = _SETS.where(OrderSetRow.player_id == bindparam("player"))
 
 
+_PLAYER_SEQS = (select(OrderSetRow.seq)
+                .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
+                       OrderSetRow.status == "accepted", OrderSetRow.player_id == bindparam("player")))
+
+
+def accepted_seqs(session: Session, game: Game, turn: int, player: Player) -> set[int]:
+    """The receipt sequences of a player's accepted order sets of a turn: what `accepted_sets` would return,
+    without reading the orders."""
+    return set(session.scalars(_PLAYER_SEQS, {"game": game.id, "turn": turn, "player": player.id}))
+
+
 def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None) -> dict[str, list[OrderSet]]:
     """Accepted order sets of a turn, per player name, each list in receipt order."""
     params = {"game": game.id, "turn": turn}

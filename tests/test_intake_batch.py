@@ -69,3 +69,34 @@ def test_big_mails_are_read_alone_and_oversized_ones_as_headers(tmp_path: Path, 
                     (ids[2], len(header_block(mails[2].raw)), sizes[2]), (ids[3], sizes[3], sizes[3])]
     # Heads, the small ones' bytes together, the big one's alone, the oversized one's header block alone.
     assert len([q for q in statements if q.startswith("SELECT")]) == 4
+
+
+def test_a_book_read_in_an_earlier_transaction_is_checked_not_trusted(tmp_path: Path, db_url: str,
+                                                                     venice_setup: Path) -> None:
+    """Intake keeps a player's order book from one transaction to the next, and before using it again checks
+    that the same sets are accepted: another process's intake may have booked one meanwhile, or a CANCEL
+    withdrawn one."""
+    from maild.intake.run import IntakeRun
+    from maild.models import Game, Player
+
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    with app.db.session() as s:
+        sync_games(s, app.config, app.now())
+    store_batch(app, [order_mail(0)])
+    assert process_new(app) == {"orders": 1}
+    run = IntakeRun()
+    with app.db.session() as s:
+        run.begin(s)
+        game = s.scalars(select(Game)).one()
+        alice = s.scalars(select(Player).where(Player.name == "alice")).one()
+        assert len(run.on_file(s, game, 1, alice)) == 1
+    store_batch(app, [order_mail(2)])  # alice again, booked by another intake
+    assert process_new(app) == {"orders": 1}
+    with app.db.session() as s:
+        run.begin(s)
+        assert len(run.on_file(s, game, 1, alice)) == 2
+    with app.db.session() as s:  # a CANCEL elsewhere
+        s.execute(OrderSetRow.__table__.update().values(status="cancelled"))
+    with app.db.session() as s:
+        run.begin(s)
+        assert run.on_file(s, game, 1, alice) == []

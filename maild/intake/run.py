@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from maild.games import get_turn, players_of, state_before
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
-from maild.orderbook import accepted_sets
+from maild.orderbook import accepted_seqs, accepted_sets
 from maild.replylimits import Gate
 from maild.ruleset import OrderSet
 
@@ -36,6 +36,7 @@ class IntakeRun:
         self._turns: dict[tuple[int, int], Turn | None] = {}
         self._states: dict[tuple[int, int], dict[str, Any]] = {}
         self._books: dict[tuple[int, int, int], list[OrderSet]] = {}
+        self._stale: set[tuple[int, int, int]] = set()  # books read in an earlier transaction
         self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
         self.gate = Gate()  # answers held back by the reply limits, not yet reported
@@ -49,8 +50,8 @@ class IntakeRun:
         process meanwhile must not leave an order booked for a turn already resolved."""
         self._games = list(s.scalars(select(Game).with_for_update(read=True)))
         self._turns.clear()
-        # Another process's intake may have booked orders since the last transaction.
-        self._books.clear()
+        # Another process's intake may have booked (or a CANCEL withdrawn) orders since the last transaction.
+        self._stale.update(self._books)
 
     def games(self, s: Session) -> list[Game]:
         if self._games is None:
@@ -72,6 +73,13 @@ class IntakeRun:
     def on_file(self, s: Session, game: Game, turn: int, player: Player) -> list[OrderSet]:
         """The player's accepted order sets (a copy: `accepted` adds the new one once it is stored)."""
         key = (game.id, turn, player.id)
+        if key in self._stale:
+            # Read in an earlier transaction: still good if the same sets are accepted now (a look at their
+            # receipt sequences, not their orders, which cost most of a big book's reading).
+            self._stale.discard(key)
+            self.flush(s)
+            if {o.seq for o in self._books[key]} != accepted_seqs(s, game, turn, player):
+                del self._books[key]
         if key not in self._books:
             self.flush(s)  # the query must see the sets booked earlier in this transaction
             self._books[key] = accepted_sets(s, game, turn, player).get(player.name, [])
@@ -80,6 +88,7 @@ class IntakeRun:
     def forget(self, game: Game, turn: int, player: Player) -> None:
         """Drop the cached book of a player whose sets changed status (a CANCEL)."""
         self._books.pop((game.id, turn, player.id), None)
+        self._stale.discard((game.id, turn, player.id))
 
     def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet) -> None:
         self._books.setdefault((game.id, turn, player.id), []).append(order_set)
