@@ -25,21 +25,16 @@ import tempfile
 import textwrap
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.benchapp import venice_app  # noqa: E402
 from maild.app import App  # noqa: E402
-from maild.clock import Clock  # noqa: E402
-from maild.config import parse_config  # noqa: E402
 from maild.daemon import Daemon, PassReport  # noqa: E402
-from maild.db import Database, upgrade  # noqa: E402
-from maild.games import sync_games  # noqa: E402
 from maild.intake.pipeline import process_new  # noqa: E402
 from maild.mail.maildir import MaildirInbox, MaildirSender, deliver  # noqa: E402
 
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 PLAYERS = 40
 BIG_MAIL = 9_000_000
 
@@ -55,27 +50,9 @@ def setup_toml() -> str:
     return "\n".join(lines) + "\n"
 
 
-def config_data(root: Path, db_url: str | None) -> dict[str, object]:
-    return {
-        "database": {"url": db_url or f"sqlite:///{root / 'bench.db'}"},
-        "mail": {"inbound": {"kind": "maildir", "path": str(root / "in")},
-                 "outbound": {"kind": "maildir", "path": str(root / "out"), "from": "gm@example.org"}},
-        "daemon": {"gm": "referee@example.org"},
-        "games": [{"name": "bench", "ruleset": "venice", "setup": str(root / "setup.toml"),
-                   "address": "gm@example.org",
-                   "schedule": {"timezone": "UTC", "at": [f"2026-11-{22 + d}T17:15" for d in range(7)]}}],
-    }
-
-
 def make_app(root: Path, db_url: str | None) -> App:
-    (root / "setup.toml").write_text(setup_toml())
-    config = parse_config(config_data(root, db_url), root, None)
-    db = Database(config.database_url)
-    upgrade(db.engine)
-    app = App(config=config, db=db, clock=Clock(NOW, frozen=True))
-    with db.session() as s:
-        sync_games(s, config, NOW)
-    return app
+    # The reply caps stay at their defaults: what they hold back of a hostile mix is part of the measure.
+    return venice_app(root, db_url, setup_toml(), answer_all=False, daemon={"gm": "referee@example.org"})
 
 
 def _head(sender: str, n: int, extra: str = "", subject: str = "bids") -> str:

@@ -18,23 +18,17 @@ import resource
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.benchapp import venice_app  # noqa: E402
 from maild.app import App  # noqa: E402
-from maild.clock import Clock  # noqa: E402
-from maild.config import parse_config  # noqa: E402
 from maild.daemon import Daemon, PassReport  # noqa: E402
-from maild.db import Database, upgrade  # noqa: E402
-from maild.games import sync_games  # noqa: E402
 from maild.intake.pipeline import process_new  # noqa: E402
 from maild.mail.maildir import MaildirInbox, MaildirSender, deliver  # noqa: E402
 from maild.ruleset import Order, PlacedOrder, load_ruleset  # noqa: E402
 from maild.turn import run_turn  # noqa: E402
-
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
 
 def setup_toml(players: int, items: int) -> str:
@@ -54,24 +48,7 @@ def setup_toml(players: int, items: int) -> str:
 
 
 def make_app(root: Path, db_url: str | None, players: int, items: int) -> App:
-    (root / "setup.toml").write_text(setup_toml(players, items))
-    data = {
-        "database": {"url": db_url or f"sqlite:///{root / 'bench.db'}"},
-        "mail": {"inbound": {"kind": "maildir", "path": str(root / "in")},
-                 "outbound": {"kind": "maildir", "path": str(root / "out"), "from": "gm@example.org"}},
-        # Every mail is answered: the per-address reply caps are set above the bench's mails a player.
-        "limits": {"replies_per_hour": 1_000_000, "replies_per_day": 1_000_000},
-        "games": [{"name": "bench", "ruleset": "venice", "setup": str(root / "setup.toml"),
-                   "address": "gm@example.org",
-                   "schedule": {"timezone": "UTC", "at": [f"2026-11-{22 + d}T17:15" for d in range(7)]}}],
-    }
-    config = parse_config(data, root, None)
-    db = Database(config.database_url)
-    upgrade(db.engine)
-    app = App(config=config, db=db, clock=Clock(NOW, frozen=True))
-    with db.session() as s:
-        sync_games(s, config, NOW)
-    return app
+    return venice_app(root, db_url, setup_toml(players, items))
 
 
 def bench_ingest(app: App, mails: int, players: int, items: int, rng: random.Random) -> float:

@@ -28,21 +28,17 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import UTC, datetime
 from email.policy import default
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.benchapp import venice_app  # noqa: E402
 from maild.app import App  # noqa: E402
-from maild.clock import Clock  # noqa: E402
-from maild.config import parse_config  # noqa: E402
 from maild.daemon import Daemon  # noqa: E402
-from maild.db import Database, upgrade  # noqa: E402
 from maild.mail.maildir import MaildirInbox, MaildirSender, deliver  # noqa: E402
 
 # Before the first deadline, so the pass answers mail and runs no turn.
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 ITEMS = ("silk tax", "exile competitor", "opera", "senator", "swiss mercenaries")
 
 
@@ -75,21 +71,7 @@ def order_mail(n: int, player: int, rng: random.Random) -> bytes:
 
 
 def make_app(root: Path, db_url: str, players: int) -> App:
-    (root / "setup.toml").write_text(setup_toml(players))
-    data = {
-        "database": {"url": db_url},
-        "mail": {"inbound": {"kind": "maildir", "path": str(root / "in")},
-                 "outbound": {"kind": "maildir", "path": str(root / "out"), "from": "gm@example.org"}},
-        # Every mail is answered: the per-address reply caps are set above the bench's mails a player.
-        "limits": {"replies_per_hour": 1_000_000, "replies_per_day": 1_000_000},
-        "games": [{"name": "bench", "ruleset": "venice", "setup": str(root / "setup.toml"),
-                   "address": "gm@example.org",
-                   "schedule": {"timezone": "UTC", "at": [f"2026-11-{22 + d}T17:15" for d in range(7)]}}],
-    }
-    config = parse_config(data, root, None)
-    db = Database(config.database_url)
-    upgrade(db.engine)
-    return App(config=config, db=db, clock=Clock(NOW, frozen=True))
+    return venice_app(root, db_url, setup_toml(players), create=False)  # the daemon's start creates the game
 
 
 class Timer:
