@@ -263,8 +263,7 @@ def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: 
     row = outbound_row(app, key=answer.key, kind=answer.outbox_kind, to=[answer.to], subject=answer.subject,
                        body=answer.body, game_id=answer.game_id, in_reply_to=answer.in_reply_to,
                        references=answer.thread, auto_submitted=AUTO_REPLIED)
-    insert_rows(s, [row])
-    _defer(s, _row(answer, address, echo, now, "queued", None, str(row["message_id"])))
+    _defer(s, _row(answer, address, echo, now, "queued", None, str(row["message_id"])), row)
     counts = s.info.get(_COUNTED, {}).get(address)
     if counts is not None:
         counts[0] += 1
@@ -295,21 +294,32 @@ def _row(answer: Answer, address: str, echo: bool, now: datetime, status: str, r
 class _Deferred:
     rows: list[dict[str, object]] = field(default_factory=list)
     addresses: set[str] = field(default_factory=set)
+    outbound: list[dict[str, object]] = field(default_factory=list)  # the answers' outbox rows
 
 
 _DEFERRED = "maild.replylimits.deferred"
 
 
-def _defer(s: Session, row: dict[str, object]) -> None:
-    """Record an answer sent, with the transaction's other answers in one INSERT (a statement per answer cost
-    a tenth of a millisecond a mail). Counts read the database, so `_settle` writes the rows before any
-    count that could include them, and the session writes them all before it commits."""
+def _defer(s: Session, row: dict[str, object], outbound: dict[str, object]) -> None:
+    """Record an answer sent and queue it in the outbox, with the transaction's other answers in one INSERT
+    each (a statement per answer cost a tenth of a millisecond a mail). Counts read the database, so
+    `_settle` writes the records before any count that could include them; nothing reads the outbox rows
+    before the commit, so they are written just before it (`_at_commit`)."""
     deferred = s.info.get(_DEFERRED)
     if deferred is None:
         deferred = s.info[_DEFERRED] = _Deferred()
-        event.listen(s, "before_commit", _settle)
+        event.listen(s, "before_commit", _at_commit)
     deferred.rows.append(row)
     deferred.addresses.add(str(row["address"]))  # never cut: only addresses that fit are answered
+    deferred.outbound.append(outbound)
+
+
+def _at_commit(s: Session) -> None:
+    _settle(s)
+    deferred: _Deferred | None = s.info.get(_DEFERRED)
+    if deferred is not None and deferred.outbound:
+        insert_rows(s, deferred.outbound)
+        deferred.outbound = []
 
 
 def _settle(s: Session, address: str | None = None) -> None:
