@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import sqlalchemy as sa
 
 from maild.app import App
 from maild.clock import Clock
-from maild.config import parse_config
+from maild.config import ReplyLimits, parse_config
 from maild.db import Database, upgrade
 
 pytest_plugins = ["tests.servers"]
@@ -139,6 +140,13 @@ def config_dict(tmp_path: Path, db_url: str, setup: Path | None = None, **game: 
             **game,
         })
     return data
+
+
+def answering_every_mail(app: App) -> App:
+    """`app` with the per-address reply caps raised above any test's mails a player: for tests where each of
+    many mails from one player must be answered (the caps themselves are tests/test_replies.py's)."""
+    app.config = replace(app.config, limits=ReplyLimits(replies_per_hour=1000, replies_per_day=1000))
+    return app
 
 
 def make_app(tmp_path: Path, db_url: str, now: datetime, setup: Path | None = None, **game: Any) -> App:

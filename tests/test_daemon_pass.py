@@ -12,14 +12,13 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 
 from maild.app import App
-from maild.config import ReplyLimits
 from maild.daemon import Daemon
 from maild.games import sync_games
 from maild.intake.pipeline import INTAKE_BATCH
 from maild.mail.base import OutgoingMail, SendResult
 from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import InboundMail, OutboundMail
-from tests.conftest import make_app
+from tests.conftest import answering_every_mail, make_app
 
 MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ZoneInfo("Europe/Rome"))
 MAILS = INTAKE_BATCH * 3 + 7
@@ -42,7 +41,8 @@ class WatchingSender(MaildirSender):
 def test_acks_go_out_while_intake_goes_on_and_each_once(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
     app = make_app(tmp_path, db_url, MORNING, venice_setup)
     # Two players mail many times: the reply caps are raised so that every mail is answered.
-    app.config = replace(app.config, send_batch=20, limits=ReplyLimits(replies_per_hour=1000, replies_per_day=1000))
+    app = answering_every_mail(app)
+    app.config = replace(app.config, send_batch=20)
     with app.db.session() as s:
         sync_games(s, app.config, app.now())
     for n in range(MAILS):

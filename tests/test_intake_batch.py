@@ -3,21 +3,19 @@ read alone (an oversized one is its header block only)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import event, func, select
 
-from maild.config import ReplyLimits
 from maild.games import sync_games
 from maild.intake.pipeline import INTAKE_BATCH, process_new
 from maild.intake.run import BULK_RAW_BYTES, iter_new
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail, header_block
 from maild.models import InboundMail, OrderSetRow, OutboundMail
-from tests.conftest import make_app
+from tests.conftest import answering_every_mail, make_app
 
 MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ZoneInfo("Europe/Rome"))
 
@@ -32,7 +30,7 @@ def order_mail(n: int, body: str = "") -> FetchedMail:
 def test_a_batch_of_mails_costs_about_one_statement_a_mail(tmp_path: Path, db_url: str, venice_setup: Path) -> None:
     app = make_app(tmp_path, db_url, MORNING, venice_setup)
     # Two players mail many times: the reply caps are raised so that every mail is answered.
-    app.config = replace(app.config, limits=ReplyLimits(replies_per_hour=1000, replies_per_day=1000))
+    answering_every_mail(app)
     with app.db.session() as s:
         sync_games(s, app.config, app.now())
     store_batch(app, [order_mail(n) for n in range(INTAKE_BATCH)])

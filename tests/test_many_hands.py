@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -19,7 +18,6 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from maild.app import App
-from maild.config import ReplyLimits
 from maild.db import Database, is_transient, upgrade
 from maild.games import sync_games
 from maild.intake import pipeline
@@ -29,7 +27,7 @@ from maild.mail.base import FetchedMail
 from maild.mail.maildir import deliver
 from maild.models import InboundMail, OrderSetRow, OutboundMail
 from maild.turn import run_turn
-from tests.conftest import make_app, write_gm_config
+from tests.conftest import answering_every_mail, make_app, write_gm_config
 
 ROME = ZoneInfo("Europe/Rome")
 BEFORE = datetime(2026, 11, 22, 12, 0, tzinfo=ROME)  # turn 1's deadline is 17:15 that day
@@ -331,7 +329,7 @@ def test_two_intakes_at_once_read_each_mail_once(tmp_path: Path, db_url: str, ve
     now it waits for the first one's row lock and leaves the mail)."""
     apps = [game_app(tmp_path, db_url, venice_setup), make_app(tmp_path, db_url, BEFORE, venice_setup)]
     for app in apps:  # three players mail 600 times: the reply caps are raised so that each mail is answered
-        app.config = replace(app.config, limits=ReplyLimits(replies_per_hour=1000, replies_per_day=1000))
+        answering_every_mail(app)
     try:
         store_batch(apps[0], [fetched(n) for n in range(600)])
         errors: list[BaseException] = []
