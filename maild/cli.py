@@ -291,6 +291,7 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
     import asyncio
 
     from maild.daemon import Daemon
+    from maild.intake import stall
     from maild.lock import AlreadyRunning, single_daemon
     from maild.mail.factory import make_inbox, make_sender
 
@@ -298,6 +299,7 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
         inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    stall.guard.restart = not args.once  # the daemon outlives a mail that stalls it (maild/intake/stall.py)
     try:
         with single_daemon(app.db):
             asyncio.run(Daemon(app, inbox, sender).run(once=args.once))

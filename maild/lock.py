@@ -8,23 +8,45 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from maild.db import Database
+from maild.intake.stall import RESTARTED
 
 
 class AlreadyRunning(RuntimeError):
     pass
 
 
+# How long a daemon started again after a stall (stall.RESTARTED) waits for its predecessor's lock.
+RESTART_WAIT_S = 30.0
+
+
 @contextmanager
 def single_daemon(db: Database) -> Iterator[None]:
+    waiting = os.environ.pop(RESTARTED, None) is not None
+    deadline = time.monotonic() + RESTART_WAIT_S
+    with ExitStack() as stack:
+        while True:
+            try:
+                stack.enter_context(_single_daemon(db))
+                break
+            except AlreadyRunning:
+                if not waiting or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.5)
+        yield
+
+
+@contextmanager
+def _single_daemon(db: Database) -> Iterator[None]:
     url = make_url(db.url)
     if url.get_backend_name() == "sqlite":
         path = Path(url.database or "maild.db")

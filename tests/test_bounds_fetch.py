@@ -311,3 +311,34 @@ def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Pa
     assert main(["--config", str(config), "mail", "list"]) == 0
     [listed] = capsys.readouterr().out.splitlines()
     assert listed.startswith("2  ") and "poison" in listed and "intake began on this mail 3 times" in listed
+
+
+def test_the_daemon_starts_again_in_place_after_a_stall_and_goes_on(tmp_path: Path) -> None:
+    """`maild run` (no --once) outlives a mail that stalls it: it starts itself again with the same command
+    line, in the same process, retries the mail alone, sets it aside, and reads the rest; no supervisor."""
+    config, args = _poison_inbox(tmp_path, "max_intake_attempts = 2\nintake_mail_seconds = 1\npoll_interval = 1")
+    args.remove("--once")
+    log_path = tmp_path / "daemon.log"
+    with log_path.open("w") as log:
+        daemon = subprocess.Popen(args, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, text=True,
+                                  env={**os.environ, "STALL": "1"})
+        try:
+            app = make_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", MORNING)
+            deadline = time.monotonic() + 90
+            statuses: list[str] = []
+            while time.monotonic() < deadline:
+                time.sleep(0.5)
+                if (tmp_path / "maild.db").exists():
+                    try:
+                        statuses = [r.status for r in rows(app)]
+                    except Exception:  # the schema may not be there yet
+                        continue
+                    if statuses == ["orders", "poison", "orders"]:
+                        break
+            assert statuses == ["orders", "poison", "orders"]
+            assert daemon.poll() is None  # the same process, still running
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=60)
+    output = log_path.read_text()
+    assert output.count("maild: intake stalled on mail 2; the daemon starts again") == 2

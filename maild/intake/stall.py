@@ -1,11 +1,12 @@
-"""A time budget per mail: intake that runs far past it on one mail ends the process.
+"""A time budget per mail: intake that runs far past it on one mail starts the process again.
 
 Python cannot stop a thread inside a regular expression or a parser, and a daemon stuck on one mail stops
-every game. So a watcher thread ends the whole process when one mail has taken longer than
-`daemon.intake_mail_seconds`; the attempt was counted before intake began (see `attempts`), the service
-manager (or the next `maild run --once`) starts again, the mail is retried alone, and after
-`daemon.max_intake_attempts` it is set aside as poison. Ordinary mails take milliseconds; the budget is
-minutes.
+every game. So a watcher thread acts when one mail has taken longer than `daemon.intake_mail_seconds`: the
+attempt was counted before intake began (see `attempts`), so whatever starts next retries the mail alone,
+and after `daemon.max_intake_attempts` sets it aside as poison. The daemon (`maild run`) starts itself again
+in place, with the command line it was given, so that no supervisor is needed to keep the games going; a
+one-off command (`run --once`, `mail ingest`) ends with exit status 75 (EX_TEMPFAIL: try again later).
+Ordinary mails take milliseconds; the budget is minutes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import time
 log = logging.getLogger("maild.intake")
 
 EXIT_STALLED = 75  # EX_TEMPFAIL: try again later
+# Set in the environment of a daemon started again after a stall: its predecessor's single-daemon lock may
+# take a moment to be released (a PostgreSQL session ends when the server notices), so it waits for it.
+RESTARTED = "MAILD_RESTARTED_AFTER_STALL"
 
 
 class StallGuard:
@@ -27,6 +31,7 @@ class StallGuard:
         self._mail: int | None = None
         self._deadline = 0.0
         self._thread: threading.Thread | None = None
+        self.restart = False  # the daemon: start again in place instead of ending
 
     def watch(self, mail_id: int, seconds: float) -> None:
         """Intake now works on `mail_id`, and may for `seconds` (0: no limit)."""
@@ -48,11 +53,27 @@ class StallGuard:
             with self._lock:
                 mail, late = self._mail, self._mail is not None and time.monotonic() > self._deadline
             if late:
-                message = (f"intake stalled on mail {mail}; exiting so that the attempt counts "
-                           f"(the mail is set aside after daemon.max_intake_attempts)")
+                what = "the daemon starts again" if self.restart else "exiting"
+                message = (f"intake stalled on mail {mail}; {what} and tries it alone (it is set aside after "
+                           "daemon.max_intake_attempts)")
                 log.critical(message)
                 print(f"maild: {message}", file=sys.stderr, flush=True)
+                if self.restart:
+                    _start_again()
                 os._exit(EXIT_STALLED)
+
+
+def _start_again() -> None:
+    """Replace this process by a new one with the same command line (its descriptors, and so its locks and
+    database connections, are closed on exec: none is inheritable)."""
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    sys.stdout.flush()
+    os.environ[RESTARTED] = "1"
+    try:
+        os.execv(sys.executable, sys.orig_argv)
+    except OSError:
+        log.exception("cannot start maild again; ending instead")
 
 
 guard = StallGuard()
