@@ -22,8 +22,7 @@ def refuse(s: Session, app: App, row: MailRow, gate: Gate) -> str:
     (nothing of the mail was read), so the refusal counts as a stranger's answer: one a day at most."""
     limit = app.config.max_mail_bytes
     mail = read_mail(header_block(row.raw))
-    row.sender = mail.from_addr
-    row.subject = mail.subject[:500] if mail.subject else None
+    row.read_from(mail)
     note = f"{row.size} bytes, more than the limit of {limit}; only its headers were kept"
     if mail.auto_reason or not mail.from_addr:
         return note + "; nobody was answered"

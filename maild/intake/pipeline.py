@@ -197,9 +197,7 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         _hold(run, row, "oversized", oversized.refuse(s, app, row, run.gate))
         return
     mail = read_mail(row.raw)
-    # The column holds 320 characters (RFC 5321's longest address and more); PostgreSQL refuses longer.
-    row.sender = mail.from_addr[:320] if mail.from_addr else None
-    row.subject = mail.subject[:500] if mail.subject else None
+    row.read_from(mail)
     if mail.auto_reason:
         row.status = "auto"
         row.note = mail.auto_reason  # never answered: answering robots makes mail loops

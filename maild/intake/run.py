@@ -11,6 +11,7 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from maild.games import get_turn, players_of, state_before
+from maild.intake.read import ReadMail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import accepted_seqs, accepted_sets
 from maild.replylimits import Gate
@@ -153,6 +154,12 @@ class MailRow:
     subject: str | None = None
     game_id: int | None = None
     player_id: int | None = None
+
+    def read_from(self, mail: ReadMail) -> None:
+        """Note who the mail is from and its subject, cut to their columns (PostgreSQL refuses longer: the
+        sender column holds 320 characters, RFC 5321's longest address and more)."""
+        self.sender = mail.from_addr[:320] if mail.from_addr else None
+        self.subject = mail.subject[:500] if mail.subject else None
 
 
 def iter_new(s: Session, ids: list[int], max_bytes: int) -> Iterator[MailRow]:
