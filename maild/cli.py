@@ -434,13 +434,11 @@ def cmd_gm(app: App, args: argparse.Namespace) -> int:
     with app.db.session() as s:
         game = get_game(s, args.name)
         ruleset = ruleset_named(game.ruleset)
-        if kind not in getattr(ruleset, "gm_kinds", frozenset()):
+        if kind not in ruleset.gm_kinds:
             raise UsageError(f"game {game.name} ({game.ruleset}) takes no {args.gm_cmd} from the GM")
-        check = getattr(ruleset, "check_gm", None)
-        if check is not None:
-            problem = check(state_before(s, game, game.turn), kind, fields)
-            if problem:
-                raise UsageError(problem)
+        problem = ruleset.check_gm(state_before(s, game, game.turn), kind, fields)
+        if problem:
+            raise UsageError(problem)
         s.add(GmOrder(game_id=game.id, turn=game.turn, created_at=app.now(),
                       order=Order(0, args.gm_cmd, kind, fields, words).to_json()))
         print(f"{game.name}: {words} recorded for turn {game.turn}")

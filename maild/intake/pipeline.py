@@ -350,7 +350,7 @@ def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datet
     if ruleset.late_policy == "refuse":
         return None, f"it came after the deadline of turn {turn.number}"
     note = f"it came after the deadline of turn {turn.number}, so it counts for turn {turn.number + 1}"
-    days = getattr(ruleset, "late_cancel_days", None)
+    days = ruleset.late_cancel_days
     if days:
         note += f" (mail CANCEL within {days} days of turn {turn.number}'s results to withdraw it)"
     return turn, note
@@ -369,11 +369,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if "CANCEL" in mail.commands and turn is not None:
         run.flush(s)  # the sets to cancel may have come earlier in this transaction
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
-                                getattr(ruleset, "late_cancel_days", None))
+                                ruleset.late_cancel_days)
         run.forget(game, game.turn, player)
-    requested = getattr(ruleset, "requested_turn", None)
-    if turn is not None and parsed.orders and requested is not None:
-        ahead = requested(run.state(s, game, game.turn), number, parsed.orders)
+    if turn is not None and parsed.orders:
+        ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
     if turn is None:

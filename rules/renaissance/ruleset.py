@@ -15,6 +15,7 @@ from maild.ruleset import (
     ParsedOrders,
     PlacedOrder,
     PlayerSpec,
+    Ruleset,
     TurnResult,
 )
 
@@ -40,7 +41,7 @@ def families_in(orders: list[Order]) -> list[str]:
     return list(dict.fromkeys(family_key(o.args["family"]) for o in orders if o.args.get("family")))
 
 
-class Renaissance:
+class Renaissance(Ruleset):
     name = "renaissance"
     # ORDERS: "Orders which reach me after the due date will be processed in the immediately subsequent turn
     # unless I receive contrary instructions within ten days of the day on which turn results are mailed out."
