@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     rerun.add_argument("name")
     rerun.add_argument("number", type=int)
     rerun.add_argument("--mail", action="store_true", help="mail corrected printouts if the result changed")
+    rerun.add_argument("--yes", action="store_true",
+                       help="store the results (without it, the rerun only says what it would change)")
     release = turn.add_parser("release", help="run a turn the safety gate held")
     release.add_argument("name")
 
@@ -230,12 +232,21 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
             for game in s.scalars(select(Game).order_by(Game.name)):
                 print(game_line(s, game))
         return 0
+    from maild.deadlines import format_deadline, game_timezone
+    from maild.games import get_turn, ruleset_named
+    from maild.gamesummary import summary
+
     with app.db.session() as s:
-        export = game_export(s, app, get_game(s, args.name))
+        game = get_game(s, args.name)
+        export = game_export(s, app, game)
+        turn = get_turn(s, game, game.turn)
+        deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name)) \
+            if turn is not None and turn.deadline is not None else None
+        total = ruleset_named(game.ruleset).total_turns(export["state"])
     if args.json:
         print(json.dumps(export, indent=2, sort_keys=True, ensure_ascii=False))
     else:
-        print_game(export)
+        print(summary(export, deadline, total))
     return 0
 
 
@@ -279,12 +290,25 @@ def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
     }
 
 
-def print_game(export: dict[str, Any]) -> None:
-    print(f"{export['game']} ({export['ruleset']}), turn {export['turn']}"
-          f"{' (finished)' if export['finished'] else ''}, deadline {export['deadline'] or 'none'}")
-    for name, figures in export["players"].items():
-        shown = {k: v for k, v in figures.items() if k != "email"}
-        print(f"  {name} <{figures['email']}>: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+def turn_mail_line(app: App, name: str, number: int) -> str:
+    """Where a turn's printouts are now, and what sends them: a GM running a turn by hand wants to know
+    whether the players have their mail yet."""
+    from sqlalchemy import func, select
+
+    from maild.models import OutboundMail
+
+    with app.db.session() as s:
+        printouts = s.scalar(select(func.count()).where(OutboundMail.key.like(f"printout:{name}:{number}:%"),
+                                                        OutboundMail.status == "queued")) or 0
+        newsletters = s.scalar(select(func.count()).where(OutboundMail.key.like(f"newsletter:{name}:{number}:%"),
+                                                          OutboundMail.status == "queued")) or 0
+    out = app.config.outbound
+    how = f"into the Maildir {out.path}" if out.kind == "maildir" else \
+        f"through SMTP at {out.options.get('host')}"
+    papers = f"{printouts} printout{'s' if printouts != 1 else ''}"
+    news = f" and the newsletter ({newsletters} mail{'s' if newsletters != 1 else ''})" if newsletters else ""
+    return (f"{papers}{news} queued in the outbox; the running daemon sends them within its poll interval, "
+            f"or `maild run --once` sends them now, {how} (`maild outbox list` shows what is waiting)")
 
 
 def cmd_run(app: App, args: argparse.Namespace) -> int:
@@ -311,20 +335,28 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
 def cmd_turn(app: App, args: argparse.Namespace) -> int:
     from maild.turn import release_turn, rerun_turn, run_turn
 
-    if args.turn_cmd == "run":
-        outcome = run_turn(app, args.name, force=True)
+    if args.turn_cmd in ("run", "release"):
+        outcome = run_turn(app, args.name, force=True) if args.turn_cmd == "run" else release_turn(app, args.name)
         print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
-        return 0 if outcome.status == "done" else 2
-    if args.turn_cmd == "release":
-        outcome = release_turn(app, args.name)
-        print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
+        if outcome.status == "failed":
+            print(f"maild: the turn did not run; the GM address {app.config.gm_addr} was mailed the reason",
+                  file=sys.stderr)
+        if outcome.status == "done" and outcome.message != "already processed":
+            print(turn_mail_line(app, outcome.game, outcome.turn))
         return 0 if outcome.status == "done" else 2
     try:
-        outcomes = rerun_turn(app, args.name, args.number, mail=args.mail)
+        outcomes = rerun_turn(app, args.name, args.number, mail=args.mail, store=args.yes)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    later = [o.turn for o in outcomes[1:]]
+    if later:
+        print(f"{args.name}: turn {args.number} and the turns processed after it "
+              f"({', '.join(map(str, later))}) are recomputed, each from the state the one before leaves")
     for o in outcomes:
         print(f"{o.game} turn {o.turn}: {'same result as before' if o.status == 'same' else 'result changed'}")
+    if not args.yes and any(o.status != "same" for o in outcomes):
+        raise UsageError(f"nothing was stored; to store these results, run it again with --yes: "
+                         f"maild turn rerun {args.name} {args.number} --yes" + (" --mail" if args.mail else ""))
     return 0
 
 
