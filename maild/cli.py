@@ -26,8 +26,17 @@ class UsageError(Exception):
     """Bad usage or bad input: exit status 2 with a one-line reason."""
 
 
+def example(*lines: str) -> dict[str, Any]:
+    """argparse keywords that end a command's --help with examples (kept as written, not re-wrapped)."""
+    text = "example" + ("s" if len(lines) > 1 else "") + ":\n" + "\n".join(f"  {line}" for line in lines)
+    return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="maild", description="A play-by-mail game master that runs on e-mail.")
+    p = argparse.ArgumentParser(prog="maild", description="A play-by-mail game master that runs on e-mail.",
+                                **example("maild init && maild run            # the embedded default: SQLite and "
+                                          "Maildirs under ./var",
+                                          "maild --config gm.toml game list"))
     p.add_argument("--config", type=Path, default=None,
                    help="config file (default ./maild.toml; without one, the embedded default)")
     p.add_argument("--now", default=None, help="ISO-8601 date and time to use as the clock (GMs, tests)")
@@ -35,53 +44,70 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"maild {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("init", help="create or upgrade the database")
+    sub.add_parser("init", help="create or upgrade the database", **example("maild --config gm.toml init"))
 
-    game = sub.add_parser("game", help="games").add_subparsers(dest="game_cmd", required=True)
-    create = game.add_parser("create", help="start a game from a setup file (TOML)")
+    game = sub.add_parser("game", help="games", **example("maild game list", "maild game show venice1")
+                          ).add_subparsers(dest="game_cmd", required=True)
+    create = game.add_parser("create", help="start a game from a setup file (TOML)", **example(
+        "maild game create venice1 --ruleset venice --setup venice-setup.toml",
+        "maild game create demo --ruleset renaissance            # the ruleset's own example setup"))
     create.add_argument("name")
     create.add_argument("--ruleset", required=True)
     create.add_argument("--setup", default=None,
                         help=f"setup file (TOML), or {EXAMPLE_PREFIX}NAME for an example shipped with maild "
                              "(default: the ruleset's own example)")
-    game.add_parser("list", help="games, turn, next deadline, who has not sent orders")
-    show = game.add_parser("show", help="the game's current state")
+    game.add_parser("list", help="games, turn, next deadline, who has not sent orders",
+                    **example("maild game list"))
+    show = game.add_parser("show", help="the game's current state", **example(
+        "maild game show venice1", "maild game show venice1 --json > venice1.json"))
     show.add_argument("name")
     show.add_argument("--json", action="store_true", help="the machine-readable export")
 
-    run = sub.add_parser("run", help="the daemon")
+    run = sub.add_parser("run", help="the daemon", **example(
+        "maild --config gm.toml run", "maild run --once --now 2027-03-01T17:16   # one pass, as if it were then"))
     run.add_argument("--once", action="store_true", help="one full pass, then exit")
     run.add_argument("--now", dest="now_sub", default=None)
 
-    turn = sub.add_parser("turn", help="turns").add_subparsers(dest="turn_cmd", required=True)
-    trun = turn.add_parser("run", help="run the game's current turn now (GM override)")
+    turn = sub.add_parser("turn", help="turns", **example("maild turn run venice1", "maild turn rerun venice1 3")
+                          ).add_subparsers(dest="turn_cmd", required=True)
+    trun = turn.add_parser("run", help="run the game's current turn now (GM override)",
+                           **example("maild turn run venice1"))
     trun.add_argument("name")
     trun.add_argument("--now", dest="now_sub", default=None)
-    rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it")
+    rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it", **example(
+        "maild turn rerun venice1 3              # says what would change, stores nothing",
+        "maild turn rerun venice1 3 --yes --mail # stores it and mails corrected printouts"))
     rerun.add_argument("name")
     rerun.add_argument("number", type=int)
     rerun.add_argument("--mail", action="store_true", help="mail corrected printouts if the result changed")
     rerun.add_argument("--yes", action="store_true",
                        help="store the results (without it, the rerun only says what it would change)")
-    release = turn.add_parser("release", help="run a turn the safety gate held")
+    release = turn.add_parser("release", help="run a turn the safety gate held",
+                              **example("maild turn release venice1"))
     release.add_argument("name")
 
-    mail = sub.add_parser("mail", help="inbound mail").add_subparsers(dest="mail_cmd", required=True)
-    ingest = mail.add_parser("ingest", help="take raw .eml files as if they had arrived, in the order given")
+    mail = sub.add_parser("mail", help="inbound mail", **example("maild mail list", "maild mail ingest orders.eml")
+                          ).add_subparsers(dest="mail_cmd", required=True)
+    ingest = mail.add_parser("ingest", help="take raw .eml files as if they had arrived, in the order given",
+                             **example("maild mail ingest alice-orders.eml bob-orders.eml"))
     ingest.add_argument("files", nargs="+", type=Path)
-    mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)")
+    mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)",
+                            **example("maild mail list", "maild mail list --all"))
     mlist.add_argument("--all", action="store_true")
     reprocess = mail.add_parser("reprocess", help="run intake again on stored mail (status reset, receipt "
-                                                  "sequence kept); refused for mail already booked or answered")
+                                                  "sequence kept); refused for mail already booked or answered",
+                                **example("maild mail reprocess 17 18", "maild mail reprocess --errors"))
     reprocess.add_argument("ids", nargs="*", type=int, metavar="ID")
     reprocess.add_argument("--errors", action="store_true", help="every mail that ended in error")
 
-    outbox = sub.add_parser("outbox", help="outbound mail").add_subparsers(dest="outbox_cmd", required=True)
-    outbox.add_parser("list", help="queued and failed outbound mail")
+    outbox = sub.add_parser("outbox", help="outbound mail", **example("maild outbox list")
+                            ).add_subparsers(dest="outbox_cmd", required=True)
+    outbox.add_parser("list", help="queued and failed outbound mail", **example("maild outbox list"))
 
-    replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits"
-                             ).add_subparsers(dest="replies_cmd", required=True)
-    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)")
+    replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits",
+                             **example("maild replies list")).add_subparsers(dest="replies_cmd", required=True)
+    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)",
+                               **example("maild replies list", "maild replies list --all"))
     rlist.add_argument("--all", action="store_true")
 
     gm = sub.add_parser("gm", help="the GM's own orders for a game's open turn").add_subparsers(
@@ -98,8 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     amend.add_argument("name")
     amend.add_argument("file", type=Path)
 
-    orders = sub.add_parser("orders", help="orders").add_subparsers(dest="orders_cmd", required=True)
-    check = orders.add_parser("check", help="check a file of orders as the daemon would")
+    orders = sub.add_parser("orders", help="orders", **example("maild orders check --ruleset venice bids.txt")
+                            ).add_subparsers(dest="orders_cmd", required=True)
+    check = orders.add_parser("check", help="check a file of orders as the daemon would", **example(
+        "maild orders check --ruleset venice my-bids.txt",
+        "maild orders check --ruleset renaissance --game ren1 medici-orders.txt"))
     check.add_argument("--ruleset", required=True)
     check.add_argument("--game", default=None)
     check.add_argument("file", type=Path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -257,3 +258,24 @@ def test_a_failing_turn_mails_the_gm_the_reason_and_the_fix(gm: Path, capsys: py
     assert maild(gm, "game", "list") == 0
     assert "turn 1" in capsys.readouterr().out
     assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:10+01:00") == 0
+
+
+def _parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+             ) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    found = [(path, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _parsers(sub, (*path, name))
+    return found
+
+
+def test_every_command_help_ends_with_an_example() -> None:
+    from maild.cli import build_parser
+
+    for path, parser in _parsers(build_parser()):
+        if path[:1] == ("gm",):
+            continue  # the GM's orders come from the rulesets, with their own help
+        text = parser.format_help()
+        assert "example" in text, f"maild {' '.join(path)} --help has no example"
+        assert "\n  maild " in text.split("\nexample")[-1], f"maild {' '.join(path)}: the example is no command"
