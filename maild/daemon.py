@@ -134,7 +134,7 @@ class Daemon:
 
     def _sync(self) -> list[str]:
         with self.app.db.session() as s:
-            return sync_games(s, self.app.config, self.app.now())
+            return sync_games(s, self.app.config, self.app.now(), self.app)
 
     async def one_pass(self) -> PassReport:
         report = PassReport()
