@@ -68,7 +68,11 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
          morning)
     run_pass(app, morning)
 
-    acks = sent(app)
+    # The game was created by this first pass: each player got his welcome (money, loan terms, agendas) once.
+    welcomes = [m for m in sent(app) if "welcome" in str(m["Subject"])]
+    assert sorted(m["To"] for m in welcomes) == ["alice@example.org", "bob@example.org", "carol@example.net"]
+    assert "Your money: 0$." in welcomes[0].get_content()
+    acks = [m for m in sent(app) if "welcome" not in str(m["Subject"])]
     assert len(acks) == 3
     alice = next(m for m in acks if m["To"] == "alice@example.org")
     assert alice["Subject"] == "Re: my bids [venice1]"  # threaded replies keep the subject
@@ -88,11 +92,12 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
 
     # A second pass before the deadline changes nothing.
     run_pass(app, morning.replace(hour=17, minute=14))
-    assert len(sent(app)) == 3
+    assert len(sent(app)) == 3 + 3
 
     run_pass(app, morning.replace(hour=17, minute=16))
     mails = sent(app)
-    assert len(mails) == 3 + 3 + 1  # acks, printouts, one newsletter to all (recipients undisclosed)
+    # welcomes, acks, printouts, one newsletter to all (recipients undisclosed); no second welcome
+    assert len(mails) == 3 + 3 + 3 + 1
     newsletter = by_subject(mails, "turn 1 newsletter")
     assert newsletter["To"] == "undisclosed-recipients:;"
     alice_printout = by_subject(mails, "turn 1 printout for alice").get_content()
