@@ -108,8 +108,39 @@ def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, An
 
 
 def newsletter(state: State, turn: int, result: Result) -> dict[str, Any]:
+    """What every player may know (THE PRINTOUT: "a newsletter containing news of general interest including a
+    summary of the prior turn's chief events"): the month's public events (deaths, elections, works, markets
+    renewed...), the GM's bulletins, who of the families holds which office, and the prices current. Never an
+    address or an account: those are each player's own."""
     return {"month": month_name(state, turn), "next_month": month_name(state, turn + 1),
-            "news": list(result.ctx.news), "bulletins": list(result.bulletins)}
+            "news": list(result.ctx.news), "bulletins": list(result.bulletins),
+            "pope": holder_name(state, state.get("pope")) if state.get("pope") else None,
+            "offices": family_offices(state), "prices": prices_current(state)}
+
+
+def family_offices(state: State) -> list[tuple[str, list[str]]]:
+    """Each persona of a family who holds offices, with them: offices are public (every location's report lists
+    its holders), and the families' are the ones the players play for. Non-player holders are left to the
+    location reports: all of them would fill pages."""
+    held = offices_by_holder(state)
+    return [(holder_name(state, pid), held[pid]) for pid in sorted(held) if pid in state["personae"]
+            and state["personae"][pid].get("alive", True)]
+
+
+def prices_current(state: State) -> dict[str, list[tuple[str, int, str, int]]]:
+    """The best price on offer in the world: per item the cheapest the locals sell it at, per class the most
+    they pay for it (item or class, price, where, quantity), only where some quantity is left."""
+    supplied: dict[str, tuple[str, int, str, int]] = {}
+    demanded: dict[str, tuple[str, int, str, int]] = {}
+    for name in sorted(state["locations"]):
+        loc = state["locations"][name]
+        for item, m in loc.get("supplied", {}).items():
+            if m["qty"] > 0 and (item not in supplied or m["price"] < supplied[item][1]):
+                supplied[item] = (item, m["price"], name, m["qty"])
+        for cls, m in loc.get("demanded", {}).items():
+            if m["qty"] > 0 and (cls not in demanded or m["price"] > demanded[cls][1]):
+                demanded[cls] = (cls, m["price"], name, m["qty"])
+    return {"supplied": [supplied[k] for k in sorted(supplied)], "demanded": [demanded[k] for k in sorted(demanded)]}
 
 
 def events(result: Result, turn: int) -> list[dict[str, Any]]:
