@@ -3,9 +3,11 @@ when he has no money to bid with, and the welcome before the opening auction."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from maild.render import render
 from maild_rules.venice import RULESET
-from tests.test_venice_fixtures import new_game, play, printout_text
+from tests.test_venice_fixtures import new_game, play, play_quiet_turns, printout_text
 
 
 def test_printout_shows_each_agendas_value_and_what_it_still_lacks() -> None:
@@ -67,3 +69,33 @@ def test_welcome_shows_money_loan_terms_and_what_agendas_need() -> None:
     assert "exile competitor: agenda worth 50$, needs force 20, popularity 5, influence 10" in text
     assert "swiss mercenaries: asset giving force 10, popularity 0, influence 0" in text
     assert "bid X$ for N of ITEM" in text  # the order sheet follows
+
+
+def example_game() -> dict[str, Any]:
+    import tomllib
+
+    from tests.paths import ROOT
+
+    with open(ROOT / "examples" / "venice" / "setup.toml", "rb") as f:
+        return RULESET.new_game(tomllib.load(f))
+
+
+def doge_week(agenda_price: int) -> int:
+    """alice's final money in the example game: she borrows what she will spend, buys an opera, a glass works
+    and a spy network at 20$ each and wins the doge's favour in the closing auction at `agenda_price`."""
+    spend = 3 * 20 + agenda_price
+    state = play(example_game(), 1, [("alice", f"borrow {spend}$")]).state
+    state = play(state, 2, [("alice", "bid 20$ for 1 of opera")]).state
+    state = play(state, 3, [("alice", "bid 20$ for 1 of glass works\nbid 20$ for 1 of spy network")]).state
+    state = play_quiet_turns(state, 4, 6)
+    end = play(state, 7, [("alice", f"bid {agenda_price}$ for 1 of doge's favour")]).state
+    return end["final"]["players"]["alice"]["money"]
+
+
+def test_in_the_example_a_loan_pays_when_bids_stay_low_and_loses_when_they_do_not() -> None:
+    # docs/venice.md, "When a loan pays". The doge's favour is worth 240$ and needs force 10, popularity 20,
+    # influence 20; opera (0, 20, 0) + glass works (5, 5, 5) + spy network (5, 0, 15) give (10, 25, 20).
+    # Agenda at 100$: spent 160$, borrowed 160$, interest 160 x 0.35 = 56$: 240 - 160 - 56 = +24.
+    assert doge_week(100) == 24
+    # Agenda at 130$ (a rival bid 129$): spent 190$, interest 190 x 0.35 = 66.50 -> 67$: 240 - 190 - 67 = -17.
+    assert doge_week(130) == -17
