@@ -227,10 +227,10 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     run_pass(app, morning)
 
     # The game was created by this first pass: each player got his welcome printout once.
-    welcomes = {m["To"]: m.get_content() for m in sent(app) if "welcome" in str(m["Subject"])}
+    welcomes = {m["To"]: m.get_content() for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])}
     assert set(welcomes) == {"med@example.org", "sfo@example.org", "bor@example.org"}
     assert "/BOR *BORGIA" in welcomes["bor@example.org"] and "*Florence .0301" in welcomes["bor@example.org"]
-    acks = [m for m in sent(app) if "welcome" not in str(m["Subject"])]
+    acks = sent(app)
     assert len(acks) == 5
     medici = by_subject(acks, "January orders").get_content()
     assert "line 3: .0101 Bwool100: buy 100 wool" in medici and "line 5: .0102 HC1000: " in medici
@@ -253,7 +253,7 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
 
     deadline = datetime(2026, 12, 1, 12, 1, tzinfo=ROME)
     run_pass(app, deadline)
-    mails = sent(app)[5 + 3:]
+    mails = sent(app)[5:]
     printouts = {m["To"]: m.get_content() for m in mails if "printout" in str(m["Subject"])}
     assert set(printouts) == {"med@example.org", "sfo@example.org", "bor@example.org"}
     newsletter = by_subject(mails, "newsletter").get_content()
@@ -326,7 +326,7 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     assert main(["--config", str(config), "gm", "amend", "ren1", str(tmp_path / "venice.toml")]) == 0
     assert "no player 'XXX'" in capsys.readouterr().err
     month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
-    mails = sent(app)
+    mails = sent(app, welcomes=True)
     newsletter = by_subject(mails, "newsletter").get_content()
     assert "Rome mourns; the conclave meets." in newsletter and "Venice" in newsletter
     sforza = by_subject(mails, "printout for SFO").get_content()
