@@ -211,7 +211,7 @@ def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
     app = App(config=config, db=db, clock=Clock(start, frozen=frozen))
     # Every command sees the config's games, even before the first `init` or `run`.
     with db.session() as s:
-        app.created = sync_games(s, config, app.now())
+        app.created = sync_games(s, config, app.now(), app)
     return app
 
 
@@ -253,7 +253,7 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
                                  f"{', '.join(shipped_examples())}); give a setup file with --setup")
             raise UsageError(f"{args.setup}: no such setup file")
         with app.db.session() as s:
-            game = create_game(s, args.name, args.ruleset, setup, app.now(), app.config.game(args.name))
+            game = create_game(s, args.name, args.ruleset, setup, app.now(), app.config.game(args.name), app)
             print(f"created game {game.name} ({game.ruleset}), {len(players_of(s, game))} players")
         return 0
     if args.game_cmd == "list":

@@ -155,7 +155,7 @@ class Daemon:
 
     def _sync(self) -> list[str]:
         with self.app.db.session() as s:
-            return sync_games(s, self.app.config, self.app.now())
+            return sync_games(s, self.app.config, self.app.now(), self.app)
 
     async def one_pass(self) -> PassReport:
         report = PassReport()

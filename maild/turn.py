@@ -26,7 +26,8 @@ from maild.models import Game, GmOrder, InboundMail, Player, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
-from maild.ruleset import PlacedOrder, Ruleset, TurnResult
+from maild.ruleset import GM_ORDERS, PlacedOrder, Ruleset, TurnResult
+from maild.welcome import queue_welcomes
 
 log = logging.getLogger("maild.turn")
 
@@ -166,8 +167,9 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool) ->
                 log.warning("%s turn %d held: %s", name, turn.number, turn.note)
                 return TurnOutcome(name, turn.number, "held", turn.note)
         state = state_before(s, game, turn.number)
-        result = resolve(ruleset, state, turn, orders_for_turn(s, ruleset, game, turn.number, book, players))
-        finish_turn(s, app, game, turn, result, missing, share)
+        orders = orders_for_turn(s, ruleset, game, turn.number, book, players)
+        result = resolve(ruleset, state, turn, orders)
+        finish_turn(s, app, game, turn, result, missing, share, gm_orders=GM_ORDERS in orders)
         number = turn.number
     crashpoint("turn.committed")
     note = f"{unread} mails stored before it could not be read yet" if unread else ""
@@ -181,7 +183,9 @@ def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[st
 
 
 def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult, missing: list[str],
-                share: float) -> None:
+                share: float, gm_orders: bool = False) -> None:
+    """Store the turn's result and queue its mail. `gm_orders`: the GM gave orders this turn (an amendment
+    may have brought a family to a player already in the game), so every player is offered a welcome."""
     now = app.now()
     s.add(Snapshot(game_id=game.id, turn=turn.number + 1, state=result.state))
     turn.status = "done"
@@ -200,7 +204,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
             next_deadline = deadline_for(gcfg.schedule, turn.number + 1, turn.deadline or now)
         s.add(Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
                    seed=turn_seed(game.seed, turn.number + 1), status="open"))
-    add_new_players(s, game, ruleset, result.state)
+    joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
     if errors:  # a rule's own failure (a bug), contained by the ruleset: the GM must know, the players were told
@@ -208,20 +212,26 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
                   "Orders the game's program could not carry out (the players' printouts say so):\n\n"
                   + "\n".join(json.dumps(e, sort_keys=True, default=str) for e in errors) + "\n", game.id)
         log.error("%s turn %d: %d orders failed with an error", game.name, turn.number, len(errors))
-    queue_turn_mail(s, app, game, turn.number, result, finished,
-                    format_deadline(next_deadline, game_timezone(app.config, game.name)))
+    deadline_text = format_deadline(next_deadline, game_timezone(app.config, game.name))
+    queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text)
+    if not finished and (joined or gm_orders):
+        welcome = players_of(s, game) if gm_orders else [p for p in players_of(s, game) if p.name in joined]
+        queue_welcomes(s, app, game, ruleset, result.state, welcome, turn.number + 1, deadline_text)
     crashpoint("turn.before_commit")
     log.info("%s turn %d done", game.name, turn.number)
 
 
-def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> None:
+def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> list[str]:
     """Players the turn brought into the game (a GM's amendment adding a family) get their row, so their mail
-    is recognised and this turn's printout reaches them."""
+    is recognised and this turn's printout reaches them. Returns their names."""
     known = {p.name for p in players_of(s, game)}
+    joined = []
     for spec in ruleset.players(state):
         if spec.name not in known:
             s.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+            joined.append(spec.name)
             log.info("%s: new player %s <%s>", game.name, spec.name, spec.email)
+    return joined
 
 
 # One newsletter mail goes to at most this many players (undisclosed): mail servers limit the recipients of
