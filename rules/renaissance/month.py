@@ -96,8 +96,7 @@ MONTH: tuple[MonthStep, ...] = (
 
 ORDER_PHASES: tuple[OrderPhase, ...] = (
     OrderPhase(Phase.TRANSFER, "transfers",
-               "ORDERS: \"A persona's transfer orders must be executed before any other other orders for that "
-               "persona\""),
+               "ORDERS: \"A persona's transfer orders must be executed before any other\" of his orders"),
     OrderPhase(Phase.SELL, "sales", "ORDERS: \"sell orders must be executed next\""),
     OrderPhase(Phase.BUY, "purchases", "ORDERS: \"buy orders must be executed next\""),
     OrderPhase(Phase.TRAIN, "training", "ORDERS: \"training orders must be executed next\""),
