@@ -40,13 +40,13 @@ class Result:
     errors: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(eq=False)  # a month is itself, never equal to another (and holds a result that holds it)
+@dataclass(eq=False, kw_only=True)  # eq: a month is itself (and holds a result that holds it)
 class Month(Ctx):
     """A month being run: the context every rule sees, and what only the month's own steps use (the orders on
-    file, the phases' order, the result being written)."""
+    file, the order of a persona's phases, the result being written)."""
 
-    orders: dict[str, list[PlacedOrder]] = field(default_factory=dict)
-    phase_order: tuple[Phase, ...] = ()
+    orders: dict[str, list[PlacedOrder]]
+    phase_order: tuple[Phase, ...]
     result: Result = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -3,7 +3,7 @@
 A handler gets the turn context, the persona dict and the order's args, changes the state in place and returns
 an `Outcome` (engine.py). The phase an order runs in is its kind's, in orderkinds.KINDS; when the phases run is
 told by month.ORDER_PHASES. `execute_day` and `for_turn` have no handler: they only shape execution
-(execute.BOOKKEEPING).
+(families.BOOKKEEPING).
 """
 
 from __future__ import annotations
