@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from string import ascii_lowercase
 
 from . import (
     colonies,
@@ -118,7 +119,7 @@ def markdown() -> str:
     for number, row in enumerate(MONTH, start=1):
         lines.append(f"| {number} | {row.name} | `{_qualified(row.fn)}` | {_cell(row.rules)} |")
         if row.fn is ORDERS_STEP:
-            for letter, phase in zip("abcdefghij", ORDER_PHASES, strict=False):
+            for letter, phase in zip(ascii_lowercase, ORDER_PHASES, strict=False):
                 lines.append(f"| {number}{letter} | {phase.name} | phase `{phase.phase.name}` | {_cell(phase.rules)} |")
     return "\n".join(lines) + "\n"
 
@@ -133,7 +134,7 @@ def _cell(text: str) -> str:
 
 # The registry this table replaced, as the tests written against it read it: engine.STEPS["start"] and ["end"],
 # (rank, function name, step) for each rule module's step before and after the families' orders, in this
-# table's order. The ranks are the numbers that registry gave; they order nothing.
+# table's order. The ranks are the numbers that registry gave (0 for a step it never had); they order nothing.
 _OLD_RANKS: dict[str, int] = {
     "quota_completions": 20, "wealth_growth": 30, "maintenance": 40, "naval_maintenance": 50, "pestilence": 60,
     "elections": 70, "expire_collectors": 80, "colonists_survive": 10, "guild_ranks": 30, "settle_veneration": 45,
@@ -147,9 +148,9 @@ def _old_registry() -> dict[str, list[tuple[int, str, Step]]]:
     for row in MONTH:
         if row.fn is ORDERS_STEP:
             when = "end"
-        elif row.fn.__name__ in _OLD_RANKS:
+        elif row.fn.__module__ != families.__name__:
             rule_step: Step = row.fn  # type: ignore[assignment]  # the rule modules' steps take a Ctx
-            steps[when].append((_OLD_RANKS[row.fn.__name__], row.fn.__name__, rule_step))
+            steps[when].append((_OLD_RANKS.get(row.fn.__name__, 0), row.fn.__name__, rule_step))
     return steps
 
 
