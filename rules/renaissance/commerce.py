@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 from .guild import RANKS, merchant_rank
 from .items import ALL_ITEMS, CLASS_CODES, CLASSES, DUCATS, TROOPS, item_by_code
 
@@ -96,7 +96,6 @@ def pay_tariff(ctx: Ctx, name: str, amount: int, what: str) -> str:
     return f", {amount} ducats {what} tariff"
 
 
-@action("transfer", Phase.TRANSFER)
 def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     item = _item(args.get("item"))
     qty = int(args.get("qty", 0))
@@ -135,7 +134,6 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"transferred {qty} {item} to {other['name']}")
 
 
-@action("sell", Phase.SELL)
 def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     item = _item(args.get("item"))
     cls = args.get("cls", "")
@@ -183,7 +181,6 @@ def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                 f"received {net} ducats")
 
 
-@action("buy", Phase.BUY)
 def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     item = _item(args.get("item"))
     qty = int(args.get("qty", 0))

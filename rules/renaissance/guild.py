@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .calendar import MONTHS
-from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail, step
+from .engine import Ctx, Outcome, Persona, add_skill, done, fail
 
 RANKS: tuple[str, ...] = ("apprentice", "journeyman", "master")  # index + 1 = rank number
 FLOORS: dict[str, int] = {"apprentice": 200, "journeyman": 500, "master": 900}
@@ -50,7 +50,6 @@ def _scratch(ctx: Ctx) -> dict[str, Any]:
     return ctx.scratch.setdefault(_SCRATCH, {"contributed": {}, "approvals": {}})
 
 
-@action("guild", Phase.OTHER)
 def guild_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     step_name = args.get("step")
     if step_name not in STEPS:
@@ -88,7 +87,6 @@ def guild_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"approved {candidate['name']} as {step_name}")
 
 
-@step("end", 30)
 def guild_ranks(ctx: Ctx) -> None:
     """Count the masters' approvals, then give every persona the rank his rating earns and every sanctioned
     member his rating floor."""

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from .checks import find_family
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 from .offices import holds, office_location
 
 # LOYALTY: "When loyalty is less than 400, taxes may not be collected. When it is below 300, feudal levies may
@@ -30,7 +30,6 @@ def add_loyalty(location: dict[str, Any], delta: float) -> int:
     return location["loyalty"] - old
 
 
-@action("hold_court", Phase.OTHER)
 def hold_court(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     where = ctx.start_location.get(pid)
@@ -45,7 +44,6 @@ def hold_court(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"held court at {where}: loyalty +{gain}, now {loc['loyalty']}")
 
 
-@action("access", Phase.OTHER)
 def access(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     what = args.get("what")
     if what not in ("ingress", "egress"):

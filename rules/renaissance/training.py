@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail
+from .engine import Ctx, Outcome, Persona, add_skill, done, fail
 from .orderkinds import SKILL_LETTERS, SKILLS
 
 
@@ -33,7 +33,6 @@ def _present(persona: Persona) -> str | None:
     return None if persona.get("at_sea") else persona.get("location")
 
 
-@action("instruct", Phase.TRAIN)
 def instruct(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     tid = str(args.get("trainee", ""))

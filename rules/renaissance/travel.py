@@ -13,7 +13,7 @@ from typing import Any
 
 from . import geography as geo
 from . import ships as sh
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, step
+from .engine import Ctx, Outcome, Persona, done, fail
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
 from .setup import find_location
 
@@ -257,13 +257,11 @@ def _mobile_assets(persona: Persona) -> bool:
 
 # ---- orders ------------------------------------------------------------------------------------------------
 
-@action("abandon", Phase.OTHER)
 def abandon(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     ctx.scratch.setdefault(SCRATCH_ABANDON, set()).add(persona["id"])
     return done("excess cargo, ships included, will be abandoned if his movement this month needs it")
 
 
-@action("permit_boarding", Phase.OTHER)
 def permit_boarding(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """Permission given this month lets the passenger board next month (T10). Only the first permission a
     persona receives in a month counts; later ones are void."""
@@ -284,7 +282,6 @@ def permit_boarding(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome
     return done(f"{pid} may board his ships next month")
 
 
-@action("move", Phase.MOVE)
 def move(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     mode = args.get("mode")
     # "A persona may move by land or by water each turn, but ... not by both": one movement order (T2).
@@ -545,10 +542,10 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 # ---- end of turn -------------------------------------------------------------------------------------------
 
-@step("end", 75)
 def passengers_follow_their_ship(ctx: Ctx) -> None:
     """A living owner's passengers end the month where his ship is (T9). Passengers of an owner who died this
-    month are not touched here: succession (end step 80) kills them ("his passengers all die with him")."""
+    month are not touched here: succession (a later step, month.py) kills them ("his passengers all die with
+    him")."""
     for _pid, p in sorted(ctx.state["personae"].items()):
         owner = ctx.persona(p.get("with") or "")
         if owner is None or not p.get("alive", True) or not owner.get("alive", True):
