@@ -184,6 +184,8 @@ def test_small_state_defaults() -> None:
     (lambda s: persona(s, "0101").update(popularity=-1), "popularity must be a whole number from 0 to 999"),
     (lambda s: persona(s, "0101")["skills"].update(letters=1200), "skills.letters must be a whole number from 0"),
     (lambda s: persona(s, "0101")["skills"].update(cooking=1), "unknown skill 'cooking'"),
+    # THE PERSONAE FAMILIES: "up to 20 skills"; the code sheet has 21, all held here.
+    (lambda s: persona(s, "0101")["skills"].update({k: 1 for k in SKILLS}), "a persona has up to 20"),
     (lambda s: location(s, "Genoa").update(lat=95.0), "locations #4 (Genoa): lat must be a number from -90 to 90"),
     (lambda s: location(s, "Genoa").update(lon=-181), "lon must be a number from -180 to 180"),
     (lambda s: location(s, "Genoa")["offices"].update(bishop="0909"), "offices.bishop names persona 0909"),

@@ -33,6 +33,7 @@ SELECTIONS = "esftba"  # MAGISTRATES: elected, or appointed by sovereign, feudat
 GUILD_MERCHANTRY = {"apprentice": 200, "journeyman": 500, "master": 900}
 MAX_FAMILIES_PER_PLAYER = 7  # PLAYERSHIP
 MAX_PERSONAE = 5  # THE PERSONAE FAMILIES: one to five personae
+MAX_SKILLS = 20  # THE PERSONAE FAMILIES: "up to 20 skills" (training.MAX_SKILLS says the same)
 LOCALS = "9999"  # a persona number the orders reserve for "the locals"
 DEFAULT_LANDMASS = "Afro-Eurasia"  # Europe, Asia and Africa touch: one landmass for roads and land moves
 DEFAULT_FEES: dict[str, float] = {"per_family": 5.0, "per_order": 0.0, "conflict_actions": 25, "action": 0.2,
@@ -565,6 +566,9 @@ class _Batch:
                 p.add(f"{where}: unknown skill {skill!r} (skills: {', '.join(SKILLS)})")
                 continue
             skills[skill] = _rating(p, f"{where}: skills.{skill}", level)
+        if len([s for s, rating in skills.items() if rating > 0]) > MAX_SKILLS:
+            p.add(f"{where}: skills: {len(skills)} skills held; a persona has up to {MAX_SKILLS} (THE PERSONAE "
+                  "FAMILIES)")
         guild = t.get("guild")
         if guild is not None:
             guild = _choice(p, f"{where}: guild", guild, tuple(GUILD_MERCHANTRY))
