@@ -147,7 +147,8 @@ def test_small_state_defaults() -> None:
     assert "pilgrimage" not in florence  # only centres carry the key
     assert state["pope"] is None
     assert florence["offices"]["tenant"] is None and florence["offices"]["dfc"] is None
-    assert florence["colonists_this_turn"] == 0 and florence["food_satisfied"] is True
+    assert florence["colonists_this_turn"] == 0 and florence["food_satisfied"] is True  # Florence demands no food
+    assert state["locations"]["Genoa"]["food_satisfied"] is False  # 2,500 food still wanted (M9)
     assert state["locations"]["Livorno"]["ferries"] == ["Pisa"]  # both ends list the ferry
     assert state["locations"]["Pisa"]["supplied"]["grain"]["bq"] == 0.04  # worked out from qty
     assert state["roads"] == {"Florence|Pisa": 40}

@@ -50,7 +50,7 @@ PERSONA_KEYS = {"id", "name", "female", "age", "religion", "origin", "popularity
 LOCATION_KEYS = {"name", "aliases", "lat", "lon", "region", "landmass", "population", "wealth", "loyalty",
                  "religion", "harbor", "ferries", "far", "fas", "towers", "garrison", "offices",
                  "magistrate_selection", "see", "ingress_denied", "egress_denied", "supplied", "demanded",
-                 "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by"}
+                 "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by", "food_satisfied"}
 MARKET_KEYS = {"qty", "price", "bq"}
 TOWER_KEYS = {"name", "fas", "owner"}
 ROAD_KEYS = {"from", "to", "miles"}
@@ -355,14 +355,23 @@ class _Batch:
             "tariffs": tariffs,
             "may_colonize": _bool(p, f"{where}: may_colonize", t.get("may_colonize", False)),
             "colonists_this_turn": 0,
-            "food_satisfied": True,
         }
+        loc["food_satisfied"] = self._food_satisfied(where, t, loc["demanded"])
         # Only centres carry the key: piety.py falls back to its own table for a location without it.
         if "pilgrimage" in t:
             loc["pilgrimage"] = self._pilgrimage(where, t["pilgrimage"])
         if "elective_ruler" in t:
             loc["elective_ruler"] = _bool(p, f"{where}: elective_ruler", t["elective_ruler"])
         return loc
+
+    def _food_satisfied(self, where: str, t: dict[str, Any], demanded: dict[str, Any]) -> bool:
+        """QUOTA COMPLETIONS withholds March's loyalty "in any March in which demand for food was not 100%
+        satisfied". Before the game no sale has met any demand, so the first March gives it only where the setup
+        says the demand was met (`food_satisfied = true`), where no food is demanded, or where the food demand
+        stands at zero (M3, M9)."""
+        food = demanded.get("food")
+        default = food is None or food["qty"] <= 0
+        return _bool(self.problems, f"{where}: food_satisfied", t.get("food_satisfied", default))
 
     def _market(self, where: str, key: str, value: Any, population: int, goods: bool) -> dict[str, dict[str, Any]]:
         """Items supplied (keys are items) or classes demanded (keys are class names). The quota a market resets
