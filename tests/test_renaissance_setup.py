@@ -142,7 +142,7 @@ def test_small_state_defaults() -> None:
     assert p["skills"]["merchantry"] == 900  # MERCHANTRY: a master's rating is raised to 900
     assert p["morale"] == 500 and state["personae"]["0102"]["morale"] == 0  # no troops, no morale
     assert p["citizenship"] == "Florence" and p["inside"] is True
-    assert state["personae"]["0202"]["inside"] is True  # a family has ingress unless denied it
+    assert state["personae"]["0202"]["inside"] is True  # Florence's setup lists DORIA in its ingress
     florence = state["locations"]["Florence"]
     assert "pilgrimage" not in florence  # only centres carry the key
     assert state["pope"] is None

@@ -79,8 +79,9 @@ SHAPE_WORDS: dict[str, str] = {
     "collect_tithe": "collecting the tithe is OY",
     "magistrate_selection": "the magistrate selection method is OS then one letter: e, s, f, t, b or a",
     "tariff": "a tariff change is RI (import) or RE (export), then + or -, then 1 to 5",
-    "access": "access is DI or DE (deny ingress or egress) or AI or AE (allow ingress or egress), then the "
-              "family's name",
+    "access": "access is DI, DE or DM (deny ingress, egress or the closed external market) or AI, AE or AM "
+              "(allow them), then the family's name",
+    "external_market": "the external market is opened with XO and closed with XC",
     "vote": "a vote is V then the candidate's four-digit number",
     "guild": "a guild step is GA (apprentice), GJ (journeyman) or GM (master), then the candidate's four-digit "
              "number",
@@ -106,7 +107,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "U": "sermon", "R": "tariff",
     "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding", "M": "move",
-    "N": "recruit_crew",
+    "N": "recruit_crew", "X": "external_market",
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
@@ -125,6 +126,8 @@ _MODE_LETTERS = {v: k for k, v in _MODES.items()}
 _METHODS = {"e": "election", "s": "the sovereign's appointment", "f": "the feudatory's appointment",
             "t": "the tenant's appointment", "b": "the bishop's appointment", "a": "the archbishop's appointment"}
 _STEPS = {"A": "apprentice", "J": "journeyman", "M": "master"}
+_ACCESS = {"I": "ingress", "E": "egress", "M": "market"}
+_ACCESS_LETTERS = {v: k for k, v in _ACCESS.items()}
 _STEP_LETTERS = {v: k for k, v in _STEPS.items()}
 _LETTER_OF_SKILL = {v: k for k, v in SKILL_LETTERS.items()}
 _MONTH_CODES = [m[:3].upper() for m in MONTHS]
@@ -412,7 +415,7 @@ def shape_message(code: str) -> str:
             shapes = ", ".join(BY_KIND[k].example for k in group)
             return f'"{code}": no such code; codes beginning with {upper[0]} are e.g. {shapes}'
         return (f'"{code}" is not a code: codes begin with T, S, B, I, F, C, L, V, W, H, U, O, R, D, A, G, M, P, '
-                f"? or !, and plain-words orders with a verb (e.g. transfer 500 grain to .0102); send CODESHEET "
+                f"X, ? or !, and plain-words orders with a verb (e.g. transfer 500 grain to .0102); send CODESHEET "
                 f"for the code sheet")
     notes = []
     after = _PNUM_AFTER.get(kind)
@@ -470,8 +473,9 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"which": "import" if one("TARIFF")[1].upper() == "I" else "export", "change": one("SIGNED")}
     if kind == "access":
         code = one("ACCESS").upper()
-        return kind, {"what": "ingress" if code[1] == "I" else "egress", "allow": code[0] == "A",
-                      "target_family": one("NAME")}
+        return kind, {"what": _ACCESS[code[1]], "allow": code[0] == "A", "target_family": one("NAME")}
+    if kind == "external_market":
+        return kind, {"open": one("XMARKET").upper() == "XO"}
     if kind in ("vote",):
         return kind, {"candidate": one("PNUM")}
     if kind == "guild":
@@ -669,7 +673,9 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "tariff":
         return f"R{'I' if a['which'] == 'import' else 'E'}{a['change']:+d}"
     if kind == "access":
-        return f"{'A' if a['allow'] else 'D'}{'I' if a['what'] == 'ingress' else 'E'}{_loc(a['target_family'])}"
+        return f"{'A' if a['allow'] else 'D'}{_ACCESS_LETTERS[a['what']]}{_loc(a['target_family'])}"
+    if kind == "external_market":
+        return "XO" if a["open"] else "XC"
     if kind == "vote":
         return f"V{a['candidate']}"
     if kind == "guild":
@@ -730,7 +736,10 @@ def summary(kind: str, args: dict[str, Any]) -> str:
     if kind == "tariff":
         return f"change the {a['which']} tariff by {a['change']:+d}"
     if kind == "access":
-        return f"{'allow' if a['allow'] else 'deny'} {a['what']} to {a['target_family']}"
+        what = "the use of the closed external market" if a["what"] == "market" else a["what"]
+        return f"{'allow' if a['allow'] else 'deny'} {what} to {a['target_family']}"
+    if kind == "external_market":
+        return f"{'open' if a['open'] else 'close'} the external market"
     if kind == "guild":
         return f"make {a['candidate']} a guild {a['step']}"
     if kind == "move":

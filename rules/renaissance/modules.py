@@ -8,6 +8,7 @@ RULE_MODULES: tuple[str, ...] = (
     "taxes",
     "magistracy",
     "loyalty",
+    "ingress",
     "colonies",
     "information_address",
     "piety",

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import geography as geo
 from . import ships as sh
+from . import walls
 from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, step
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
 from .setup import find_location
@@ -158,9 +159,8 @@ def water_free_miles(persona: Persona, assets: Assets, open_water: bool, summer:
 # ---- where personae are --------------------------------------------------------------------------------------
 
 def has_ingress(ctx: Ctx, location: str, family: str) -> bool:
-    """Ingress is the right to enter; the state records the families denied it."""
-    loc = ctx.location(location) or {}
-    return family not in (loc.get("ingress_denied") or ())
+    """Ingress is the right to enter: the family is on the location's ingress list (ingress.py)."""
+    return walls.has_ingress(ctx.location(location), family)
 
 
 def _aboard(ctx: Ctx) -> dict[str, list[str]]:
