@@ -16,6 +16,7 @@ from .walls import (
     MAX_MARKET_RIGHTS,
     WAIT_TURNS,
     Location,
+    citizen_families,
     default_ingress,
 )
 
@@ -26,10 +27,12 @@ def admit_waiting(ctx: Ctx) -> None:
     """I4, I5: a family added to the waiting list in turn t receives ingress at the start of turn t + 2 (if the
     list has room); then the next queued family is added to the waiting list, one a turn. I10: a location without
     a list (a game set up before it existed) gets the default one first."""
+    citizens: dict[str, list[str]] | None = None
     for name in sorted(ctx.state["locations"]):
         location = ctx.state["locations"][name]
         if "ingress" not in location:
-            location["ingress"] = default_ingress(ctx.state, name)
+            citizens = citizens if citizens is not None else citizen_families(ctx.state)
+            location["ingress"] = default_ingress(ctx.state, name, citizens)
         waiting = location.get("ingress_waiting") or []
         for entry in list(waiting):
             added = entry["added"]

@@ -20,7 +20,7 @@ from maild.ruleset import SetupError
 from . import accounts
 from .items import ALL_ITEMS, CLASSES, TROOPS
 from .orderkinds import SKILLS
-from .walls import MAX_EGRESS_DENIED, MAX_INGRESS, MAX_MARKET_RIGHTS, default_ingress
+from .walls import MAX_EGRESS_DENIED, MAX_INGRESS, MAX_MARKET_RIGHTS, citizen_families, default_ingress
 
 State = dict[str, Any]
 
@@ -712,9 +712,10 @@ class _Batch:
             s["families"][name] = family
             lines.append(f"family {name} (#{family['number']}, player {family['player']}, {family['religion']}): "
                          f"personae {', '.join(family['personae'])}")
+        citizens = citizen_families(s)
         for name, loc in self.locations.items():
             if loc["ingress"] is None:
-                loc["ingress"] = default_ingress(s, name)  # I2: citizens, tower owners, office-holders
+                loc["ingress"] = default_ingress(s, name, citizens)  # I2: citizens, tower owners, office-holders
         for persona in self.personae.values():
             if persona["inside"] is None:
                 loc = s["locations"].get(persona["location"] or "")
