@@ -89,6 +89,7 @@ SHAPE_WORDS: dict[str, str] = {
     "permit_boarding": "boarding permission is L then the passenger's four-digit number",
     "recruit_crew": "recruiting crew is N then the number of men",
     "abandon": "abandoning excess cargo including ships is AX",
+    "stay_outside": "staying outside the walls at the end of this month's move is MO",
     "move": "a move is ML (land), MF (ferry), MR (road) or MW (water), then the location and any /waypoints; MW "
             "may take +latitude+longitude instead (MW+41.00+012.00); MI moves inside, MD disembarks",
     "ask_address": "an address request is ?A then the family's name",
@@ -107,7 +108,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "U": "sermon", "R": "tariff",
     "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding", "M": "move",
-    "N": "recruit_crew", "X": "external_market",
+    "N": "recruit_crew", "X": "external_market", "MO": "stay_outside",
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
@@ -695,7 +696,7 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "for_turn":
         return f"!{_MONTH_CODES[a['month'] - 1]}{a['year']}"
     fixed = {"deepen_harbor": "PE#", "pilgrimage": "HP", "venerate": "HV", "resign_magistracy": "OR",
-             "hold_court": "OC", "collect_taxes": "OX", "collect_tithe": "OY", "abandon": "AX"}
+             "hold_court": "OC", "collect_taxes": "OX", "collect_tithe": "OY", "abandon": "AX", "stay_outside": "MO"}
     return fixed[kind]
 
 
@@ -759,7 +760,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "magistrate_selection": "magistrates to be selected by {method_words}", "vote": "vote for {candidate}",
         "colonize": "colonize with {qty} {item}", "permit_boarding": "permit {passenger} to board",
         "recruit_crew": "recruit {qty} crew",
-        "abandon": "abandon excess cargo including ships", "ask_address": "ask the address of {target_family}'s player",
+        "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
+        "ask_address": "ask the address of {target_family}'s player",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }

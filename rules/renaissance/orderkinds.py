@@ -73,6 +73,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("permit_boarding", Phase.OTHER, "Lnnnn", "passenger: str", "L0102"),
     Kind("recruit_crew", Phase.OTHER, "Nqqq", "qty: int (men; NAVIGATION: only in ports)", "N50"),
     Kind("abandon", Phase.OTHER, "AX", "(none): abandon excess cargo including ships", "AX"),
+    Kind("stay_outside", Phase.OTHER, "MO", "(none): this month's move ends outside the walls, ingress or not",
+         "MO"),
     Kind("move", Phase.MOVE, "MLllll | MFllll | MWllll | MW+dd.dd+ddd.dd | MRllll | MI | MD  [/vvvv...]",
          "mode: 'land' | 'ferry' | 'water' | 'road' | 'inside' | 'disembark', to: str | None, "
          "lat: float | None, lon: float | None, via: list[str] (waypoints after '/')", "MLSiena"),

@@ -27,7 +27,7 @@ VERBS = frozenset({
     "fortify", "improve", "raise", "strengthen", "grant", "preach", "sermon", "appoint", "magistrates",
     "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
     "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these", "open",
-    "close",
+    "close", "stay",
 })
 
 # What each verb looks like when written right, for the diagnostic of a phrase that did not parse.
@@ -49,7 +49,7 @@ EXAMPLES: dict[str, str] = {
     "fortify": "fortify FAS, fortify FAR or fortify tower 2", "improve": "improve the FAS",
     "raise": "raise the import tariff by 3 (or: raise the FAS)", "strengthen": "strengthen tower 2",
     "grant": "grant an indulgence to .0102 (or: grant ingress to BORGIA, grant the external market to BORGIA)",
-    "open": "open the external market", "close": "close the external market",
+    "open": "open the external market", "close": "close the external market", "stay": "stay outside the walls",
     "preach": "preach to the populace (or: preach to the troops of .0102)", "sermon": "sermon to the populace",
     "appoint": "appoint .0102 tax collector at Pisa, appoint .0102 tithe collector at Pisa or appoint .0102 "
                "magistrate",
@@ -119,6 +119,8 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
         return ("alms" if t.has("W_ALMS") else "charity"), {"ducats": t.number()}, ""
     if rule == "p_abandon":
         return "abandon", {}, ""
+    if rule == "p_outside":
+        return "stay_outside", {}, ""
     if rule == "p_venerate":
         return "venerate", {}, ""
     if rule == "p_resign":

@@ -39,6 +39,7 @@ LAND_ATTRITION_ITEMS = (*LIVESTOCK, *TROOPS, "crew", "slave")
 # may do nothing more; "abandon" the ids who ordered excess cargo abandoned before moving.
 SCRATCH_DISEMBARKED = "disembarked"
 SCRATCH_ABANDON = "abandon"
+SCRATCH_OUTSIDE = "stay_outside"
 
 
 # ---- attrition ---------------------------------------------------------------------------------------------
@@ -213,14 +214,21 @@ def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point |
     if location is not None:
         persona["location"] = location
         persona["at_sea"] = None
-        # INGRESS: personae whose families have ingress "automatically enter that location's walls".
-        persona["inside"] = has_ingress(ctx, location, persona["family"])
+        persona["inside"] = _enters(ctx, persona, location)
     else:
         assert point is not None
         persona["location"] = None
         persona["at_sea"] = {"lat": point[0], "lon": point[1]}
         persona["inside"] = False
     _follow(ctx, persona)
+
+
+def _enters(ctx: Ctx, persona: Persona, location: str) -> bool:
+    """INGRESS: "Unless their movement orders expressly state otherwise, personae whose families have ingress to a
+    location automatically enter that location's walls when moving to the location" (T21: MO states otherwise)."""
+    if persona["id"] in ctx.scratch.get(SCRATCH_OUTSIDE, ()):
+        return False
+    return has_ingress(ctx, location, persona["family"])
 
 
 def _where(persona: Persona) -> tuple[str | None, geo.Point | None]:
@@ -261,6 +269,14 @@ def _mobile_assets(persona: Persona) -> bool:
 def abandon(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     ctx.scratch.setdefault(SCRATCH_ABANDON, set()).add(persona["id"])
     return done("excess cargo, ships included, will be abandoned if his movement this month needs it")
+
+
+@action("stay_outside", Phase.OTHER)
+def stay_outside(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    """MO: the month's move ends outside the walls even where his family has ingress (T21). Phase OTHER runs
+    before movement, wherever it is written."""
+    ctx.scratch.setdefault(SCRATCH_OUTSIDE, set()).add(persona["id"])
+    return done("he will stay outside the walls wherever his movement this month ends")
 
 
 @action("permit_boarding", Phase.OTHER)
@@ -352,7 +368,7 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
     _set_aboard(ctx, persona, None)
     persona["location"] = place
     persona["at_sea"] = None
-    persona["inside"] = has_ingress(ctx, place, persona["family"])
+    persona["inside"] = _enters(ctx, persona, place)
     ctx.scratch.setdefault(SCRATCH_DISEMBARKED, set()).add(persona["id"])
     return done(f"disembarked at {place}")
 
