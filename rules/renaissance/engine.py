@@ -121,7 +121,8 @@ def action(kind: str, phase: Phase) -> Callable[[Handler], Handler]:
 
 def step(when: str, rank: int) -> Callable[[Step], Step]:
     """A start- or end-of-turn step; lower ranks run first. Ranks used (keep them apart):
-    start: 10 the ingress waiting list (ingress.py), 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance, 50 naval
+    start: 10 the ingress waiting list (ingress.py);
+    start: 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance, 50 naval
     maintenance (April), 60 pestilence, 70 magistrate elections (October's ballots, counted as November
     begins), 80 expired collector appointments;
     end: 10 colonies, 30 guild ranks, 45 veneration (April), 75 passengers follow their ship, 77 architecture
