@@ -196,6 +196,23 @@ def test_one_family_a_turn_enters_the_waiting_list_and_receives_ingress_two_turn
     assert pisa["ingress"] == ["MEDICI", "DORIA", "SFORZA"] and pisa["ingress_waiting"] == []
 
 
+def test_families_waiting_at_setup_are_added_one_a_turn_from_turn_1() -> None:
+    # I4: the setup's ingress_waiting is recorded in order before turn 1; DORIA is added in turn 1 and receives
+    # ingress at the start of turn 1 + 2 = 3; SFORZA is added in turn 2 and receives it in turn 4.
+    def waiting(setup: dict[str, Any]) -> None:
+        setup["families"].append({"name": "SFORZA", "player": "ADR", "religion": "catholic", "personae": [
+            {"id": "0301", "name": "Ludovico Sforza", "location": "Genoa"}]})
+        place(setup, "Pisa").update(ingress_waiting=["DORIA", "SFORZA"])
+    state = state_with(waiting)
+    pisa = state["locations"]["Pisa"]
+    assert pisa["ingress_waiting"] == [{"family": "DORIA", "added": None}, {"family": "SFORZA", "added": None}]
+    admitted = []
+    for turn in (1, 2, 3, 4):
+        ingress.admit_waiting(ctx_for(state, turn))
+        admitted.append(list(pisa["ingress"]))
+    assert admitted == [["MEDICI"], ["MEDICI"], ["MEDICI", "DORIA"], ["MEDICI", "DORIA", "SFORZA"]]
+
+
 def test_a_family_denied_ingress_while_it_waits_leaves_the_list() -> None:
     # "Unless it is specifically denied ingress during the intervening period".
     state = small_state()
@@ -331,3 +348,37 @@ def test_troops_from_outside_need_the_receivers_ingress() -> None:
     assert commerce.transfer(ctx, domenico, {"to": "0101", "item": "ducats", "qty": 5}).ok
     state["locations"]["Florence"]["ingress"].append("DORIA")
     assert commerce.transfer(ctx, piero, {"to": "0202", "item": "light cavalry", "qty": 5}).ok
+
+
+# --- a month by mail ------------------------------------------------------------------------------------------
+
+def test_a_month_of_coded_orders_at_the_walls() -> None:
+    # The Medici mail is received first: Piero, tenant of Florence, grants the Doria the closed market (AM takes
+    # effect "immediately"), so Domenico Doria, outside and without ingress, then buys 10 wool: 120 + 4 = 124.
+    # Giuliano moves by road from Pisa to Florence (40 miles) with MO: the Medici have ingress, he stays outside.
+    from maild.ruleset import OrderSet
+    from maild_rules.renaissance import RULESET
+    from maild_rules.renaissance.execute import run_month
+
+    state, _piero, _domenico = outside_doria()
+
+    def placed(text: str, player: str, seq: int) -> list[Any]:
+        parsed = RULESET.parse(text)
+        assert parsed.diagnostics == [], parsed.diagnostics
+        return RULESET.effective([OrderSet(player, seq, parsed.orders)])
+
+    orders = {"LMD": placed("/LMD *MEDICI\n*Florence .0101\nAMDORIA\n*Pisa .0103\nMO MRFlorence\n", "LMD", 1),
+              "ADR": placed("/ADR *DORIA\n*Florence .0202\nBwool10\n", "ADR", 2)}
+    result = run_month(state, 1, orders, random.Random(1))
+    after = result.ctx.state
+    assert after["locations"]["Florence"]["external_market_rights"] == ["DORIA"]
+    assert after["personae"]["0202"]["assets"]["wool"] == 10
+    assert after["personae"]["0202"]["assets"]["ducats"] == 30000 - 124
+    giuliano = after["personae"]["0103"]
+    assert giuliano["location"] == "Florence" and giuliano["inside"] is False
+    # Without the grant, the same purchase is refused and says why.
+    state, _piero, _domenico = outside_doria()
+    alone = run_month(state, 1, {"ADR": placed("/ADR *DORIA\n*Florence .0202\nBwool10\n", "ADR", 1)},
+                      random.Random(1))
+    [outcome] = alone.outcomes["DORIA"]
+    assert not outcome["ok"] and "external market" in outcome["text"]
