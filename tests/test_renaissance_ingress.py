@@ -116,7 +116,7 @@ def test_the_controller_adds_and_removes_families_at_once() -> None:
     assert ingress.access(ctx, piero, {"what": "ingress", "allow": True, "target_family": "doria"}).ok
     assert florence["ingress"] == ["MEDICI", "DORIA"] and florence["ingress_denied"] == []
     again = ingress.access(ctx, piero, {"what": "ingress", "allow": True, "target_family": "DORIA"})
-    assert not again.ok and "already has ingress" in again.text
+    assert not again.ok and "already given ingress" in again.text
 
 
 def test_at_most_twenty_families_have_ingress() -> None:
@@ -130,7 +130,7 @@ def test_at_most_twenty_families_have_ingress() -> None:
         assert ingress.access(ctx, piero, {"what": "ingress", "allow": True, "target_family": family}).ok
     assert len(state["locations"]["Florence"]["ingress"]) == 20
     out = ingress.access(ctx, piero, {"what": "ingress", "allow": True, "target_family": "SFORZA"})
-    assert not out.ok and "20 families already have ingress" in out.text
+    assert not out.ok and "20 families are already given ingress" in out.text
     assert ingress.access(ctx, piero, {"what": "ingress", "allow": False, "target_family": "FA"}).ok
     assert ingress.access(ctx, piero, {"what": "ingress", "allow": True, "target_family": "SFORZA"}).ok
 
@@ -224,6 +224,18 @@ def test_a_family_denied_ingress_while_it_waits_leaves_the_list() -> None:
     assert out.ok and "leaves its waiting list" in out.text
     ingress.admit_waiting(ctx_for(state, 3))
     assert pisa["ingress"] == ["MEDICI"] and pisa["ingress_waiting"] == []
+
+
+def test_the_controller_may_give_a_waiting_family_ingress_at_once() -> None:
+    # I5: the controller "may freely order specific families ... added to" the list; the wait ends.
+    state = small_state()
+    pisa = state["locations"]["Pisa"]
+    pisa["offices"]["tenant"] = "0101"
+    await_ingress(state, "Pisa", "DORIA", 1)
+    out = ingress.access(ctx_for(state, 1), state["personae"]["0101"],
+                         {"what": "ingress", "allow": True, "target_family": "DORIA"})
+    assert out.ok and "leaves its waiting list" in out.text
+    assert pisa["ingress"] == ["MEDICI", "DORIA"] and pisa["ingress_waiting"] == []
 
 
 def test_personae_outside_stay_outside_until_ordered_in() -> None:

@@ -70,48 +70,49 @@ def _controlled(ctx: Ctx, persona: Persona, what: str) -> tuple[str, Location] |
 
 def _ingress(ctx: Ctx, where: str, location: Location, family: str, allow: bool) -> Outcome:
     if "ingress" not in location:
-        location["ingress"] = default_ingress(ctx.state, where)
-    ingress: list[str] = location["ingress"]
-    denied: list[str] = location.setdefault("ingress_denied", [])
+        location["ingress"] = default_ingress(ctx.state, where)  # I10
+    waiting = location.get("ingress_waiting") or []
+    # Either way the family stops waiting: an added family has ingress, and a denied one was "specifically
+    # denied ingress during the intervening period" (I5).
+    location["ingress_waiting"] = [w for w in waiting if w["family"] != family]
+    left_waiting = " and leaves its waiting list" if len(location["ingress_waiting"]) < len(waiting) else ""
     if not allow:
-        # "Unless it is specifically denied ingress during the intervening period": a denial ends the wait (I5).
-        waiting = location.get("ingress_waiting") or []
-        was_waiting = [w for w in waiting if w["family"] == family]
-        for w in was_waiting:
-            waiting.remove(w)
         removed = _drop(location, "ingress", family)
+        denied: list[str] = location.setdefault("ingress_denied", [])
         if family not in denied:
             denied.append(family)
         said = "removed from the ingress list" if removed else "denied ingress"
-        return done(f"the {family} family is {said} of {where}" + (" and leaves its waiting list" if was_waiting
-                                                                      else ""))
-    if family in ingress:
-        return fail(f"the {family} family already has ingress to {where}")
-    if len(ingress) >= MAX_INGRESS:
-        return fail(f"{MAX_INGRESS} families already have ingress to {where} ({', '.join(ingress)}): "
-                    "remove one first (rules: \"Up to twenty families may have ingress to a location\")")
-    ingress.append(family)
+        return done(f"the {family} family is {said} of {where}{left_waiting}")
+    if why := _add_capped(location, "ingress", family, MAX_INGRESS, "given ingress", where):
+        location["ingress_waiting"] = waiting  # a refused order changes nothing
+        return fail(why)
     _drop(location, "ingress_denied", family)
-    location["ingress_waiting"] = [w for w in location.get("ingress_waiting") or [] if w["family"] != family]
-    return done(f"the {family} family is added to the ingress list of {where}; its personae outside the walls "
-                "enter when ordered inside")
+    return done(f"the {family} family is added to the ingress list of {where}{left_waiting}; its personae outside "
+                "the walls enter when ordered inside")
+
+
+def _add_capped(location: Location, key: str, family: str, cap: int, what: str, where: str) -> str | None:
+    """Put the family on a list the rules cap at `cap` families (20 with ingress, 5 denied egress, 5 granted the
+    closed market); the reason when it cannot be done."""
+    listed: list[str] = location.setdefault(key, [])
+    if family in listed:
+        return f"the {family} family is already {what} at {where}"
+    if len(listed) >= cap:
+        return (f"{cap} families are already {what} at {where} ({', '.join(listed)}), the most the rules allow: "
+                "take one off first")
+    listed.append(family)
+    return None
 
 
 def _capped_list(location: Location, key: str, family: str, add: bool, cap: int, what: str,
                  where: str) -> Outcome:
     """Egress denials and market rights: a list of at most `cap` families, changed at once."""
-    listed: list[str] = location.setdefault(key, [])
-    if not add:
-        if not _drop(location, key, family):
-            return fail(f"the {family} family is not {what} at {where}")
-        return done(f"the {family} family is no longer {what} at {where}")
-    if family in listed:
-        return fail(f"the {family} family is already {what} at {where}")
-    if len(listed) >= cap:
-        return fail(f"{cap} families are already {what} at {where} ({', '.join(listed)}), the most the rules allow: "
-                    "lift one first")
-    listed.append(family)
-    return done(f"the {family} family is {what} at {where} until reversed")
+    if add:
+        why = _add_capped(location, key, family, cap, what, where)
+        return fail(why) if why else done(f"the {family} family is {what} at {where} until reversed")
+    if not _drop(location, key, family):
+        return fail(f"the {family} family is not {what} at {where}")
+    return done(f"the {family} family is no longer {what} at {where}")
 
 
 @action("access", Phase.OTHER)
