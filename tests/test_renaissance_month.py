@@ -37,6 +37,10 @@ RULES_ORDER: list[tuple[str, str, str]] = [
     ("gm_orders", "families_orders", "CREDIT"),
     # COMMERCE: trade "at a persona's starting location for the turn": noted before any order moves anyone.
     ("note_starting_places", "families_orders", "COMMERCE"),
+    # INGRESS (docs/renaissance/ingress.md, I4): a family on the waiting list "receives ingress" at the start of
+    # a turn, so its personae may enter the walls by that turn's orders; where they began is noted first.
+    ("note_starting_places", "admit_waiting", "INGRESS"),
+    ("admit_waiting", "families_orders", "INGRESS"),
     # WEALTH: "Each March, after the markets have been reset, but before March actions are executed".
     ("quota_completions", "wealth_growth", "WEALTH"),
     ("wealth_growth", "families_orders", "WEALTH"),

@@ -13,6 +13,7 @@ from typing import Any
 
 from .calendar import MONTHS
 from .engine import Ctx, Outcome, Persona, add_skill, done, fail
+from .training import new_skill_refusal
 
 RANKS: tuple[str, ...] = ("apprentice", "journeyman", "master")  # index + 1 = rank number
 FLOORS: dict[str, int] = {"apprentice": 200, "journeyman": 500, "master": 900}
@@ -74,6 +75,10 @@ def guild_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if merchant_rank(candidate) != wanted - 1:
         # G3: the guild is climbed one rung at a time.
         return fail(f"{candidate['name']} must first be {'an apprentice' if wanted == 2 else 'a journeyman'}")
+    # A guild membership is a skill (SKILLS: "skills, organizational knowledge or guild memberships"), and it
+    # brings the merchantry rating: an apprentice with 20 other skills would hold a 21st (S13).
+    if step_name == "apprentice" and (why := new_skill_refusal(candidate, "merchantry")):
+        return fail(why)
     scratch = _scratch(ctx)
     already = scratch["contributed"].get(persona["id"])
     if already is not None:

@@ -17,6 +17,7 @@ from . import (
     guild,
     information,
     information_address,
+    ingress,
     loyalty,
     magistracy,
     piety,
@@ -64,14 +65,17 @@ HANDLERS: dict[str, Handler] = {
     "resign_magistracy": magistracy.resign_magistracy,
     "magistrate_selection": magistracy.magistrate_selection,
     "vote": magistracy.vote,
-    # LOYALTY (holding court), and the tenant's ingress and egress orders (TENANTS).
+    # LOYALTY (holding court).
     "hold_court": loyalty.hold_court,
-    "access": loyalty.access,
+    # INGRESS, EGRESS & EXTERNAL MARKETS: the de facto controller's lists (ingress.py, walls.py).
+    "access": ingress.access,
+    "external_market": ingress.external_market,
     # COLONIES.
     "colonize": colonies.colonize,
     # NAVIGATION (crew), and TRAVEL.
     "recruit_crew": crew.recruit_crew,
     "abandon": travel.abandon,
+    "stay_outside": travel.stay_outside,
     "permit_boarding": travel.permit_boarding,
     "move": travel.move,
     # INFORMATION ORDERS (family-level).

@@ -18,6 +18,7 @@ from . import (
     colonies,
     families,
     guild,
+    ingress,
     magistracy,
     markets,
     pestilence,
@@ -54,6 +55,9 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("starting places", families.note_starting_places,
               "where each persona begins the turn, inside the walls or not: many rules ask for it (COMMERCE, "
               "\"at a persona's starting location for the turn\")"),
+    MonthStep("ingress waiting list", ingress.admit_waiting,
+              "INGRESS: the waiting list admits one family a turn, at the start of the turn (readings I4, I5 in "
+              "renaissance/ingress.md)"),
     MonthStep("quota completions", markets.quota_completions,
               "QUOTA COMPLETIONS: \"At the beginning of March\" demand, \"At the beginning of September\" supply"),
     MonthStep("wealth growth", markets.wealth_growth,
@@ -136,6 +140,7 @@ def _cell(text: str) -> str:
 # (rank, function name, step) for each rule module's step before and after the families' orders, in this
 # table's order. The ranks are the numbers that registry gave (0 for a step it never had); they order nothing.
 _OLD_RANKS: dict[str, int] = {
+    "admit_waiting": 10,
     "quota_completions": 20, "wealth_growth": 30, "maintenance": 40, "naval_maintenance": 50, "pestilence": 60,
     "elections": 70, "expire_collectors": 80, "colonists_survive": 10, "guild_ranks": 30, "settle_veneration": 45,
     "passengers_follow_their_ship": 75, "settle_architecture": 77, "succession": 80,
