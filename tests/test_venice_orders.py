@@ -9,7 +9,7 @@ import pytest
 
 from maild.ruleset import Order, OrderSet
 from maild_rules.venice import RULESET
-from tests.test_venice_fixtures import new_game, play_quiet_turns
+from tests.venice_fixtures import new_game, play_quiet_turns
 
 
 def one_order(text: str) -> Order:
