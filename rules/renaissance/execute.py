@@ -16,15 +16,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from maild.ruleset import PlacedOrder
+from maild.ruleset import GM_ORDERS, PlacedOrder
 
 from . import accounts
 from .engine import ACTIONS, STEPS, Ctx, Outcome, Phase, State
 from .modules import RULE_MODULES
 
 log = logging.getLogger("maild.renaissance")
-
-GM = "#gm"  # the key under which the framework hands the GM's own orders (payments, amendments, bulletins)
 
 
 @cache
@@ -74,7 +72,7 @@ def family_blocks(orders: dict[str, list[PlacedOrder]], state: State | None = No
     names = {family_key(f): f for f in state["families"]} if state else {}
     blocks: dict[str, FamilyOrders] = {}
     for player, placed in orders.items():
-        if player == GM:
+        if player == GM_ORDERS:
             continue
         for p in placed:
             written = p.order.args.get("family")
@@ -144,7 +142,7 @@ def run_month(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng
     new = copy_state(state)  # the caller's snapshot must stay as it was
     ctx = Ctx(state=new, turn=turn, rng=rng)
     result = Result(ctx=ctx)
-    apply_gm_orders(new, turn, orders.get(GM, []), result)
+    apply_gm_orders(new, turn, orders.get(GM_ORDERS, []), result)
     for pid, persona in new["personae"].items():
         if persona.get("alive", True):
             ctx.start_location[pid] = persona.get("location")
