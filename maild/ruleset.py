@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -99,50 +99,94 @@ LatePolicy = Literal["next_turn", "refuse"]
 GM_ORDERS = "#gm"
 
 
-class Ruleset(Protocol):
-    name: str
-    late_policy: LatePolicy
+class Ruleset:
+    """The contract a game implements: subclass this, set `name`, and override what the game needs.
+
+    Every part the framework calls is named here. The five abstract ones (`parse`, `new_game`, `players`,
+    `resolve`, and the class attribute `name`) have no sensible default; every other part has the default
+    a simple game wants, so a ruleset overrides only what its rules make different. `docs/writing-a-ruleset.md`
+    walks through a complete small game.
+
+    A ruleset keeps no state of its own between calls: the framework hands it the game state (a JSON dict it
+    owns) each time, because several daemons may share one database and any of them may run the next step.
+    """
+
+    #: The ruleset's name: the package under `rules/` and the folder of its templates under `templates/`.
+    name: str = ""
+    #: Where orders that come after a deadline go: "next_turn" (kept for the next turn) or "refuse".
+    late_policy: LatePolicy = "next_turn"
+    #: A player may CANCEL orders that came late within this many days of the results of the turn they
+    #: missed (Renaissance: ten); None when late orders cannot be cancelled.
+    late_cancel_days: int | None = None
+    #: `parse` gets the order text with bold runs marked **run** (a game whose actions are bold keywords);
+    #: by default emphasis, like bullets and smart punctuation, is taken out first (maild/intake/normalize.py).
+    reads_emphasis: bool = False
+    #: GM order kinds the ruleset takes through `maild gm` (today "gm_payment", "gm_bulletin", "gm_amend");
+    #: they reach `resolve` under GM_ORDERS.
+    gm_kinds: frozenset[str] = frozenset()
 
     def parse(self, text: str) -> ParsedOrders:
         """Syntax only: every line is an order or a diagnostic (blank lines are neither)."""
+        raise NotImplementedError
 
     def new_game(self, setup: dict[str, Any]) -> dict[str, Any]:
         """The state before turn 1, from the setup file's TOML. Raise SetupError on a bad setup."""
+        raise NotImplementedError
 
-    def players(self, state: dict[str, Any]) -> list[PlayerSpec]: ...
-
-    def total_turns(self, state: dict[str, Any]) -> int | None:
-        """How many turns the game lasts, or None if open-ended."""
-
-    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
-        """Checks against the game state at intake (e.g. a bid for more units than offered)."""
-
-    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
-        """Resubmission policy: None to accept `new`, or the reason it is refused."""
-
-    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        """One player's orders in force, from their accepted order sets in receipt order."""
+    def players(self, state: dict[str, Any]) -> list[PlayerSpec]:
+        """Every player of the game with the address orders come from (and his password, if any)."""
+        raise NotImplementedError
 
     def resolve(self, state: dict[str, Any], turn: int, orders: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
-        """Run turn `turn`. `orders` has every player (an empty list for those with nothing on file)."""
+        """Run turn `turn`. `orders` has every player (an empty list for those with nothing on file), and the
+        GM's own orders under GM_ORDERS when he gave any. All chance comes from `rng`, seeded and recorded by
+        the framework, so a re-run gives the same result."""
+        raise NotImplementedError
+
+    def total_turns(self, state: dict[str, Any]) -> int | None:
+        """How many turns the game lasts, or None if open-ended (the default)."""
+        return None
+
+    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        """Checks against the game state at intake (e.g. a bid for more units than offered). Default: none."""
+        return []
+
+    def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any]) -> str | None:
+        """Why a GM order of `kind` cannot be taken against `state`, or None to take it. Default: take it."""
+        return None
+
+    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
+        """Resubmission policy: None to accept `new`, or the reason it is refused. Default: accept every
+        mail (with `effective`'s default, every order of every mail counts)."""
+        return None
+
+    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
+        """One player's orders in force, from their accepted order sets in receipt order. Default: all of
+        them, in receipt order."""
+        return [PlacedOrder(o, s.seq) for s in order_sets for o in s.orders]
+
+    def requested_turn(self, state: dict[str, Any], turn: int, orders: list[Order]) -> int | None:
+        """The turn a mail's orders are marked for, when a player sends them ahead; None (the default) for
+        the turn the mail arrived in."""
+        return None
 
     def export_players(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """`players` of the JSON export: player name -> that player's public and private figures."""
+        """`players` of the JSON export: player name -> that player's public and private figures. Default:
+        each player's address."""
+        return {p.name: {"email": p.email} for p in self.players(state)}
+
+    def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
+        """Context for templates/<game>/welcome.txt.j2, the mail a player gets when he joins (the game is
+        created, or a GM's order brings him or a new family of his in), before his first orders for `turn`;
+        None (the default) for no welcome mail. The key `welcome_for` (a short string, default "") says what
+        this welcome is for: a player is welcomed once per distinct value (Renaissance: his families, so a
+        family added later brings a new welcome and an unchanged player none)."""
+        return None
 
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""
-
-
-# Optional parts of a ruleset, looked up with getattr (a ruleset without them behaves as Venice does):
-#   gm_kinds: frozenset[str]   - GM order kinds it takes ("gm_payment", "gm_bulletin", "gm_amend")
-#   late_cancel_days: int      - a player may CANCEL orders that came late within this many days of the
-#                                results of the turn they missed (Renaissance: ten)
-#   reads_emphasis: bool       - parse() gets the order text with bold runs marked **run** (a game whose
-#                                actions are bold keywords); by default emphasis, like bullets and smart
-#                                punctuation, is taken out first (maild/intake/normalize.py)
-#   requested_turn(state, turn, orders) -> int | None
-#                              - the turn a mail's orders are marked for, when a player sends them ahead
+        return {}
 
 
 class SetupError(ValueError):

@@ -46,10 +46,17 @@ def run_pass(app: App, at: datetime) -> None:
     asyncio.run(daemon.run(once=True))
 
 
-def sent(app: App) -> list[EmailMessage]:
+def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
+    """The mail delivered so far, oldest first; without the players' welcomes (mailed when the daemon's first
+    pass creates the game) unless `welcomes`."""
     assert app.config.outbound.path is not None
     files = sorted((app.config.outbound.path / "new").iterdir(), key=lambda p: p.stat().st_mtime_ns)
-    return [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]  # type: ignore[misc]
+    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
+    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
+
+
+def _is_welcome(mail: EmailMessage) -> bool:
+    return "] welcome, " in str(mail["Subject"]) and mail["In-Reply-To"] is None  # an ack answers a mail
 
 
 def by_subject(mails: list[EmailMessage], text: str) -> EmailMessage:

@@ -39,7 +39,7 @@ def names_of(*names: str | None) -> frozenset[str]:
 
 def ruleset_text(ruleset: Ruleset, clean: CleanText) -> str:
     """The text this ruleset parses: with bold markers if it reads emphasis, else without."""
-    return clean.marked() if getattr(ruleset, "reads_emphasis", False) else clean.text
+    return clean.marked() if ruleset.reads_emphasis else clean.text
 
 
 def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = ()) -> ReadOrders:

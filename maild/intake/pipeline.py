@@ -330,13 +330,15 @@ def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids:
     return _refusal(game, player, last.id, body)
 
 
-def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str]) -> str | None:
-    """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet)."""
+def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str],
+              player: str | None = None) -> str | None:
+    """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet); `player`,
+    the reader when he is a player, lets the sheet show his own header lines."""
     names = {"HELP": ["help.txt.j2"], "CODESHEET": ["codesheet.txt.j2", "help.txt.j2"]}
     for command, templates in names.items():
         if command in commands:
             template = environment().select_template([f"{game.ruleset}/{t}" for t in templates])
-            return template.render(game=game.name, turn=turn, info=context)
+            return template.render(game=game.name, turn=turn, info=context, player=player)
     return None
 
 
@@ -350,7 +352,7 @@ def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datet
     if ruleset.late_policy == "refuse":
         return None, f"it came after the deadline of turn {turn.number}"
     note = f"it came after the deadline of turn {turn.number}, so it counts for turn {turn.number + 1}"
-    days = getattr(ruleset, "late_cancel_days", None)
+    days = ruleset.late_cancel_days
     if days:
         note += f" (mail CANCEL within {days} days of turn {turn.number}'s results to withdraw it)"
     return turn, note
@@ -369,11 +371,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if "CANCEL" in mail.commands and turn is not None:
         run.flush(s)  # the sets to cancel may have come earlier in this transaction
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
-                                getattr(ruleset, "late_cancel_days", None))
+                                ruleset.late_cancel_days)
         run.forget(game, game.turn, player)
-    requested = getattr(ruleset, "requested_turn", None)
-    if turn is not None and parsed.orders and requested is not None:
-        ahead = requested(run.state(s, game, game.turn), number, parsed.orders)
+    if turn is not None and parsed.orders:
+        ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
     if turn is None:
@@ -411,7 +412,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=mail.commands,
                   in_force=echo("in_force", [p.order for p in in_force]), problems=echo("problems", mail.problems),
-                  info=context, help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,
+                  info=context, help_text=help_text(game, number, context, mail.commands, player.name),
+                  cancelled=cancelled,
                   ignored=echo("ignored", read.ignored),
                   nothing=not (parsed.orders or parsed.diagnostics or mail.commands), **echo.context())
     _answered(row, give(s, app, Answer(

@@ -5,7 +5,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from maild.ruleset import Diagnostic, LatePolicy, Order, OrderSet, ParsedOrders, PlacedOrder, PlayerSpec, TurnResult
+from maild.ruleset import (
+    Diagnostic,
+    LatePolicy,
+    Order,
+    OrderSet,
+    ParsedOrders,
+    PlacedOrder,
+    PlayerSpec,
+    Ruleset,
+    TurnResult,
+)
 
 from . import checks, ending, reports
 from . import orders as order_rules
@@ -14,7 +24,7 @@ from .auction import hold_auction
 from .state import CLOSING, TOTAL_TURNS, State, turns_held
 
 
-class Venice:
+class Venice(Ruleset):
     name = "venice"
     # Orders that arrive after a deadline are for the next auction, like a bid handed in after 17.15.
     late_policy: LatePolicy = "next_turn"
@@ -78,6 +88,10 @@ class Venice:
                 row["rank"] = final["players"][p["name"]]["rank"]
             out[p["name"]] = row
         return out
+
+    def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any] | None:
+        # Only at the start: the loan is decided before the opening auction, and no one joins later.
+        return reports.welcome(state, player) if turn == 1 else None
 
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         return reports.template_context(state, turn)
