@@ -1,4 +1,4 @@
-"""The `maild` command line (DESIGN.md's table). Exit 0 on success, 2 on bad usage or input."""
+"""The `maild` command line (docs/design.md's table). Exit 0 on success, 2 on bad usage or input."""
 
 from __future__ import annotations
 

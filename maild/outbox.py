@@ -111,7 +111,7 @@ async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
 
 def next_batch(app: App, after: int, size: int) -> list[tuple[int, OutgoingMail]]:
     # A batch at a time, so a big outbox is never all in memory. (Several daemons would claim the rows
-    # here with FOR UPDATE SKIP LOCKED; see DESIGN.md.)
+    # here with FOR UPDATE SKIP LOCKED; see docs/design.md, "Beyond one machine".)
     with app.db.session() as s:
         return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw))
                 for r in s.execute(_NEXT, {"now": app.now(), "after": after, "size": size})]

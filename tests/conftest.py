@@ -1,14 +1,16 @@
-"""Fixtures shared by the tests: databases (SQLite and PostgreSQL), apps on Maildirs, a Venice game."""
+"""Fixtures shared by the tests: databases (SQLite and PostgreSQL), apps on Maildirs, a Venice game, IMAP inboxes
+on the Dovecot of tests/servers.py."""
 
 from __future__ import annotations
 
 import os
+import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sqlalchemy as sa
@@ -17,6 +19,10 @@ from maild.app import App
 from maild.clock import Clock
 from maild.config import ReplyLimits, parse_config
 from maild.db import Database, upgrade
+from maild.mail.imap import ImapInbox
+
+if TYPE_CHECKING:  # imported for real by pytest_plugins, which must come first to rewrite its asserts
+    from tests.servers import Dovecot
 
 pytest_plugins = ["tests.servers"]
 
@@ -188,3 +194,27 @@ timezone = "Europe/Rome"
 {schedule}
 """)
     return config
+
+
+OpenInbox = Callable[..., ImapInbox]
+
+
+@pytest.fixture
+async def open_inbox() -> AsyncIterator[OpenInbox]:
+    """Make ImapInbox objects for a Dovecot fixture with fast, deterministic backoff; closed at teardown."""
+    made: list[ImapInbox] = []
+
+    def make(server: Dovecot, user: str = "gm", **kwargs: Any) -> ImapInbox:
+        kwargs.setdefault("backoff_initial", 0.05)
+        kwargs.setdefault("rng", random.Random(7))
+        kwargs.setdefault("timeout", 5.0)
+        if server.tls is not None:
+            kwargs.setdefault("ssl_context_factory", server.tls.client_context)
+        inbox = ImapInbox(server.host, server.port, user, kwargs.pop("password", server.users[user]),
+                          tls=server.tls is not None, **kwargs)
+        made.append(inbox)
+        return inbox
+
+    yield make
+    for inbox in made:
+        await inbox.close()

@@ -13,7 +13,8 @@ program does, with the greeting and sign-off its users add:
 - `iphone`: iOS Mail, plain text only, smart quotes, ``--`` turned into an em dash, a non-breaking space,
   a soft hyphen and a zero-width space, "Sent from my iPhone".
 
-`html_only` drops the plain alternative, so the HTML conversion is what is read.
+`html_only` drops the plain alternative, so the HTML conversion is what is read. `TRICKY` is no program's
+mail but one shaped to confuse an IMAP response parser.
 """
 
 from __future__ import annotations
@@ -146,3 +147,25 @@ def html_only(raw: bytes) -> bytes:
     part_start = text.rindex("--", 0, start)
     part_end = text.index("\r\n--", start) + 2
     return (text[:part_start] + text[part_end:]).encode("ascii")
+
+
+# A mail that tries hard to confuse a parser: 8-bit bytes in two charsets, CRLF line ends, and lines
+# that look like IMAP responses, a literal announcement and a tagged OK.
+TRICKY = (
+    b"From: Doge <doge@example.org>\r\n"
+    b"To: gm@example.org\r\n"
+    b"Subject: =?utf-8?q?Ordini_della_Serenissima?=\r\n"
+    b"Message-ID: <tricky@example.org>\r\n"
+    b"Content-Type: text/plain; charset=latin-1\r\n"
+    b"Content-Transfer-Encoding: 8bit\r\n"
+    b"\r\n"
+    b"#venice1 Doge pw\r\n"
+    b"BID 100 ducati per il Palazzo \xe0 S. Marco\r\n"
+    b"caf\xc3\xa9 \xff\xfe\r\n"
+    b"* 1 FETCH (UID 99 BODY[] {5}\r\n"
+    b"A0001 OK Fetch completed.\r\n"
+    b")\r\n"
+    b"+ idling\r\n"
+    b"* BYE see you\r\n"
+    b"* 3 EXISTS\r\n"
+)

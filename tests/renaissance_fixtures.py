@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import copy
 import random
+from datetime import datetime
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from maild.app import App
 from maild_rules.renaissance.engine import STEPS, Ctx
 from maild_rules.renaissance.setup import new_game
+from tests.conftest import make_app
 
 _SETUP: dict[str, Any] = {
     "game": {"start": "1493-01"},
@@ -105,3 +109,122 @@ def run_end_steps(ctx: Ctx, module: ModuleType) -> None:
     for _rank, _name, fn in STEPS["end"]:
         if fn.__module__ == module.__name__:
             fn(ctx)
+
+
+# The world of the games played by mail in the flow tests: a Rome-centred setup for game "ren1".
+MAIL_SETUP = """
+[game]
+start = "1493-01"
+
+[fees]
+per_family = 5.0
+per_order = 0.0
+prepay_discount = 0.1
+
+[[players]]
+code = "MED"
+name = "Lorenzo's player"
+email = "med@example.org"
+balance = 100.0
+
+[[players]]
+code = "SFO"
+email = "sfo@example.org"
+balance = 100.0
+
+[[players]]
+code = "BOR"
+email = "bor@example.org"
+password = "cantarella"
+balance = 100.0
+
+[[families]]
+name = "MEDICI"
+number = 1
+player = "MED"
+religion = "catholic"
+  [[families.personae]]
+  id = "0101"
+  name = "Piero de' Medici"
+  popularity = 300
+  skills = { letters = 200 }
+  assets = { ducats = 10000, grain = 500 }
+  location = "Florence"
+  inside = true
+  citizenship = "Florence"
+  [[families.personae]]
+  id = "0102"
+  name = "Giovanni de' Medici"
+  popularity = 100
+  location = "Florence"
+  inside = true
+  citizenship = "Florence"
+
+[[families]]
+name = "SFORZA"
+number = 2
+player = "SFO"
+religion = "catholic"
+  [[families.personae]]
+  id = "0201"
+  name = "Ludovico Sforza"
+  popularity = 500
+  assets = { ducats = 5000, wool = 100 }
+  location = "Milan"
+  inside = true
+  citizenship = "Milan"
+
+[[families]]
+name = "BORGIA"
+number = 3
+player = "BOR"
+religion = "catholic"
+  [[families.personae]]
+  id = "0301"
+  name = "Cesare Borgia"
+  popularity = 250
+  assets = { ducats = 2000 }
+  location = "Florence"
+  inside = true
+  citizenship = "Rome"
+
+[[locations]]
+name = "Florence"
+lat = 43.77
+lon = 11.25
+population = 70000
+wealth = 150
+loyalty = 500
+religion = "catholic"
+tariffs = { import = 0, export = 5 }
+supplied = { wool = { qty = 1000, price = 10, bq = 0.01 } }
+
+[[locations]]
+name = "Milan"
+lat = 45.46
+lon = 9.19
+population = 100000
+wealth = 150
+loyalty = 500
+religion = "catholic"
+tariffs = { import = 10, export = 0 }
+demanded = { fibers = { qty = 500, price = 20, bq = 0.005 } }
+
+[[locations]]
+name = "Rome"
+lat = 41.90
+lon = 12.50
+population = 50000
+wealth = 120
+loyalty = 400
+religion = "catholic"
+"""
+
+
+def mail_game(tmp_path: Path, db_url: str, now: datetime) -> App:
+    """An app with game "ren1" (MAIL_SETUP) in its config, Maildirs in and out, months due on 1 December
+    and 1 January at noon, Rome time."""
+    setup = tmp_path / "renaissance.toml"
+    setup.write_text(MAIL_SETUP)
+    return make_app(tmp_path, db_url, now, setup, name="ren1", ruleset="renaissance",
+                    schedule={"timezone": "Europe/Rome", "at": ["2026-12-01T12:00", "2027-01-01T12:00"]})

@@ -26,10 +26,9 @@ from maild.mail import imap as imap_module
 from maild.mail.base import MAX_HEADER_BYTES
 from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import InboundMail, OutboundMail
-from tests.conftest import make_app, write_gm_config
+from tests.conftest import OpenInbox, make_app, write_gm_config
+from tests.mailflow import drop, run_pass, sent
 from tests.servers import Dovecot
-from tests.test_flow import drop, run_pass, sent
-from tests.test_imap import OpenInbox, open_inbox  # noqa: F401 - a fixture
 
 pytest_plugins = ["tests.servers"]
 
@@ -152,7 +151,7 @@ def test_intake_peak_memory_does_not_grow_with_the_inbox(tmp_path: Path) -> None
 
 @pytest.mark.imap
 async def test_imap_fetches_sizes_first_and_bodies_in_bounded_chunks(
-        dovecot: Dovecot, open_inbox: OpenInbox, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        dovecot: Dovecot, open_inbox: OpenInbox, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(imap_module, "FETCH_CHUNK_BYTES", 250_000)
     answers: list[int] = []
     real = imap_module.parse_fetch_response

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from maild.intake.decode import decode_mail
 from maild.models import InboundMail, OrderSetRow, OutboundMail
 from tests.conftest import make_app
-from tests.test_flow import drop, run_pass, sent
+from tests.mailflow import drop, run_pass, sent
 
 ROME = ZoneInfo("Europe/Rome")
 MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)

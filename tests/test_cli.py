@@ -1,4 +1,4 @@
-"""The command line of DESIGN.md: every command, its output and its exit status."""
+"""The command line of docs/design.md: every command, its output and its exit status."""
 
 from __future__ import annotations
 

@@ -3,66 +3,17 @@ players mail orders, get acks, the deadline passes, printouts and newsletters go
 
 from __future__ import annotations
 
-import asyncio
-import email
-import os
 from datetime import datetime
-from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
-from maild.app import App
 from maild.cli import game_export
-from maild.clock import Clock
-from maild.daemon import Daemon
 from maild.games import get_game
-from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import InboundMail, OutboundMail, Turn
 from maild.turn import release_turn
 from tests.conftest import make_app
-
-ROME = ZoneInfo("Europe/Rome")
-
-
-def mail(sender: str, body: str, n: int, subject: str = "my bids", extra: str = "") -> bytes:
-    return (f"From: Player <{sender}>\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
-            f"Message-ID: <flow-{n}@example.org>\r\n{extra}\r\n{body}\r\n").encode()
-
-
-def drop(app: App, raw: bytes, when: datetime) -> None:
-    assert app.config.inbound.path is not None
-    path = deliver(app.config.inbound.path, raw)
-    os.utime(path, (when.timestamp(), when.timestamp()))
-
-
-def run_pass(app: App, at: datetime) -> None:
-    app.clock = Clock(at, frozen=True)
-    assert app.config.inbound.path and app.config.outbound.path
-    daemon = Daemon(app, MaildirInbox(app.config.inbound.path), MaildirSender(app.config.outbound.path),
-                    status_line=False)
-    asyncio.run(daemon.run(once=True))
-
-
-def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
-    """The mail delivered so far, oldest first; without the players' welcomes (mailed when the daemon's first
-    pass creates the game) unless `welcomes`."""
-    assert app.config.outbound.path is not None
-    files = sorted((app.config.outbound.path / "new").iterdir(), key=lambda p: p.stat().st_mtime_ns)
-    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
-    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
-
-
-def _is_welcome(mail: EmailMessage) -> bool:
-    return "] welcome, " in str(mail["Subject"]) and mail["In-Reply-To"] is None  # an ack answers a mail
-
-
-def by_subject(mails: list[EmailMessage], text: str) -> EmailMessage:
-    found = [m for m in mails if text in str(m["Subject"])]
-    assert len(found) == 1, [str(m["Subject"]) for m in mails]
-    return found[0]
+from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
 
 
 def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setup: Path) -> None:

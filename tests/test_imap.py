@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -25,61 +23,17 @@ from maild.mail.imap import (
     parse_fetch_response,
     parse_internaldate,
 )
+from tests.conftest import OpenInbox
+from tests.mailshapes import TRICKY
 from tests.servers import Dovecot, DovecotFactory
 
 pytest_plugins = ["tests.servers"]
-
-# A mail that tries hard to confuse a parser: 8-bit bytes in two charsets, CRLF line ends, and lines
-# that look like IMAP responses, a literal announcement and a tagged OK.
-TRICKY = (
-    b"From: Doge <doge@example.org>\r\n"
-    b"To: gm@example.org\r\n"
-    b"Subject: =?utf-8?q?Ordini_della_Serenissima?=\r\n"
-    b"Message-ID: <tricky@example.org>\r\n"
-    b"Content-Type: text/plain; charset=latin-1\r\n"
-    b"Content-Transfer-Encoding: 8bit\r\n"
-    b"\r\n"
-    b"#venice1 Doge pw\r\n"
-    b"BID 100 ducati per il Palazzo \xe0 S. Marco\r\n"
-    b"caf\xc3\xa9 \xff\xfe\r\n"
-    b"* 1 FETCH (UID 99 BODY[] {5}\r\n"
-    b"A0001 OK Fetch completed.\r\n"
-    b")\r\n"
-    b"+ idling\r\n"
-    b"* BYE see you\r\n"
-    b"* 3 EXISTS\r\n"
-)
-
 
 def mail(n: int, body: bytes = b"orders\r\n") -> bytes:
     return (
         f"From: player{n}@example.org\r\nTo: gm@example.org\r\nSubject: turn {n}\r\n"
         f"Message-ID: <m{n}@example.org>\r\n\r\n"
     ).encode() + body
-
-
-OpenInbox = Callable[..., ImapInbox]
-
-
-@pytest.fixture
-async def open_inbox() -> AsyncIterator[OpenInbox]:
-    """Make ImapInbox objects for a Dovecot fixture with fast, deterministic backoff; closed at teardown."""
-    made: list[ImapInbox] = []
-
-    def make(server: Dovecot, user: str = "gm", **kwargs: Any) -> ImapInbox:
-        kwargs.setdefault("backoff_initial", 0.05)
-        kwargs.setdefault("rng", random.Random(7))
-        kwargs.setdefault("timeout", 5.0)
-        if server.tls is not None:
-            kwargs.setdefault("ssl_context_factory", server.tls.client_context)
-        inbox = ImapInbox(server.host, server.port, user, kwargs.pop("password", server.users[user]),
-                          tls=server.tls is not None, **kwargs)
-        made.append(inbox)
-        return inbox
-
-    yield make
-    for inbox in made:
-        await inbox.close()
 
 
 async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:

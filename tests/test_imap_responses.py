@@ -25,10 +25,8 @@ from maild.mail.imap_responses import (
     parse_uidvalidity,
     response_text,
 )
-from tests import test_imap
+from tests.mailshapes import TRICKY  # the mail the server tests use
 
-# The mail the server tests use: 8-bit bytes in two charsets, CRLF, and lines that look like IMAP.
-TRICKY = test_imap.TRICKY
 SHORT = b"Subject: two\r\n\r\nhi\r\n"
 
 

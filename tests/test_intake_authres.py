@@ -17,7 +17,7 @@ from maild.config import AuthCheck, ConfigError, parse_config
 from maild.intake.authres import aligned, parse_header, sender_verified
 from maild.models import InboundMail, OrderSetRow, OutboundMail
 from tests.conftest import make_app
-from tests.test_flow import drop, mail, run_pass, sent
+from tests.mailflow import drop, mail, run_pass, sent
 
 MX = "mx.example.org"
 MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ZoneInfo("Europe/Rome"))

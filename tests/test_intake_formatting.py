@@ -18,8 +18,8 @@ from maild.games import sync_games
 from maild.models import InboundMail, OrderSetRow
 from tests import mailshapes
 from tests.conftest import make_app
-from tests.test_flow import ROME, drop, run_pass, sent
-from tests.test_renaissance_flow import make as make_renaissance
+from tests.mailflow import ROME, drop, run_pass, sent
+from tests.renaissance_fixtures import mail_game
 
 MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
 
@@ -90,7 +90,7 @@ def test_venice_orders_read_the_same_from_every_mail_program(tmp_path: Path, db_
 
 
 def test_renaissance_orders_read_the_same_from_every_mail_program(tmp_path: Path, db_url: str) -> None:
-    app = make_renaissance(tmp_path, db_url, MORNING)
+    app = mail_game(tmp_path, db_url, MORNING)
     send_all(app, "med@example.org", "Lorenzo de' Medici", RENAISSANCE_ORDERS, "Lorenzo")
     sets = order_sets(app)
     reference = next(v for k, v in sets.items() if "<mozilla-" in k)

@@ -8,9 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 from psycopg.errors import AdminShutdown, DeadlockDetected, SerializationFailure, UniqueViolation
@@ -19,37 +17,14 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from maild.app import App
 from maild.db import Database, is_transient, upgrade
-from maild.games import sync_games
 from maild.intake import pipeline
 from maild.intake.pipeline import process_new
 from maild.intake.store import store_batch
-from maild.mail.base import FetchedMail
 from maild.mail.maildir import deliver
-from maild.models import InboundMail, OrderSetRow, OutboundMail
+from maild.models import InboundMail, OutboundMail
 from maild.turn import run_turn
 from tests.conftest import answering_every_mail, make_app, write_gm_config
-
-ROME = ZoneInfo("Europe/Rome")
-BEFORE = datetime(2026, 11, 22, 12, 0, tzinfo=ROME)  # turn 1's deadline is 17:15 that day
-PLAYERS = [("alice@example.org", ""), ("bob@example.org", "#venice1 bob sesame\n"), ("carol@example.net", "")]
-
-
-def order_mail(n: int, tag: str = "m") -> bytes:
-    sender, header = PLAYERS[n % len(PLAYERS)]
-    return (f"From: {sender}\r\nTo: gm@example.org\r\nSubject: bids {n}\r\n"
-            f"Message-ID: <{tag}-{n}@example.org>\r\n\r\n{header}bid {n % 40 + 1}$ for 1 of silk tax\r\n").encode()
-
-
-def fetched(n: int, tag: str = "m") -> FetchedMail:
-    return FetchedMail(source="test", uidvalidity=1, uid=f"{tag}-{n}", raw=order_mail(n, tag), arrived_at=BEFORE)
-
-
-def game_app(tmp_path: Path, db_url: str, setup: Path) -> App:
-    """An app with the game venice1 created, as the daemon's start or `maild init` leaves it."""
-    app = make_app(tmp_path, db_url, BEFORE, setup)
-    with app.db.session() as s:
-        sync_games(s, app.config, app.now())
-    return app
+from tests.mailflow import BEFORE, count_turns, fetched, game_app, order_mail
 
 
 def maild_cmd(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -129,13 +104,6 @@ def test_cli_commands_beside_a_running_daemon_all_succeed(tmp_path: Path, db_url
                                   "WHERE m.source = 'ingest'")).all() == [(1,)]
     finally:
         db.close()
-
-
-def count_turns(app: App, first: int) -> dict[int, int]:
-    with app.db.session() as s:
-        rows = s.execute(select(OrderSetRow.turn, func.count()).where(OrderSetRow.mail_id >= first)
-                         .group_by(OrderSetRow.turn)).all()
-        return dict(rows)  # type: ignore[arg-type]
 
 
 def test_turn_run_counts_every_mail_stored_before_it(tmp_path: Path, db_url: str, venice_setup: Path) -> None:

@@ -11,7 +11,7 @@ from maild.render import render
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder
 from maild_rules.renaissance import RULESET as RENAISSANCE
 from tests.renaissance_fixtures import small_state
-from tests.test_venice_fixtures import new_game, newsletter_text, play, play_quiet_turns
+from tests.venice_fixtures import new_game, newsletter_text, play, play_quiet_turns
 
 
 def renaissance_newsletter(state: dict[str, Any], mails: list[tuple[str, str]] = (),

@@ -7,128 +7,15 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from maild.app import App
 from maild.cli import game_export
-from maild.clock import Clock
-from maild.config import parse_config
-from maild.db import Database, upgrade
 from maild.games import get_game
 from maild.turn import release_turn, rerun_turn
-from tests.test_flow import by_subject, drop, mail, run_pass, sent
-
-ROME = ZoneInfo("Europe/Rome")
-
-SETUP = """
-[game]
-start = "1493-01"
-
-[fees]
-per_family = 5.0
-per_order = 0.0
-prepay_discount = 0.1
-
-[[players]]
-code = "MED"
-name = "Lorenzo's player"
-email = "med@example.org"
-balance = 100.0
-
-[[players]]
-code = "SFO"
-email = "sfo@example.org"
-balance = 100.0
-
-[[players]]
-code = "BOR"
-email = "bor@example.org"
-password = "cantarella"
-balance = 100.0
-
-[[families]]
-name = "MEDICI"
-number = 1
-player = "MED"
-religion = "catholic"
-  [[families.personae]]
-  id = "0101"
-  name = "Piero de' Medici"
-  popularity = 300
-  skills = { letters = 200 }
-  assets = { ducats = 10000, grain = 500 }
-  location = "Florence"
-  inside = true
-  citizenship = "Florence"
-  [[families.personae]]
-  id = "0102"
-  name = "Giovanni de' Medici"
-  popularity = 100
-  location = "Florence"
-  inside = true
-  citizenship = "Florence"
-
-[[families]]
-name = "SFORZA"
-number = 2
-player = "SFO"
-religion = "catholic"
-  [[families.personae]]
-  id = "0201"
-  name = "Ludovico Sforza"
-  popularity = 500
-  assets = { ducats = 5000, wool = 100 }
-  location = "Milan"
-  inside = true
-  citizenship = "Milan"
-
-[[families]]
-name = "BORGIA"
-number = 3
-player = "BOR"
-religion = "catholic"
-  [[families.personae]]
-  id = "0301"
-  name = "Cesare Borgia"
-  popularity = 250
-  assets = { ducats = 2000 }
-  location = "Florence"
-  inside = true
-  citizenship = "Rome"
-
-[[locations]]
-name = "Florence"
-lat = 43.77
-lon = 11.25
-population = 70000
-wealth = 150
-loyalty = 500
-religion = "catholic"
-tariffs = { import = 0, export = 5 }
-supplied = { wool = { qty = 1000, price = 10, bq = 0.01 } }
-
-[[locations]]
-name = "Milan"
-lat = 45.46
-lon = 9.19
-population = 100000
-wealth = 150
-loyalty = 500
-religion = "catholic"
-tariffs = { import = 10, export = 0 }
-demanded = { fibers = { qty = 500, price = 20, bq = 0.005 } }
-
-[[locations]]
-name = "Rome"
-lat = 41.90
-lon = 12.50
-population = 50000
-wealth = 120
-loyalty = 400
-religion = "catholic"
-"""
+from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
+from tests.renaissance_fixtures import mail_game
 
 MEDICI = """/MED *MEDICI
 *Florence .0101
@@ -192,22 +79,6 @@ religion = "catholic"
 """
 
 
-def make(tmp_path: Path, db_url: str, now: datetime) -> App:
-    setup = tmp_path / "renaissance.toml"
-    setup.write_text(SETUP)
-    config = parse_config({
-        "database": {"url": db_url},
-        "mail": {"inbound": {"kind": "maildir", "path": str(tmp_path / "inbox")},
-                 "outbound": {"kind": "maildir", "path": str(tmp_path / "outbox"), "from": "gm@example.org"}},
-        "daemon": {"gm": "referee@example.org"},
-        "games": [{"name": "ren1", "ruleset": "renaissance", "setup": str(setup), "address": "gm@example.org",
-                   "schedule": {"timezone": "Europe/Rome", "at": ["2026-12-01T12:00", "2027-01-01T12:00"]}}],
-    }, tmp_path, None)
-    db = Database(config.database_url)
-    upgrade(db.engine)
-    return App(config=config, db=db, clock=Clock(now, frozen=True))
-
-
 def month_passes(app: App, at: datetime) -> None:
     """The deadline passes with no family's orders on file: the safety gate (which holds a turn nobody sent
     orders for) is the GM's to lift, as he would with `maild turn release`."""
@@ -218,7 +89,7 @@ def month_passes(app: App, at: datetime) -> None:
 
 def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
-    app = make(tmp_path, db_url, morning)
+    app = mail_game(tmp_path, db_url, morning)
     drop(app, mail("med@example.org", MEDICI, 1, subject="January orders"), morning)
     drop(app, mail("sfo@example.org", SFORZA, 2, subject="orders"), morning)
     drop(app, mail("bor@example.org", BORGIA, 3, subject="orders"), morning)
@@ -320,7 +191,7 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     from maild.cli import main
 
     morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
-    app = make(tmp_path, db_url, morning)
+    app = mail_game(tmp_path, db_url, morning)
     config = tmp_path / "maild.toml"
     config.write_text(CONFIG_TOML.format(db=db_url, tmp=tmp_path))
     (tmp_path / "venice.toml").write_text(VENICE_PORT)
@@ -353,7 +224,7 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
 
 def test_late_orders_go_to_next_month_unless_cancelled_and_orders_ahead_wait(tmp_path: Path, db_url: str) -> None:
     morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
-    app = make(tmp_path, db_url, morning)
+    app = mail_game(tmp_path, db_url, morning)
     # Orders marked for March 1493 (turn 3) are kept for it, whenever they came.
     drop(app, mail("sfo@example.org", "/SFO *SFORZA\n!MAR1493\n*Milan .0201\nHC1000\n", 1, subject="march"),
          morning)
@@ -379,7 +250,7 @@ def test_late_orders_go_to_next_month_unless_cancelled_and_orders_ahead_wait(tmp
 
 
 def test_a_cancel_after_ten_days_leaves_late_orders_standing(tmp_path: Path, db_url: str) -> None:
-    app = make(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
+    app = mail_game(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
     drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nHC1000\n", 2, subject="late"),
          datetime(2026, 12, 1, 12, 0, 30, tzinfo=ROME))
     month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
@@ -406,7 +277,7 @@ def test_an_order_the_program_cannot_carry_out_is_reported_to_the_gm(tmp_path: P
     load_rules()  # the real handlers first, so the stand-in replaces one of them
     monkeypatch.setitem(ACTIONS, "charity", Action("charity", Phase.OTHER, boom))
     morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
-    app = make(tmp_path, db_url, morning)
+    app = mail_game(tmp_path, db_url, morning)
     drop(app, mail("med@example.org", MEDICI, 1, subject="January orders"), morning)
     month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
     mails = sent(app)
@@ -420,7 +291,7 @@ def test_orders_check_against_a_game_takes_the_player_from_the_orders(tmp_path: 
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     from maild.cli import main
 
-    make(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
+    mail_game(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
     config = tmp_path / "maild.toml"
     config.write_text(CONFIG_TOML.format(db=db_url, tmp=tmp_path))
     orders = tmp_path / "orders.txt"

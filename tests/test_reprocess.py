@@ -14,7 +14,7 @@ from maild.intake.pipeline import process_new
 from maild.intake.reprocess import RefusedReprocess, reprocess
 from maild.intake.store import store_batch
 from tests.conftest import write_gm_config
-from tests.test_many_hands import count_turns, fetched, game_app
+from tests.mailflow import count_turns, fetched, game_app
 
 NOW = "2026-11-22T09:00+01:00"
 

@@ -23,7 +23,7 @@ from maild.mail.maildir import MaildirInbox, deliver
 from maild.models import InboundMail, OrderSetRow, OutboundMail, Snapshot, Turn
 from maild.turn import release_turn
 from tests.conftest import make_app, write_gm_config
-from tests.test_flow import drop, mail, run_pass, sent
+from tests.mailflow import drop, mail, run_pass, sent
 
 ROME = ZoneInfo("Europe/Rome")
 MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)

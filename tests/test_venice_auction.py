@@ -14,7 +14,7 @@ import pytest
 
 from maild.ruleset import Order, PlacedOrder
 from maild_rules.venice import RULESET
-from tests.test_venice_fixtures import (
+from tests.venice_fixtures import (
     LINEUPS,
     bid_record,
     book,

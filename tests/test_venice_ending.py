@@ -11,7 +11,7 @@ import pytest
 from maild_rules.venice import RULESET
 from maild_rules.venice.ending import rank, realize
 from maild_rules.venice.state import interest
-from tests.test_venice_fixtures import ASSETS, money, new_game, play, play_quiet_turns
+from tests.venice_fixtures import ASSETS, money, new_game, play, play_quiet_turns
 
 # --- interest: borrowed x rate x 7 days, simple, rounded half up to the dollar -----------------------------
 

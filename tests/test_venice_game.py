@@ -10,7 +10,7 @@ import tomllib
 from maild.ruleset import Ruleset, TurnResult, load_ruleset
 from maild_rules.venice import RULESET
 from tests.paths import ROOT
-from tests.test_venice_fixtures import book, holdings, money, newsletter_text, play, printout_text
+from tests.venice_fixtures import book, holdings, money, newsletter_text, play, printout_text
 
 # The rules' agendas and assets, but agendas worth more than the rules' example (60$ and 100$ rather than
 # 20$ and 50$) so that good play ends in profit despite 35% interest.

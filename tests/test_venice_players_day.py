@@ -7,7 +7,7 @@ from typing import Any
 
 from maild.render import render
 from maild_rules.venice import RULESET
-from tests.test_venice_fixtures import new_game, play, play_quiet_turns, printout_text
+from tests.venice_fixtures import new_game, play, play_quiet_turns, printout_text
 
 
 def test_printout_shows_each_agendas_value_and_what_it_still_lacks() -> None:

@@ -13,7 +13,7 @@ import pytest
 from maild.render import render
 from maild.ruleset import TurnResult
 from maild_rules.venice import RULESET
-from tests.test_venice_fixtures import new_game, newsletter_text, play, printout_text
+from tests.venice_fixtures import new_game, newsletter_text, play, printout_text
 
 MAILS = {
     1: [("alice", "borrow 300$\nbid 41$ for 1 of exile competitor"),

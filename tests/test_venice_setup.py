@@ -11,7 +11,7 @@ import pytest
 from maild.ruleset import PlayerSpec, SetupError
 from maild_rules.venice import RULESET
 from tests.paths import ROOT
-from tests.test_venice_fixtures import make_setup, new_game
+from tests.venice_fixtures import make_setup, new_game
 
 
 def setup_error(setup: dict[str, Any]) -> str:

@@ -1,8 +1,8 @@
 """Renaissance: the 1493 world, families of personae, orders in code executed in sequence, month by month.
 
-The rules text is /work/shared/rules/renaissance.md; the readings this package makes are in docs/renaissance.md
-and docs/renaissance/; the state is described in docs/renaissance-state.md and the codes in
-docs/renaissance-codes.md.
+The rules are THE RULES TO RENAISSANCE (the 1493 rulebook, revised December 2004); the readings this package
+makes are in docs/renaissance.md and docs/renaissance/; the state is described in docs/renaissance-state.md
+and the codes in docs/renaissance-codes.md.
 """
 
 from typing import Any

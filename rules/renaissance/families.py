@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from maild.ruleset import PlacedOrder
+from maild.ruleset import GM_ORDERS, PlacedOrder
 
 from . import accounts
 from .engine import Ctx, Outcome, Phase, State
@@ -22,7 +22,6 @@ from .handlers import ACTIONS
 
 log = logging.getLogger("maild.renaissance")
 
-GM = "#gm"  # the key under which the framework hands the GM's own orders (payments, amendments, bulletins)
 
 # Orders that are bookkeeping, not actions: they shape execution and never appear as outcomes.
 BOOKKEEPING = frozenset({"execute_day", "for_turn"})
@@ -75,7 +74,7 @@ def family_blocks(orders: dict[str, list[PlacedOrder]], state: State | None = No
     names = {family_key(f): f for f in state["families"]} if state else {}
     blocks: dict[str, FamilyOrders] = {}
     for player, placed in orders.items():
-        if player == GM:
+        if player == GM_ORDERS:
             continue
         for p in placed:
             written = p.order.args.get("family")
@@ -140,7 +139,7 @@ def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: 
 # ---- the month's own steps (rows of month.MONTH) -----------------------------------------------------------
 
 def gm_orders(month: Month) -> None:
-    apply_gm_orders(month.state, month.turn, month.orders.get(GM, []), month.result)
+    apply_gm_orders(month.state, month.turn, month.orders.get(GM_ORDERS, []), month.result)
 
 
 def note_starting_places(month: Month) -> None:

@@ -15,7 +15,12 @@ from collections import ChainMap
 from collections.abc import Mapping
 from typing import Any
 
-from maild.ruleset import SetupError
+from maild import setupfile
+
+# The checks every game's setup shares, under the names this module has always called them by.
+from maild.setupfile import Problems as _Problems
+from maild.setupfile import unknown_keys as _unknown_keys
+from maild.setupfile import whole as _whole
 
 from . import accounts
 from .items import ALL_ITEMS, CLASSES, TROOPS
@@ -60,7 +65,6 @@ ROAD_KEYS = {"from", "to", "miles"}
 PLAYER_CODE = re.compile(r"[A-Z]{3}")
 FAMILY_NAME = re.compile(r"[A-Z]+")
 PERSONA_ID = re.compile(r"\d{4}")
-EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
 START = re.compile(r"(\d{4})-(\d{2})")
 # Order codes write a location without blanks right after other letters or digits: letters, with single blanks
 # or hyphens between words, keep every name writable and its key unambiguous.
@@ -117,38 +121,7 @@ def road_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 
 
-class _Problems:
-    def __init__(self) -> None:
-        self.found: list[str] = []
-
-    def add(self, message: str) -> None:
-        self.found.append(message)
-
-    def raise_any(self) -> None:
-        if not self.found:
-            return
-        shown = self.found[:MAX_REPORTED]
-        more = len(self.found) - len(shown)
-        raise SetupError("; ".join(shown) + (f"; ... and {more} more" if more else ""))
-
-
 # --- small validators: each reports and returns a usable value so checking goes on ---------------------------
-
-def _unknown_keys(problems: _Problems, where: str, table: Mapping[str, Any], known: set[str]) -> None:
-    unknown = sorted(set(table) - known)
-    if unknown:
-        problems.add(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-
-
-def _whole(problems: _Problems, where: str, value: Any, minimum: int = 0, maximum: int | None = None) -> int:
-    # bool is an int to Python, but `population = true` in a setup is a mistake.
-    ok = isinstance(value, int) and not isinstance(value, bool)
-    if ok and value >= minimum and (maximum is None or value <= maximum):
-        return value
-    span = f"from {minimum} to {maximum}" if maximum is not None else f">= {minimum}"
-    problems.add(f"{where} must be a whole number {span}, found {value!r}")
-    return minimum
-
 
 def _rating(problems: _Problems, where: str, value: Any) -> int:
     """THE PERSONAE FAMILIES: no rating may exceed 999 or decline below 0."""
@@ -195,14 +168,6 @@ def _str_list(problems: _Problems, where: str, value: Any) -> list[str]:
     return []
 
 
-def _tables(problems: _Problems, doc: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
-    value = doc.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        problems.add(f"{key}: must be a list of tables ([[{key}]])")
-        return []
-    return value
-
-
 def _table(problems: _Problems, where: str, value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
         return value
@@ -239,26 +204,14 @@ class _Batch:
 
     def add_players(self, tables: list[dict[str, Any]]) -> None:
         p = self.problems
-        for i, t in enumerate(tables, start=1):
-            where = f"players #{i}"
-            _unknown_keys(p, where, t, PLAYER_KEYS)
-            code = t.get("code")
-            if not isinstance(code, str) or not PLAYER_CODE.fullmatch(code):
-                p.add(f"{where}: code must be three capital letters (the /XXX of the orders), found {code!r}")
-                continue
-            where = f"players #{i} ({code})"
+        for code, where, t in setupfile.entries(p, "players", tables, PLAYER_KEYS, "code", PLAYER_CODE,
+                                                "three capital letters (the /XXX of the orders)"):
             if code in self.all_players:
                 p.add(f"{where}: the player code {code} is used twice")
                 continue
             name = _text(p, f"{where}: name", t.get("name"), required=False) or code  # how the GM knows him
-            email = t.get("email")
-            if not isinstance(email, str) or not EMAIL.fullmatch(email):
-                p.add(f"{where}: email must be an address like {code.lower()}@example.org, found {email!r}")
-            password = t.get("password")
-            if password is not None and (not isinstance(password, str) or not password
-                                         or any(c.isspace() for c in password)):
-                p.add(f"{where}: password must be one word without blanks")
-                password = None
+            email = setupfile.email(p, where, t.get("email"), code.lower())
+            password = setupfile.password(p, where, t.get("password"))
             balance = _number(p, f"{where}: balance", t.get("balance", 0.0), -math.inf)
             self.players[code] = {"name": name, "email": email, "password": password,
                                   "account": {"balance": balance, "history": []}}
@@ -558,7 +511,7 @@ class _Batch:
             origin = _choice(p, f"{where}: origin", t.get("origin", "european"), ORIGINS)
             family = {"player": player, "religion": religion, "origin": origin, "personae": [], "number": number}
             self.families[name] = family
-            personae = _tables(p, {"personae": t.get("personae", [])}, "personae")
+            personae = setupfile.array_of_tables(p, {"personae": t.get("personae", [])}, "personae")
             if not 1 <= len(personae) <= MAX_PERSONAE:
                 p.add(f"{where}: a family has one to {MAX_PERSONAE} personae, found {len(personae)}")
             for j, pt in enumerate(personae, start=1):
@@ -776,13 +729,13 @@ def _fees(problems: _Problems, fees: Any) -> dict[str, float]:
 
 def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: bool, turn: int | None) -> list[str]:
     batch = _Batch(state, problems, amending, turn)
-    batch.add_players(_tables(problems, doc, "players"))
-    locations = _tables(problems, doc, "locations")
+    batch.add_players(setupfile.array_of_tables(problems, doc, "players"))
+    locations = setupfile.array_of_tables(problems, doc, "locations")
     batch.add_locations(locations)
-    batch.add_families(_tables(problems, doc, "families"))
+    batch.add_families(setupfile.array_of_tables(problems, doc, "families"))
     batch.link_locations()
     batch.requests(locations)
-    batch.add_roads(_tables(problems, doc, "roads"))
+    batch.add_roads(setupfile.array_of_tables(problems, doc, "roads"))
     if not amending:
         state["pope"] = _pope(batch, doc.get("game", {}))
     problems.raise_any()
@@ -792,7 +745,7 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
 def new_game(setup: dict[str, Any]) -> State:
     """The state before turn 1 (docs/renaissance-state.md) from the setup file's TOML. Raises SetupError naming
     every bad entry."""
-    problems = _Problems()
+    problems = _Problems(MAX_REPORTED)
     _unknown_keys(problems, "setup", setup, TOP_KEYS)
     state: State = {
         "calendar": _calendar(problems, setup.get("game", {})),
@@ -812,6 +765,6 @@ def amend(state: State, amendment: dict[str, Any], turn: int | None = None) -> l
     optional) to a running game's state, in place. A location with `requested_by = "XXX"` answers that player's
     LOCATION SETUPS request and bills him the location setup fee for `turn`. Returns a line per thing added;
     raises SetupError (and changes nothing) on any problem."""
-    problems = _Problems()
+    problems = _Problems(MAX_REPORTED)
     _unknown_keys(problems, "amendment", amendment, AMEND_KEYS)
     return _apply(state, amendment, problems, amending=True, turn=turn)

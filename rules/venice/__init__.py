@@ -1,6 +1,6 @@
 """Venice: seven sealed-bid auctions of agendas and assets, then agendas realized and loans repaid.
 
-The rules text is /work/shared/rules/venice.md; the readings this package makes are in docs/venice.md.
+The rules are Venice (the README of scvalex/venice); the readings this package makes are in docs/venice.md.
 """
 
 from .ruleset import RULESET, Venice

@@ -10,7 +10,7 @@ import math
 import re
 from typing import Any
 
-from maild.ruleset import SetupError
+from maild.setupfile import Problems, array_of_tables, email, entries, password, unknown_keys, whole
 
 from .state import (
     DAYS,
@@ -33,78 +33,37 @@ DEFAULT_INTEREST = 0.05  # the rules: "interest amounting to 5%/day"
 
 # A player's name is a word of the `#GAME PLAYER PASSWORD` header line, so no blanks in it.
 PLAYER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
-EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
 # Quotes would make a name impossible to write in a quoted bid; '#' at the start of an order line
 # makes the line a header.
 BAD_ITEM_CHARS = re.compile(r'["\u201c\u201d\n]')
 
 
-class _Problems:
-    def __init__(self) -> None:
-        self.found: list[str] = []
-
-    def add(self, message: str) -> None:
-        self.found.append(message)
-
-    def raise_any(self) -> None:
-        if self.found:
-            raise SetupError("; ".join(self.found))
-
-
-def _whole(problems: _Problems, where: str, value: Any, minimum: int = 0) -> int:
-    # bool is an int to Python, but `value = true` in a setup is a mistake.
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.add(f"{where} must be a whole number >= {minimum}, found {value!r}")
-        return minimum
-    if value < minimum:
-        problems.add(f"{where} must be a whole number >= {minimum}, found {value}")
-        return minimum
-    return value
-
-
-def _table_list(problems: _Problems, setup: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    value = setup.get(key)
-    if value is None:
-        problems.add(f"{key}: missing (write one [[{key}]] table for each)")
-        return []
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        problems.add(f"{key}: must be a list of tables ([[{key}]])")
-        return []
-    return value
-
-
-def _unknown_keys(problems: _Problems, where: str, table: dict[str, Any], known: set[str]) -> None:
-    unknown = sorted(set(table) - known)
-    if unknown:
-        problems.add(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-
-
 def new_game(setup: dict[str, Any]) -> State:
-    problems = _Problems()
-    _unknown_keys(problems, "setup", setup, TOP_KEYS)
+    problems = Problems()
+    unknown_keys(problems, "setup", setup, TOP_KEYS)
 
     if "credit_limit" not in setup:
         problems.add("credit_limit: missing (the most each player may borrow before the opening auction, "
                      "0 for no credit)")
-    credit_limit = _whole(problems, "credit_limit", setup.get("credit_limit", 0))
+    credit_limit = whole(problems, "credit_limit", setup.get("credit_limit", 0))
     rate = setup.get("interest_per_day", DEFAULT_INTEREST)
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not math.isfinite(rate) or rate < 0:
         problems.add(f"interest_per_day must be a number >= 0 (0.05 is 5%), found {rate!r}")
         rate = DEFAULT_INTEREST
     if "scale_per_players" not in setup:
         problems.add("scale_per_players: missing (each count in a lineup is for this many players)")
-    per = _whole(problems, "scale_per_players", setup.get("scale_per_players", 1), minimum=1)
+    per = whole(problems, "scale_per_players", setup.get("scale_per_players", 1), minimum=1)
     title = setup.get("title")
     if title is not None and not isinstance(title, str):
         problems.add(f"title must be a string, found {title!r}")
         title = None
 
-    players = _players(problems, _table_list(problems, setup, "players"))
+    players = _players(problems, array_of_tables(problems, setup, "players", required=True))
     items: dict[str, dict[str, Any]] = {}
-    _items(problems, _table_list(problems, setup, "agendas"), "agendas", "agenda", items)
-    _items(problems, _table_list(problems, setup, "assets"), "assets", "asset", items)
+    _items(problems, array_of_tables(problems, setup, "agendas", required=True), "agendas", "agenda", items)
+    _items(problems, array_of_tables(problems, setup, "assets", required=True), "assets", "asset", items)
     scale = max(1, math.ceil(len(players) / per))
-    auctions = _auctions(problems, _table_list(problems, setup, "auctions"), items, scale)
+    auctions = _auctions(problems, array_of_tables(problems, setup, "auctions", required=True), items, scale)
     problems.raise_any()
 
     return {
@@ -125,42 +84,32 @@ def new_game(setup: dict[str, Any]) -> State:
     }
 
 
-def _players(problems: _Problems, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _players(problems: Problems, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not tables:
         problems.add("players: a game needs at least one [[players]] table")
     players: list[dict[str, Any]] = []
     names: set[str] = set()
     emails: set[str] = set()
-    for i, t in enumerate(tables, start=1):
-        where = f"players #{i}"
-        _unknown_keys(problems, where, t, PLAYER_KEYS)
-        name, email, password = t.get("name"), t.get("email"), t.get("password")
-        if not isinstance(name, str) or not PLAYER_NAME.fullmatch(name):
-            problems.add(f"{where}: name must be one word of letters, digits, '_', '.' or '-', found {name!r}")
-            continue
-        where = f"players #{i} ({name})"
+    for name, where, t in entries(problems, "players", tables, PLAYER_KEYS, "name", PLAYER_NAME,
+                                  "one word of letters, digits, '_', '.' or '-'"):
         if name.casefold() in names:
             problems.add(f"{where}: the name {name} is used twice")
         names.add(name.casefold())
-        if not isinstance(email, str) or not EMAIL.fullmatch(email):
-            problems.add(f"{where}: email must be an address like {name}@example.org, found {email!r}")
+        address = email(problems, where, t.get("email"), name)
+        if address is None:
             continue
-        if email.casefold() in emails:
-            problems.add(f"{where}: the email {email} is used twice")
-        emails.add(email.casefold())
-        if password is not None and (not isinstance(password, str) or not password
-                                     or any(c.isspace() for c in password)):
-            problems.add(f"{where}: password must be one word without blanks")
-            password = None
-        players.append({"name": name, "email": email, "password": password})
+        if address.casefold() in emails:
+            problems.add(f"{where}: the email {address} is used twice")
+        emails.add(address.casefold())
+        players.append({"name": name, "email": address, "password": password(problems, where, t.get("password"))})
     return players
 
 
-def _items(problems: _Problems, tables: list[dict[str, Any]], key: str, kind: str,
+def _items(problems: Problems, tables: list[dict[str, Any]], key: str, kind: str,
            items: dict[str, dict[str, Any]]) -> None:
     for i, t in enumerate(tables, start=1):
         where = f"{key} #{i}"
-        _unknown_keys(problems, where, t, AGENDA_KEYS if kind == "agenda" else ASSET_KEYS)
+        unknown_keys(problems, where, t, AGENDA_KEYS if kind == "agenda" else ASSET_KEYS)
         raw = t.get("name")
         if not isinstance(raw, str) or not raw.strip() or BAD_ITEM_CHARS.search(raw) or raw.strip()[0] == "#":
             problems.add(f"{where}: name must be a non-empty string without quotes or a leading '#', "
@@ -177,13 +126,13 @@ def _items(problems: _Problems, tables: list[dict[str, Any]], key: str, kind: st
         if kind == "agenda":
             if "value" not in t:
                 problems.add(f"{where}: value missing (the $ it provides if realized)")
-            spec["value"] = _whole(problems, f"{where}: value", t.get("value", 0))
+            spec["value"] = whole(problems, f"{where}: value", t.get("value", 0))
         for r in RESOURCES:
-            spec[r] = _whole(problems, f"{where}: {r}", t.get(r, 0))
+            spec[r] = whole(problems, f"{where}: {r}", t.get(r, 0))
         items[name] = spec
 
 
-def _auctions(problems: _Problems, tables: list[dict[str, Any]], items: dict[str, dict[str, Any]],
+def _auctions(problems: Problems, tables: list[dict[str, Any]], items: dict[str, dict[str, Any]],
               scale: int) -> list[dict[str, Any]]:
     if len(tables) != TOTAL_TURNS:
         problems.add(f"auctions: expected exactly {TOTAL_TURNS} (opening, five common, closing), "
@@ -192,7 +141,7 @@ def _auctions(problems: _Problems, tables: list[dict[str, Any]], items: dict[str
     auctions = []
     for turn, t in enumerate(tables[:TOTAL_TURNS], start=1):
         where = f"auctions #{turn} ({auction_name(turn)})"
-        _unknown_keys(problems, where, t, AUCTION_KEYS)
+        unknown_keys(problems, where, t, AUCTION_KEYS)
         lineup_in = t.get("items")
         if not isinstance(lineup_in, dict) or not lineup_in:
             problems.add(f"{where}: items must be a non-empty table of item = count, "
@@ -216,7 +165,7 @@ def _auctions(problems: _Problems, tables: list[dict[str, Any]], items: dict[str
                 problems.add(f"{where}: {item!r} is listed twice")
                 continue
             seen.add(item)
-            base = _whole(problems, f"{where}: count of {item!r}", count, minimum=1)
+            base = whole(problems, f"{where}: count of {item!r}", count, minimum=1)
             lineup.append({"item": item, "count": base * scale, "base_count": base})
         auctions.append({"turn": turn, "kind": auction_kind(turn), "name": auction_name(turn),
                          "day": DAYS[turn - 1], "lineup": lineup})
