@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from maild.ruleset import Diagnostic, LatePolicy, Order, OrderSet, ParsedOrders, PlacedOrder, PlayerSpec, TurnResult
+from maild.policies import ByPolicy
+from maild.ruleset import Diagnostic, LatePolicy, Order, ParsedOrders, PlacedOrder, PlayerSpec, TurnResult
 
 from . import checks, ending, reports
 from . import orders as order_rules
@@ -14,10 +15,12 @@ from .auction import hold_auction
 from .state import CLOSING, TOTAL_TURNS, State, turns_held
 
 
-class Venice:
+class Venice(ByPolicy):
     name = "venice"
     # Orders that arrive after a deadline are for the next auction, like a bid handed in after 17.15.
     late_policy: LatePolicy = "next_turn"
+    # Never refused: a later mail replaces bids item by item.
+    resubmission = order_rules.RESUBMISSION
 
     def parse(self, text: str) -> ParsedOrders:
         return order_rules.parse(text)
@@ -33,13 +36,6 @@ class Venice:
 
     def check(self, state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
         return checks.check(state, turn, player, orders)
-
-    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
-        # Never refused: a later mail replaces bids item by item (see `effective`).
-        return None
-
-    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        return order_rules.effective(order_sets)
 
     def resolve(self, state: State, turn: int, orders: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
