@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from maild.keywords import Keywords, extract
 from maild.wordlimit import check_words, count_words
 
 
@@ -69,3 +70,10 @@ def test_linear_on_long_hostile_text() -> None:
     start = time.perf_counter()
     count_words(hostile, ("a b",))
     assert time.perf_counter() - start < 2
+
+
+def test_a_captains_bold_order_is_counted_without_its_keyword() -> None:
+    # A level-1 unit: 5 * 1 = 5 words. After **Order**: move(1) to(2) the(3) river(4) then(5) attack(6).
+    action = extract("**Order** move to the river then attack", Keywords.of(["order"])).actions[0]
+    result = check_words(action.text, 5)
+    assert result.count == 6 and [w.text for w in result.over] == ["attack"]
