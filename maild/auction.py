@@ -55,7 +55,7 @@ def rank_bids(bids: Iterable[Bid]) -> list[Bid]:
     The bidder's name breaks what is left so the order never depends on the input's order; with one mail
     per receipt sequence it only matters for two bids from one mail, which a game normally forbids.
     """
-    return [p.entry for p in ranking.rank(bids, _BY_PRICE, seq=lambda b: b.seq, name=lambda b: b.bidder)]
+    return ranking.order_by(bids, _BY_PRICE, seq=lambda b: b.seq, name=lambda b: b.bidder)
 
 
 def sell(supply: int, bids: Iterable[Bid], funds: Mapping[str, int] | None = None) -> Sale:

@@ -9,7 +9,7 @@ import pytest
 
 from maild.auction import Bid, rank_bids
 from maild.draft import draft
-from maild.ranking import By, rank
+from maild.ranking import By, order_by, rank
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,12 @@ def test_result_does_not_depend_on_the_input_order() -> None:
         shuffled = BIDS[:]
         random.Random(seed).shuffle(shuffled)
         assert rank(shuffled, chain, seq=lambda b: b.seq, name=lambda b: b.player) == first
+
+
+def test_order_by_is_the_order_of_rank() -> None:
+    chain = [By[Opening]("the capital bid", lambda b: b.capital), GLOBAL]
+    assert order_by(BIDS, chain, seq=lambda b: b.seq, name=lambda b: b.player) == [
+        p.entry for p in rank(BIDS, chain, seq=lambda b: b.seq, name=lambda b: b.player)]
 
 
 def test_venice_auction_ranking_is_what_it_was() -> None:
