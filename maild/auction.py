@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from maild import ranking
+
 Outcome = Literal["won", "partly_won", "lost", "nullified"]
 
 
@@ -44,13 +46,16 @@ class Sale:
     funds: dict[str, int] | None  # everybody's funds after paying, or None if funds were not limited
 
 
+_BY_PRICE: list[ranking.By[Bid]] = [ranking.By("the price", lambda b: b.price)]
+
+
 def rank_bids(bids: Iterable[Bid]) -> list[Bid]:
     """Highest price first; equal prices by receipt sequence, earlier first.
 
     The bidder's name breaks what is left so the order never depends on the input's order; with one mail
     per receipt sequence it only matters for two bids from one mail, which a game normally forbids.
     """
-    return sorted(bids, key=lambda b: (-b.price, b.seq, b.bidder))
+    return ranking.order_by(bids, _BY_PRICE, seq=lambda b: b.seq, name=lambda b: b.bidder)
 
 
 def sell(supply: int, bids: Iterable[Bid], funds: Mapping[str, int] | None = None) -> Sale:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from maild.policies import ResubmissionPolicy
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,10 @@ class Ruleset:
     #: `parse` gets the order text with bold runs marked **run** (a game whose actions are bold keywords);
     #: by default emphasis, like bullets and smart punctuation, is taken out first (maild/intake/normalize.py).
     reads_emphasis: bool = False
+    #: What a second mail in a turn does: a policy of maild/policies.py (FirstSetStands, LaterReplacesSameKey,
+    #: LastMailReplacesAll), which gives `accept`, `effective` and the words the ack tells players. None: every
+    #: mail's orders are added to the ones on file.
+    resubmission: ResubmissionPolicy | None = None
     #: GM order kinds the ruleset takes through `maild gm` (today "gm_payment", "gm_bulletin", "gm_amend");
     #: they reach `resolve` under GM_ORDERS.
     gm_kinds: frozenset[str] = frozenset()
@@ -157,13 +164,15 @@ class Ruleset:
         return None
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
-        """Resubmission policy: None to accept `new`, or the reason it is refused. Default: accept every
-        mail (with `effective`'s default, every order of every mail counts)."""
-        return None
+        """Resubmission policy: None to accept `new`, or the reason it is refused. Default: what the
+        `resubmission` policy says; without one, every mail is accepted."""
+        return self.resubmission.accept(on_file, new) if self.resubmission is not None else None
 
     def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        """One player's orders in force, from their accepted order sets in receipt order. Default: all of
-        them, in receipt order."""
+        """One player's orders in force, from their accepted order sets in receipt order. Default: what the
+        `resubmission` policy says; without one, every order of every mail, in receipt order."""
+        if self.resubmission is not None:
+            return self.resubmission.effective(order_sets)
         return [PlacedOrder(o, s.seq) for s in order_sets for o in s.orders]
 
     def requested_turn(self, state: dict[str, Any], turn: int, orders: list[Order]) -> int | None:

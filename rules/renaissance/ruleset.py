@@ -6,11 +6,11 @@ import random
 from functools import partial
 from typing import Any
 
+from maild.policies import FirstSetStands
 from maild.ruleset import (
     Diagnostic,
     LatePolicy,
     Order,
-    OrderSet,
     ParsedOrders,
     PlacedOrder,
     PlayerSpec,
@@ -30,6 +30,22 @@ def families_in(orders: list[Order]) -> list[str]:
     return list(dict.fromkeys(family_key(o.args["family"]) for o in orders if o.args.get("family")))
 
 
+def _family_on_file(again: list[str]) -> str:
+    return (f"orders for {', '.join(again)} are already on file for this month, and the rules allow no "
+            f"changes or additions once a family's orders are received; send orders for any other "
+            f"family in a mail of their own")
+
+
+# ORDERS: "once one, or more, orders have been received for a family, no changes, or additional orders may be
+# made for that family for that turn."
+RESUBMISSION = FirstSetStands(
+    keys=families_in,
+    refusal=_family_on_file,
+    second_mail="A second mail this month with orders for the same family will be refused: these orders stand. "
+                "Orders for another family may come in a mail of their own.",
+)
+
+
 class Renaissance(Ruleset):
     name = "renaissance"
     # ORDERS: "Orders which reach me after the due date will be processed in the immediately subsequent turn
@@ -37,6 +53,7 @@ class Renaissance(Ruleset):
     late_policy: LatePolicy = "next_turn"
     late_cancel_days = 10
     gm_kinds = frozenset({"gm_payment", "gm_bulletin", "gm_amend"})
+    resubmission = RESUBMISSION
 
     def parse(self, text: str) -> ParsedOrders:
         return codes.parse(text)
@@ -62,20 +79,6 @@ class Renaissance(Ruleset):
             except ValueError as exc:
                 return str(exc)
         return None
-
-    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
-        # ORDERS: "once one, or more, orders have been received for a family, no changes, or additional orders
-        # may be made for that family for that turn."
-        filed = {f for s in on_file for f in families_in(s.orders)}
-        again = [f for f in families_in(new.orders) if f in filed]
-        if again:
-            return (f"orders for {', '.join(again)} are already on file for this month, and the rules allow no "
-                    f"changes or additions once a family's orders are received; send orders for any other "
-                    f"family in a mail of their own")
-        return None
-
-    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        return [PlacedOrder(o, s.seq) for s in order_sets for o in s.orders]
 
     def requested_turn(self, state: State, turn: int, orders: list[Order]) -> int | None:
         marked = [o for o in orders if o.kind == "for_turn"]

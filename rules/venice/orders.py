@@ -12,7 +12,8 @@ from typing import Any
 from lark import Token, Tree
 
 from maild.parsing import OrderError, SyntaxHelp, parse_orders
-from maild.ruleset import Diagnostic, Order, OrderSet, ParsedOrders, PlacedOrder
+from maild.policies import LaterReplacesSameKey
+from maild.ruleset import Diagnostic, Order, ParsedOrders
 
 from .state import normalize
 
@@ -124,14 +125,11 @@ def standing_key(order: Order) -> tuple[str, ...]:
     return (order.kind, str(order.line), order.text)
 
 
-def effective(order_sets: list[OrderSet]) -> list[PlacedOrder]:
-    """A later borrow replaces an earlier one, and a later bid for an item replaces the earlier bid for it;
-    the order standing carries the receipt sequence of the mail that brought it (so a replaced bid also
-    loses its place in a tie). Within one mail, a later line replaces an earlier one."""
-    standing: dict[tuple[str, ...], PlacedOrder] = {}
-    for order_set in sorted(order_sets, key=lambda s: s.seq):
-        for order in order_set.orders:
-            key = standing_key(order)
-            standing.pop(key, None)
-            standing[key] = PlacedOrder(order, order_set.seq)
-    return sorted(standing.values(), key=lambda p: (p.seq, p.order.line))
+# A later borrow replaces an earlier one, and a later bid for an item replaces the earlier bid for it; the
+# order standing carries the receipt sequence of the mail that brought it (so a replaced bid also loses its
+# place in a tie). Within one mail, a later line replaces an earlier one.
+RESUBMISSION = LaterReplacesSameKey(
+    standing_key,
+    second_mail="Send a later mail any time before the deadline: a bid in it for the same item replaces this "
+                "one, a borrow replaces this borrow, and the rest stands.",
+)

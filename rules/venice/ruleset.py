@@ -9,7 +9,6 @@ from maild.ruleset import (
     Diagnostic,
     LatePolicy,
     Order,
-    OrderSet,
     ParsedOrders,
     PlacedOrder,
     PlayerSpec,
@@ -28,6 +27,8 @@ class Venice(Ruleset):
     name = "venice"
     # Orders that arrive after a deadline are for the next auction, like a bid handed in after 17.15.
     late_policy: LatePolicy = "next_turn"
+    # Never refused: a later mail replaces bids item by item.
+    resubmission = order_rules.RESUBMISSION
 
     def parse(self, text: str) -> ParsedOrders:
         return order_rules.parse(text)
@@ -43,13 +44,6 @@ class Venice(Ruleset):
 
     def check(self, state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
         return checks.check(state, turn, player, orders)
-
-    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
-        # Never refused: a later mail replaces bids item by item (see `effective`).
-        return None
-
-    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        return order_rules.effective(order_sets)
 
     def resolve(self, state: State, turn: int, orders: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
