@@ -124,6 +124,11 @@ class Ruleset:
     #: GM order kinds the ruleset takes through `maild gm` (today "gm_payment", "gm_bulletin", "gm_amend");
     #: they reach `resolve` under GM_ORDERS.
     gm_kinds: frozenset[str] = frozenset()
+    #: What a player's next mail does to the orders on file, in a player's words: the ack says it under the
+    #: lines not understood and at its foot, so it must match `accept` and `effective`. The default fits their
+    #: defaults (every accepted mail's orders count, added to the earlier ones).
+    resubmission_note: str = ("Until the deadline you may mail more orders: each mail's orders are added to "
+                              "those on file, so send a line that was not understood again, corrected.")
 
     def parse(self, text: str) -> ParsedOrders:
         """Syntax only: every line is an order or a diagnostic (blank lines are neither)."""
@@ -175,6 +180,11 @@ class Ruleset:
         """`players` of the JSON export: player name -> that player's public and private figures. Default:
         each player's address."""
         return {p.name: {"email": p.email} for p in self.players(state)}
+
+    def status(self, state: dict[str, Any], turn: int, player: str) -> dict[str, Any]:
+        """What the ack to STATUS shows of `player`'s standing in `state` (the state before `turn`), as
+        label -> value lines in this order (e.g. his money and holdings). Default: nothing."""
+        return {}
 
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""

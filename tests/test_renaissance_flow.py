@@ -240,7 +240,8 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert "Please note (1) - these orders were accepted all the same:" in sforza.get_content()
     assert "0201 is at Milan, not at Florence" in sforza.get_content()
     again = by_subject(acks, "Re: more").get_content()
-    assert "NOT ACCEPTED: orders for MEDICI are already on file" in again
+    assert "Read but NOT ACCEPTED (1)" in again and "Reason: orders for MEDICI are already on file" in again
+    assert "Understood" not in again
     sheet = [m for m in acks if m["To"] == "sfo@example.org" and "CODESHEET" in str(m["Subject"])][0]
     assert "Tnnnniiiiiiiiqqqqqqq" in sheet.get_content()
 

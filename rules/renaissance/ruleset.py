@@ -19,7 +19,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import checks, codes, reports
+from . import checks, codes, reports, standing
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .engine import State
@@ -48,6 +48,13 @@ class Renaissance(Ruleset):
     late_policy: LatePolicy = "next_turn"
     late_cancel_days = 10
     gm_kinds = frozenset({"gm_payment", "gm_bulletin", "gm_amend"})
+    # As `accept` reads ORDERS: "once one, or more, orders have been received for a family, no changes, or
+    # additional orders may be made for that family for that turn" (docs/renaissance.md, readings 6 and 6a).
+    resubmission_note = ("The first orders received for a family stand for the month: the rules allow no "
+                         "changes or additions once a family's orders are received, so a later mail with orders "
+                         "for a family already on file is refused whole, and lines of that family not understood "
+                         "are lost this month. A family with nothing on file (none of its orders understood) "
+                         "may still send its orders; orders for another family go in a mail of their own.")
 
     def parse(self, text: str) -> ParsedOrders:
         return codes.parse(text)
@@ -108,6 +115,9 @@ class Renaissance(Ruleset):
                          "families": [f for f, fam in state["families"].items() if fam["player"] == code],
                          "balance": p.get("account", {}).get("balance", 0.0)}
         return out
+
+    def status(self, state: State, turn: int, player: str) -> dict[str, Any]:
+        return standing.status(state, player)
 
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         return {"month": month_name(state, turn), "codesheet": True, "sheet": codesheet_text()}

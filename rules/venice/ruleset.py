@@ -28,6 +28,10 @@ class Venice(Ruleset):
     name = "venice"
     # Orders that arrive after a deadline are for the next auction, like a bid handed in after 17.15.
     late_policy: LatePolicy = "next_turn"
+    # As `effective` reads a later mail (orders.standing_key): a bid replaces the bid for the same item.
+    resubmission_note = ("Until the deadline a new mail changes your orders: a later bid for an item replaces "
+                         "your earlier bid for that item, and a later borrow your earlier borrow; orders you do "
+                         "not repeat stay on file. Send a line that was not understood again, corrected.")
 
     def parse(self, text: str) -> ParsedOrders:
         return order_rules.parse(text)
@@ -88,6 +92,9 @@ class Venice(Ruleset):
                 row["rank"] = final["players"][p["name"]]["rank"]
             out[p["name"]] = row
         return out
+
+    def status(self, state: State, turn: int, player: str) -> dict[str, Any]:
+        return reports.status(state, player)
 
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         return reports.template_context(state, turn)
