@@ -26,6 +26,7 @@ from maild.ruleset import Diagnostic, Order
 @dataclass(frozen=True)
 class MailNotCarriedOut:
     received: str  # when the mail came, as players read a time
+    subject: str | None  # its subject, to tell apart mails of the same minute
     reason: str | None  # why the whole mail was refused; None when it was accepted but had lines not understood
     orders: list[Order]  # the refused mail's orders (none when it was accepted: those were carried out)
     errors: list[Diagnostic]  # its lines not understood
@@ -41,7 +42,7 @@ class NotCarriedOut:
 # Diagnostics of every set of the turn (an accepted one may have lines not understood); orders only of the
 # refused ones, read apart, so a turn does not read every accepted order twice.
 _SETS = (select(OrderSetRow.id, OrderSetRow.status, OrderSetRow.reason, OrderSetRow.diagnostics,
-                InboundMail.received_at, Player.name)
+                InboundMail.received_at, InboundMail.subject, Player.name)
          .join(InboundMail, InboundMail.id == OrderSetRow.mail_id).join(Player, Player.id == OrderSetRow.player_id)
          .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
                 OrderSetRow.status.in_(("accepted", "refused", NOT_UNDERSTOOD)))
@@ -55,23 +56,23 @@ def not_carried_out(s: Session, game_id: int, turn: int, tz: ZoneInfo, limits: R
     rows = [r for r in s.execute(_SETS, {"game": game_id, "turn": turn})
             if r.status == "refused" or any(not d.get("warning") for d in r.diagnostics)]
     refused = [r.id for r in rows if r.status == "refused"]
-    orders = dict(s.execute(_ORDERS, {"ids": refused}).tuples().all()) if refused else {}
+    orders = {r.id: r.orders for r in s.execute(_ORDERS, {"ids": refused})} if refused else {}
     out: dict[str, NotCarriedOut] = {}
     for r in rows:
         player = out.setdefault(r.name, NotCarriedOut())
         if len(player.mails) >= limits.ack_lines:
             player.more_mails += 1
             continue
-        player.mails.append(_mail(r.received_at, r.reason if r.status == "refused" else None,
+        player.mails.append(_mail(r.received_at, r.subject, r.reason if r.status == "refused" else None,
                                   [Order.from_json(o) for o in orders.get(r.id, [])],
                                   [Diagnostic.from_json(d) for d in r.diagnostics if not d.get("warning")],
                                   tz, limits))
     return out
 
 
-def _mail(received: datetime, reason: str | None, orders: list[Order], errors: list[Diagnostic], tz: ZoneInfo,
-          limits: ReplyLimits) -> MailNotCarriedOut:
+def _mail(received: datetime, subject: str | None, reason: str | None, orders: list[Order],
+          errors: list[Diagnostic], tz: ZoneInfo, limits: ReplyLimits) -> MailNotCarriedOut:
     echo = Echo(limits)
     shown_orders, shown_errors = echo("orders", orders), echo("errors", errors)
-    return MailNotCarriedOut(format_deadline(received, tz), echo.line(reason), shown_orders, shown_errors,
-                             echo.more)
+    return MailNotCarriedOut(format_deadline(received, tz), echo.line(subject), echo.line(reason), shown_orders,
+                             shown_errors, echo.more)

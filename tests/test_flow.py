@@ -214,7 +214,7 @@ def test_acks_say_what_a_later_mail_does_and_printouts_repeat_what_was_not_read(
     run_pass(app, morning.replace(hour=17, minute=16))
     alice = by_subject(sent(app), "turn 1 printout for alice").get_content()
     missed = alice.split("Orders not carried out:")[1]
-    assert "Your mail of Sunday 22 November 2026, 10:00 CET (Europe/Rome):" in missed
+    assert "Your mail \"first\" of Sunday 22 November 2026, 10:00 CET (Europe/Rome):" in missed
     assert "line 3: bid lots for everything" in missed and "Not understood, so ignored:" in missed
     assert "Orders not carried out" not in by_subject(sent(app), "turn 1 printout for bob").get_content()
 

@@ -50,11 +50,11 @@ class Renaissance(Ruleset):
     gm_kinds = frozenset({"gm_payment", "gm_bulletin", "gm_amend"})
     # As `accept` reads ORDERS: "once one, or more, orders have been received for a family, no changes, or
     # additional orders may be made for that family for that turn" (docs/renaissance.md, readings 6 and 6a).
-    resubmission_note = ("The first orders received for a family stand for the month: the rules allow no "
-                         "changes or additions once a family's orders are received, so a later mail with orders "
-                         "for a family already on file is refused whole, and lines of that family not understood "
-                         "are lost this month. A family with nothing on file (none of its orders understood) "
-                         "may still send its orders; orders for another family go in a mail of their own.")
+    resubmission_note = ("The first orders received for a family stand for the month (rules, ORDERS): a later "
+                         "mail with orders for a family already on file is refused whole, so a line of that "
+                         "family that was not understood cannot be corrected this month. A family with nothing "
+                         "on file may still send its orders; orders for another family go in a mail of their "
+                         "own.")
 
     def parse(self, text: str) -> ParsedOrders:
         return codes.parse(text)
