@@ -3,8 +3,8 @@ intake (their orders, with the reason) and the lines not understood, so a player
 it with his results. Every printout template gets it as `not_carried_out` (None when there is nothing) and shows
 it with templates/not_carried_out.txt.j2.
 
-Bounded as an ack's echo is (`limits.ack_lines` items a list, `limits.ack_line_chars` a line): a flood of bad
-mails must not make a printout without end."""
+Bounded (MAILS_SHOWN mails, and as an ack's echo within each: `limits.ack_lines` items a list,
+`limits.ack_line_chars` a line): a flood of bad mails must not make a printout without end."""
 
 from __future__ import annotations
 
@@ -39,6 +39,10 @@ class NotCarriedOut:
     more_mails: int = 0  # mails left out
 
 
+# Mails listed per printout: a player sends a few a turn; a robot answering each ack (which intake keeps and
+# books when it reads as orders) must not fill his printout. The lists within a mail are bounded as an ack's.
+MAILS_SHOWN = 20
+
 # Diagnostics of every set of the turn (an accepted one may have lines not understood); orders only of the
 # refused ones, read apart, so a turn does not read every accepted order twice.
 _SETS = (select(OrderSetRow.id, OrderSetRow.status, OrderSetRow.reason, OrderSetRow.diagnostics,
@@ -60,7 +64,7 @@ def not_carried_out(s: Session, game_id: int, turn: int, tz: ZoneInfo, limits: R
     out: dict[str, NotCarriedOut] = {}
     for r in rows:
         player = out.setdefault(r.name, NotCarriedOut())
-        if len(player.mails) >= limits.ack_lines:
+        if len(player.mails) >= MAILS_SHOWN:
             player.more_mails += 1
             continue
         player.mails.append(_mail(r.received_at, r.subject, r.reason if r.status == "refused" else None,

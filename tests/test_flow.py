@@ -227,3 +227,24 @@ def test_acks_say_what_a_later_mail_does_and_printouts_repeat_what_was_not_read(
     assert standing.startswith("  Money: 230$\n"
                                "  Loan: 300$, interest 105$, both repaid after the closing auction\n"
                                "  Holdings: 2 x silk tax\n")
+
+
+def test_a_printout_lists_a_bounded_number_of_mails_not_carried_out(tmp_path: Path, db_url: str,
+                                                                    venice_setup: Path) -> None:
+    from maild.notcarried import MAILS_SHOWN
+
+    morning = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, morning, venice_setup)
+    drop(app, mail("alice@example.org", "bid 30$ for 2 of silk tax", 1), morning)
+    drop(app, mail("bob@example.org", "#venice1 bob sesame\nbid 45$ for 1 of exile competitor", 2), morning)
+    # Carol's mail program answers every ack: none of it reads as orders (1 of 3 players with nothing on
+    # file is under the safety gate's half, so the turn runs).
+    for n in range(MAILS_SHOWN + 5):
+        drop(app, mail("carol@example.net", f"bid lots for everything {n}", 10 + n, subject=f"echo {n}"),
+             morning.replace(second=n))  # one a second: received in this order
+    run_pass(app, morning)
+    run_pass(app, morning.replace(hour=17, minute=16))
+    carol = by_subject(sent(app), "turn 1 printout for carol").get_content()
+    assert carol.count("  Your mail ") == MAILS_SHOWN
+    assert '"echo 0"' in carol and f'"echo {MAILS_SHOWN}"' not in carol
+    assert "  ... and 5 more mails with orders not carried out" in carol
