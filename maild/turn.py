@@ -192,13 +192,13 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
     the rows go in with one INSERT; a rerun gives them keys of their own."""
     players = players_of(s, game)
     common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
-    refused = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits)
+    missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits)
     rows = []
     for player in players:
         context = result.printouts.get(player.name)
         if context is not None:
             body = render(game.ruleset, "printout.txt.j2", **common, player=player.name,
-                          not_carried_out=refused.get(player.name), **context)
+                          not_carried_out=missed.get(player.name), **context)
             rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
                                      kind="printout", to=[player.email], game_id=game.id, body=body,
                                      subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))

@@ -45,6 +45,9 @@ INTAKE_BATCH = 50
 # How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
 NOT_ANSWERED = "; not answered: "
 
+# The commands that need no password: what they answer is the same for everyone.
+PUBLIC_COMMANDS = frozenset({"HELP", "CODESHEET"})
+
 
 def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
     """Process every stored mail not yet processed (with `up_to`, those stored up to that receipt sequence),
@@ -237,10 +240,6 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     handle_orders(s, app, row, game, player, mail, run)
 
 
-# The commands that need no password: what they answer is the same for everyone.
-PUBLIC_COMMANDS = frozenset({"HELP", "CODESHEET"})
-
-
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
     """Whether a mail has lines besides its command (orders, or lines meant as orders), which only an
     authenticated mail may have read."""
@@ -280,7 +279,7 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     With `player` and `problem`: a HELP that named a player but could not prove it was him, answered so."""
     assert mail.from_addr is not None
     help_ = None
-    if mail.commands & {"HELP", "CODESHEET"}:
+    if mail.commands & PUBLIC_COMMANDS:
         context = ruleset_named(game.ruleset).template_context(run.state(s, game, game.turn), game.turn) \
             if not game.finished else {}
         help_ = help_text(game, game.turn, context, mail.commands)
