@@ -186,6 +186,14 @@ class Ruleset:
         label -> value lines in this order (e.g. his money and holdings). Default: nothing."""
         return {}
 
+    def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
+        """Context for templates/<game>/welcome.txt.j2, the mail a player gets when he joins (the game is
+        created, or a GM's order brings him or a new family of his in), before his first orders for `turn`;
+        None (the default) for no welcome mail. The key `welcome_for` (a short string, default "") says what
+        this welcome is for: a player is welcomed once per distinct value (Renaissance: his families, so a
+        family added later brings a new welcome and an unchanged player none)."""
+        return None
+
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""
         return {}

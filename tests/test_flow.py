@@ -46,10 +46,17 @@ def run_pass(app: App, at: datetime) -> None:
     asyncio.run(daemon.run(once=True))
 
 
-def sent(app: App) -> list[EmailMessage]:
+def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
+    """The mail delivered so far, oldest first; without the players' welcomes (mailed when the daemon's first
+    pass creates the game) unless `welcomes`."""
     assert app.config.outbound.path is not None
     files = sorted((app.config.outbound.path / "new").iterdir(), key=lambda p: p.stat().st_mtime_ns)
-    return [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]  # type: ignore[misc]
+    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
+    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
+
+
+def _is_welcome(mail: EmailMessage) -> bool:
+    return "] welcome, " in str(mail["Subject"]) and mail["In-Reply-To"] is None  # an ack answers a mail
 
 
 def by_subject(mails: list[EmailMessage], text: str) -> EmailMessage:
@@ -68,6 +75,10 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
          morning)
     run_pass(app, morning)
 
+    # The game was created by this first pass: each player got his welcome (money, loan terms, agendas) once.
+    welcomes = [m for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])]
+    assert sorted(m["To"] for m in welcomes) == ["alice@example.org", "bob@example.org", "carol@example.net"]
+    assert "Your money: 0$." in welcomes[0].get_content()
     acks = sent(app)
     assert len(acks) == 3
     alice = next(m for m in acks if m["To"] == "alice@example.org")
@@ -88,9 +99,10 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
 
     # A second pass before the deadline changes nothing.
     run_pass(app, morning.replace(hour=17, minute=14))
-    assert len(sent(app)) == 3
+    assert len(sent(app, welcomes=True)) == 3 + 3
 
     run_pass(app, morning.replace(hour=17, minute=16))
+    assert len(sent(app, welcomes=True)) == 3 + 3 + 3 + 1  # no second welcome
     mails = sent(app)
     assert len(mails) == 3 + 3 + 1  # acks, printouts, one newsletter to all (recipients undisclosed)
     newsletter = by_subject(mails, "turn 1 newsletter")

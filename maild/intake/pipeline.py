@@ -354,13 +354,15 @@ def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids:
     return _refusal(game, player, last.id, body)
 
 
-def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str]) -> str | None:
-    """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet)."""
+def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str],
+              player: str | None = None) -> str | None:
+    """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet); `player`,
+    the reader when he is a player, lets the sheet show his own header lines."""
     names = {"HELP": ["help.txt.j2"], "CODESHEET": ["codesheet.txt.j2", "help.txt.j2"]}
     for command, templates in names.items():
         if command in commands:
             template = environment().select_template([f"{game.ruleset}/{t}" for t in templates])
-            return template.render(game=game.name, turn=turn, info=context)
+            return template.render(game=game.name, turn=turn, info=context, player=player)
     return None
 
 
@@ -449,7 +451,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=mail.commands,
                   in_force=echo("in_force", [p.order for p in in_force]), problems=echo("problems", mail.problems),
-                  info=context, help_text=help_text(game, number, context, mail.commands), cancelled=cancelled,
+                  info=context, help_text=help_text(game, number, context, mail.commands, player.name),
+                  cancelled=cancelled,
                   resubmission_note=ruleset.resubmission_note,
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in mail.commands else {},
                   ignored=echo("ignored", read.ignored),
