@@ -6,7 +6,8 @@ it. Who is where, for tests to rely on:
 - MEDICI (player LMD, catholic): 0101 Piero at Florence, sovereign of Florence and Pisa, merchant master;
   0102 Giovanni at Florence, bishop of Florence; 0103 Giuliano at Pisa.
 - DORIA (player ADR, catholic): 0201 Andrea at Genoa with a galley and crew, magistrate of Genoa;
-  0202 Domenico at Florence, a citizen of Genoa (inside: a family has ingress unless denied it).
+  0202 Domenico at Florence, a citizen of Genoa (inside: Florence's setup lists DORIA among the families with
+  ingress; Pisa's and Genoa's lists are derived: MEDICI at Pisa, DORIA at Genoa).
 - Florence supplies wool, demands spices; Genoa (harbor 20 ft) supplies oil, demands food; Pisa (harbor 4)
   ferries to Livorno (a made-up crossing; the rule's five miles are not checked by the loader).
 - Road Florence-Pisa, 40 miles.
@@ -56,7 +57,7 @@ _SETUP: dict[str, Any] = {
          "towers": [{"name": "Palazzo Vecchio", "fas": 20, "owner": "sovereign"}],
          "offices": {"sovereign": "0101", "bishop": "0102", "archbishop": "Rinaldo Orsini",
                      "magistrate": "Francesco Valori"},
-         "magistrate_selection": "e", "see": "Florence",
+         "magistrate_selection": "e", "see": "Florence", "ingress": ["MEDICI", "DORIA"],
          "supplied": {"wool": {"qty": 600, "price": 12, "bq": 0.01}},
          "demanded": {"spices": {"qty": 300, "price": 90, "bq": 0.005}},
          "tariffs": {"import": 5, "export": 3}},

@@ -89,6 +89,10 @@ SHAPES: list[tuple[str, str, dict[str, Any]]] = [
     ("DEborgia", "access", {"what": "egress", "allow": False, "target_family": "BORGIA"}),
     ("AIBORGIA", "access", {"what": "ingress", "allow": True, "target_family": "BORGIA"}),
     ("AESFORZA", "access", {"what": "egress", "allow": True, "target_family": "SFORZA"}),
+    ("DMBORGIA", "access", {"what": "market", "allow": False, "target_family": "BORGIA"}),
+    ("AMsforza", "access", {"what": "market", "allow": True, "target_family": "SFORZA"}),
+    ("XO", "external_market", {"open": True}),
+    ("xc", "external_market", {"open": False}),
     ("V0102", "vote", {"candidate": "0102"}),
     ("GA0102", "guild", {"step": "apprentice", "candidate": "0102"}),
     ("GJ0102", "guild", {"step": "journeyman", "candidate": "0102"}),
@@ -97,6 +101,7 @@ SHAPES: list[tuple[str, str, dict[str, Any]]] = [
     ("L0102", "permit_boarding", {"passenger": "0102"}),
     ("N40", "recruit_crew", {"qty": 40}),
     ("AX", "abandon", {}),
+    ("MO", "stay_outside", {}),
     ("MLSiena", "move", {"mode": "land", "to": "Siena", **NO_MOVE}),
     ("MFElba", "move", {"mode": "ferry", "to": "Elba", **NO_MOVE}),
     ("MRSiena", "move", {"mode": "road", "to": "Siena", **NO_MOVE}),
@@ -256,7 +261,8 @@ def test_malformed_code_names_the_shape() -> None:
     assert "exactly four digits" in messages(parse(HEAD + "T102grain5"))[0]
     assert "without commas" in messages(parse(HEAD + "T0102grain1,000"))[0]
     assert "codes beginning with H" in messages(parse(HEAD + "HZ"))[0]
-    assert "is not a code" in messages(parse(HEAD + "Xyz"))[0]
+    assert "is not a code" in messages(parse(HEAD + "Zyz"))[0]
+    assert "XO and closed with XC" in messages(parse(HEAD + "Xyz"))[0]  # X begins the external market codes
     assert "a sale is S" in messages(parse(HEAD + "Sfoograin200"))[0]
 
 
@@ -341,6 +347,7 @@ PLAIN: list[tuple[str, str]] = [
     ("make a negative work of letters against 0203", "WM0203"),
     ("work of architecture for .0101", "WX0101"),
     ("abandon excess cargo including ships", "AX"),
+    ("stay outside the walls", "MO"),
     ("venerate relics", "HV"),
     ("resign magistracy", "OR"),
     ("vote for .0102", "V0102"),
@@ -378,6 +385,10 @@ PLAIN: list[tuple[str, str]] = [
     ("deny ingress to BORGIA", "DIBORGIA"),
     ("deny egress to the Borgia family", "DEBORGIA"),
     ("allow egress to the Borgia", "AEBORGIA"),
+    ("grant the external market to the Borgia family", "AMBORGIA"),
+    ("deny market to BORGIA", "DMBORGIA"),
+    ("open the external market", "XO"),
+    ("close the market", "XC"),
     ("grant ingress to Sforza", "AISFORZA"),
     ("accept .0102 as apprentice", "GA0102"),
     ("approve .0102 as journeyman", "GJ0102"),

@@ -275,6 +275,10 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert ".0101 Bwool100               done   bought 100 wool for 1000 ducats, 50 ducats export tariff" in executed
     # Florence's wool: 1,000 - 100 (Medici, received first) - 50 (Borgia) = 850 left.
     assert "wool" in med.split("LOCATION FLORENCE")[1] and "850" in med.split("LOCATION FLORENCE")[1]
+    # INGRESS: Florence's list was set up from its citizens, the Medici (Cesare Borgia is a citizen of Rome, and
+    # inside only because the setup says so); its external market starts closed.
+    walls = med.split("LOCATION FLORENCE")[1]
+    assert "  ingress: MEDICI\n" in walls and "  external market closed\n" in walls
     # Sforza sells 50 wool at Milan for 20: gross 1,000, 10% import tariff withheld: 5,000 + 900 = 5,900.
     assert "5,900" in printouts["sfo@example.org"]
     # Borgia buys 50 wool after the Medici: 500 + 25 tariff = 525; 2,000 - 525 = 1,475.

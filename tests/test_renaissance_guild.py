@@ -134,3 +134,19 @@ def test_ranks_by_rating_and_floors_at_the_end_of_the_turn() -> None:
     assert p905["skills"]["merchantry"] == 905  # a floor, not a ceiling
     assert sanctioned["skills"]["merchantry"] == 900  # 300 raised to the master's 900
     assert dead["guild"] is None
+
+
+def test_guild_apprenticeship_would_be_a_twenty_first_skill() -> None:
+    # SKILLS counts guild memberships as skills; a candidate with 20 skills other than merchantry is refused (S13),
+    # and the master's one promotion of the turn is not used up.
+    from maild_rules.renaissance.orderkinds import SKILLS
+    [master] = masters(1)
+    full = persona("0102")
+    full["skills"] = {s: 50 for s in SKILLS if s != "merchantry"}
+    other = persona("0103")
+    ctx = make_ctx(master, full, other, month=12)
+    out = guild_order(ctx, master, {"step": "apprentice", "candidate": "0102"})
+    assert not out.ok and "20 skills" in out.text
+    assert "merchantry" not in full["skills"] and full["guild"] is None
+    assert guild_order(ctx, master, {"step": "apprentice", "candidate": "0103"}).ok
+    assert other["skills"]["merchantry"] == 200

@@ -160,3 +160,28 @@ def test_march_wealth_growth_follows_the_market_reset() -> None:
             fn(ctx)
     # quotas: wealth 151; then growth 1/50 % = 0.02%: 70000 x 0.0002 = 14; wealth 151 - 0.0302 -> 151
     assert florence["wealth"] == 151 and florence["population"] == 70014
+
+
+def first_march_genoa(**marks: Any) -> dict[str, Any]:
+    """Genoa of the test world, as set up, with a spice demand already used up, at its first March."""
+    from maild_rules.renaissance.setup import new_game
+    from tests.renaissance_fixtures import small_setup
+    setup = small_setup()
+    genoa = next(loc for loc in setup["locations"] if loc["name"] == "Genoa")
+    genoa["demanded"]["spices"] = {"qty": 0, "price": 90, "bq": 0.005}
+    genoa.update(marks)
+    state = new_game(setup)
+    ctx = Ctx(state=state, turn=3, rng=random.Random(0))  # turn 3 of a game starting January 1493: March
+    assert ctx.month == 3
+    quota_completions(ctx)
+    return state["locations"]["Genoa"]
+
+
+def test_first_march_loyalty_only_where_the_setup_marks_food_demand_met_m9() -> None:
+    # Genoa, population 60,000, loyalty 430, wealth 200. Spices: BQ 0.005 x 60,000 = 300, 0 left <= 150: renewed,
+    # wealth +1. Food: 2,500 wanted, more than half of 0.04 x 60,000 = 2,400, so not renewed. QUOTA COMPLETIONS:
+    # "these loyalty increases do not occur in any March in which demand for food was not 100% satisfied".
+    unmet = first_march_genoa()
+    assert unmet["wealth"] == 201 and unmet["loyalty"] == 430  # the setup does not mark it met: no +20
+    met = first_march_genoa(food_satisfied=True)
+    assert met["wealth"] == 201 and met["loyalty"] == 450  # marked met: 430 + 20

@@ -1,12 +1,13 @@
-"""Office lookups (THE LOCATIONS, DE FACTO CONTROL), LOYALTY (thresholds, holding court), the tenant's access
-orders (TENANTS) and the player-address request (INFORMATION ORDERS)."""
+"""Office lookups (THE LOCATIONS, DE FACTO CONTROL), LOYALTY (thresholds, holding court), the de facto
+controller's access orders (TENANTS, INGRESS; the rest in test_renaissance_ingress.py) and the player-address
+request (INFORMATION ORDERS)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from maild_rules.renaissance import information_address, loyalty, offices
+from maild_rules.renaissance import information_address, ingress, loyalty, offices
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.setup import find_location
 
@@ -139,23 +140,27 @@ def test_tenant_denies_and_allows_until_reversed() -> None:
     s = make_state()
     pisa, tenant = s["locations"]["Pisa"], s["personae"]["0102"]
     ctx = ctx_for(s)
-    assert loyalty.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "borgia"}).ok
-    assert loyalty.access(ctx, tenant, {"what": "egress", "allow": False, "target_family": "BORGIA"}).ok
+    assert ingress.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "borgia"}).ok
+    assert ingress.access(ctx, tenant, {"what": "egress", "allow": False, "target_family": "BORGIA"}).ok
     assert pisa["ingress_denied"] == ["BORGIA"] and pisa["egress_denied"] == ["BORGIA"]
+    # Pisa had no list yet: the rules' default was written first (sovereign 0101 and tenant 0102 MEDICI, magistrate
+    # 0201 BORGIA), then BORGIA was removed from it.
+    assert pisa["ingress"] == ["MEDICI"]
     # a second denial is not listed twice; allowing reverses it
-    assert loyalty.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "BORGIA"}).ok
+    assert ingress.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "BORGIA"}).ok
     assert pisa["ingress_denied"] == ["BORGIA"]
-    assert loyalty.access(ctx, tenant, {"what": "ingress", "allow": True, "target_family": "BORGIA"}).ok
+    assert ingress.access(ctx, tenant, {"what": "ingress", "allow": True, "target_family": "BORGIA"}).ok
     assert pisa["ingress_denied"] == [] and pisa["egress_denied"] == ["BORGIA"]
+    assert pisa["ingress"] == ["MEDICI", "BORGIA"]
 
 
 def test_access_refusals() -> None:
     s = make_state()
     ctx = ctx_for(s)
     # the sovereign is not the tenant anywhere
-    assert not loyalty.access(ctx, s["personae"]["0101"],
+    assert not ingress.access(ctx, s["personae"]["0101"],
                               {"what": "ingress", "allow": False, "target_family": "BORGIA"}).ok
-    assert not loyalty.access(ctx, s["personae"]["0102"],
+    assert not ingress.access(ctx, s["personae"]["0102"],
                               {"what": "ingress", "allow": False, "target_family": "SFORZA"}).ok
     assert s["locations"]["Pisa"]["ingress_denied"] == []
 
@@ -181,7 +186,7 @@ def test_a_family_name_with_a_blank_is_found_as_codes_write_it() -> None:
                                      "personae": []}
     ctx = ctx_for(s)
     tenant = s["personae"]["0102"]
-    assert loyalty.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "DELLAROVERE"}).ok
+    assert ingress.access(ctx, tenant, {"what": "ingress", "allow": False, "target_family": "DELLAROVERE"}).ok
     assert s["locations"]["Pisa"]["ingress_denied"] == ["DELLA ROVERE"]
     out = information_address.ask_address(ctx, {}, {"family": "MEDICI", "target_family": "dellarovere"})
     assert out.ok and "DELLA ROVERE" in ctx.messages["MEDICI"][0]

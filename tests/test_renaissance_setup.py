@@ -142,12 +142,13 @@ def test_small_state_defaults() -> None:
     assert p["skills"]["merchantry"] == 900  # MERCHANTRY: a master's rating is raised to 900
     assert p["morale"] == 500 and state["personae"]["0102"]["morale"] == 0  # no troops, no morale
     assert p["citizenship"] == "Florence" and p["inside"] is True
-    assert state["personae"]["0202"]["inside"] is True  # a family has ingress unless denied it
+    assert state["personae"]["0202"]["inside"] is True  # Florence's setup lists DORIA in its ingress
     florence = state["locations"]["Florence"]
     assert "pilgrimage" not in florence  # only centres carry the key
     assert state["pope"] is None
     assert florence["offices"]["tenant"] is None and florence["offices"]["dfc"] is None
-    assert florence["colonists_this_turn"] == 0 and florence["food_satisfied"] is True
+    assert florence["colonists_this_turn"] == 0 and florence["food_satisfied"] is True  # Florence demands no food
+    assert state["locations"]["Genoa"]["food_satisfied"] is False  # 2,500 food still wanted (M9)
     assert state["locations"]["Livorno"]["ferries"] == ["Pisa"]  # both ends list the ferry
     assert state["locations"]["Pisa"]["supplied"]["grain"]["bq"] == 0.04  # worked out from qty
     assert state["roads"] == {"Florence|Pisa": 40}
@@ -184,6 +185,8 @@ def test_small_state_defaults() -> None:
     (lambda s: persona(s, "0101").update(popularity=-1), "popularity must be a whole number from 0 to 999"),
     (lambda s: persona(s, "0101")["skills"].update(letters=1200), "skills.letters must be a whole number from 0"),
     (lambda s: persona(s, "0101")["skills"].update(cooking=1), "unknown skill 'cooking'"),
+    # THE PERSONAE FAMILIES: "up to 20 skills"; the code sheet has 21, all held here.
+    (lambda s: persona(s, "0101")["skills"].update({k: 1 for k in SKILLS}), "a persona has up to 20"),
     (lambda s: location(s, "Genoa").update(lat=95.0), "locations #4 (Genoa): lat must be a number from -90 to 90"),
     (lambda s: location(s, "Genoa").update(lon=-181), "lon must be a number from -180 to 180"),
     (lambda s: location(s, "Genoa")["offices"].update(bishop="0909"), "offices.bishop names persona 0909"),

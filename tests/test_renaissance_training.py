@@ -105,3 +105,35 @@ def test_skills_stop_at_999() -> None:
     ctx = make_ctx([t, p])
     assert training.instruct(ctx, t, {"trainee": "0102", "skill": "d"}).ok
     assert p["skills"]["dueling"] == 999
+
+
+# --- THE PERSONAE FAMILIES: "up to 20 skills" (S13) ---------------------------------------------------------------
+
+def twenty_skills_without(missing: str) -> dict[str, int]:
+    """Every skill of the code sheet but one, at 100: 21 skills less one is 20."""
+    from maild_rules.renaissance.orderkinds import SKILLS
+    assert len(SKILLS) == 21
+    return {s: 100 for s in SKILLS if s != missing}
+
+
+def test_a_twenty_first_skill_is_refused_but_a_held_one_still_rises() -> None:
+    master = persona("0101", skills={"art": 500, "letters": 500})
+    pupil = persona("0102", skills=twenty_skills_without("art"))
+    ctx = make_ctx([master, pupil])
+    out = training.instruct(ctx, master, {"trainee": "0102", "skill": "t"})
+    assert not out.ok and "20 skills" in out.text and "art" in out.text
+    assert "art" not in pupil["skills"]
+    # The refusal did not use up the pair's one training this turn (S12): letters 500 - 100 = 400, sqrt 20.
+    assert training.instruct(ctx, master, {"trainee": "0102", "skill": "l"}).ok
+    assert pupil["skills"]["letters"] == 120
+
+
+def test_a_skill_at_zero_is_not_held() -> None:
+    # Nineteen skills above zero and art written as 0: art is a 20th skill, allowed. 500 - 0 = 500, sqrt 22.36 -> 22.
+    skills = twenty_skills_without("art")
+    skills["letters"] = 0
+    skills["art"] = 0
+    master, pupil = persona("0101", skills={"art": 500}), persona("0102", skills=skills)
+    ctx = make_ctx([master, pupil])
+    assert training.instruct(ctx, master, {"trainee": "0102", "skill": "t"}).ok
+    assert pupil["skills"]["art"] == 22

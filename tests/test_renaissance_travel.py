@@ -17,7 +17,7 @@ from maild_rules.renaissance import travel
 from maild_rules.renaissance.engine import ACTIONS, Ctx, Phase
 from maild_rules.renaissance.information import ask_coordinates, ask_depth
 from maild_rules.renaissance.succession import succession
-from maild_rules.renaissance.travel import abandon, move, passengers_follow_their_ship, permit_boarding
+from maild_rules.renaissance.travel import abandon, move, passengers_follow_their_ship, permit_boarding, stay_outside
 
 MILE_PER_DEGREE = 3958.8 * math.pi / 180  # 69.094
 
@@ -216,6 +216,18 @@ def test_arriving_without_ingress_stays_outside() -> None:
     ctx = make_ctx(a, b, locations=locs)
     assert move(ctx, a, {"mode": "land", "to": "walled"}).ok and a["location"] == "Walled" and a["inside"] is False
     assert move(ctx, b, {"mode": "land", "to": "Walled"}).ok and b["inside"] is True
+
+
+def test_the_ingress_list_decides_and_mo_keeps_him_outside_t19_t21() -> None:
+    # INGRESS: families on the list "automatically enter that location's walls when moving to the location",
+    # "Unless their movement orders expressly state otherwise" (MO).
+    locs = [*LAND, loc("Walled", north(50), 10.0, ingress=["MEDICI"])]
+    a, b, c = persona("0101"), persona("0102", family="SFORZA"), persona("0103")
+    ctx = make_ctx(a, b, c, locations=locs)
+    assert move(ctx, a, {"mode": "land", "to": "Walled"}).ok and a["inside"] is True
+    assert move(ctx, b, {"mode": "land", "to": "Walled"}).ok and b["inside"] is False  # not on the list
+    assert stay_outside(ctx, c, {}).ok
+    assert move(ctx, c, {"mode": "land", "to": "Walled"}).ok and c["location"] == "Walled" and c["inside"] is False
 
 
 def test_one_move_per_turn() -> None:

@@ -93,7 +93,8 @@ def test_a_wrong_password_is_told_to_the_registered_address_only(tmp_path: Path,
     with app.db.session() as s:
         assert s.scalar(select(InboundMail.status)) == "bad_password"
         assert s.scalar(select(OrderSetRow.id)) is None
-        assert [r.recipients for r in s.scalars(select(OutboundMail))] == [["bob@example.org"]]
+        assert [r.recipients for r in s.scalars(select(OutboundMail).where(OutboundMail.kind != "welcome"))] \
+            == [["bob@example.org"]]
 
 
 def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -> None:
@@ -104,11 +105,15 @@ def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -
         deliver(tmp_path / "var/mail/inbox", mail("alice@example.org", "bid 10$ for 1 of silk tax", 1))
         outbox = tmp_path / "var/mail/outbox/new"
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not (outbox.exists() and any(outbox.iterdir())):
+        def acks() -> list[Path]:  # the game's welcome mails go out on the first pass too
+            files = list(outbox.iterdir()) if outbox.exists() else []
+            return [f for f in files if b"Auto-Submitted: auto-replied" in f.read_bytes()]
+
+        while time.monotonic() < deadline and not acks():
             time.sleep(0.2)
-        acks = list(outbox.iterdir()) if outbox.exists() else []
-        assert len(acks) == 1, proc.poll()
-        assert b"Understood (1)" in acks[0].read_bytes()
+        found = acks()
+        assert len(found) == 1, proc.poll()
+        assert b"Understood (1)" in found[0].read_bytes()
         # A second daemon on the same database refuses to start.
         second = subprocess.run([sys.executable, "-m", "maild", "run", "--once"], cwd=tmp_path,
                                 capture_output=True, text=True, timeout=60)

@@ -79,8 +79,9 @@ SHAPE_WORDS: dict[str, str] = {
     "collect_tithe": "collecting the tithe is OY",
     "magistrate_selection": "the magistrate selection method is OS then one letter: e, s, f, t, b or a",
     "tariff": "a tariff change is RI (import) or RE (export), then + or -, then 1 to 5",
-    "access": "access is DI or DE (deny ingress or egress) or AI or AE (allow ingress or egress), then the "
-              "family's name",
+    "access": "access is DI, DE or DM (deny ingress, egress or the closed external market) or AI, AE or AM "
+              "(allow them), then the family's name",
+    "external_market": "the external market is opened with XO and closed with XC",
     "vote": "a vote is V then the candidate's four-digit number",
     "guild": "a guild step is GA (apprentice), GJ (journeyman) or GM (master), then the candidate's four-digit "
              "number",
@@ -88,6 +89,7 @@ SHAPE_WORDS: dict[str, str] = {
     "permit_boarding": "boarding permission is L then the passenger's four-digit number",
     "recruit_crew": "recruiting crew is N then the number of men",
     "abandon": "abandoning excess cargo including ships is AX",
+    "stay_outside": "staying outside the walls at the end of this month's move is MO",
     "move": "a move is ML (land), MF (ferry), MR (road) or MW (water), then the location and any /waypoints; MW "
             "may take +latitude+longitude instead (MW+41.00+012.00); MI moves inside, MD disembarks",
     "ask_address": "an address request is ?A then the family's name",
@@ -106,7 +108,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "U": "sermon", "R": "tariff",
     "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding", "M": "move",
-    "N": "recruit_crew",
+    "N": "recruit_crew", "X": "external_market", "MO": "stay_outside",
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
@@ -125,6 +127,8 @@ _MODE_LETTERS = {v: k for k, v in _MODES.items()}
 _METHODS = {"e": "election", "s": "the sovereign's appointment", "f": "the feudatory's appointment",
             "t": "the tenant's appointment", "b": "the bishop's appointment", "a": "the archbishop's appointment"}
 _STEPS = {"A": "apprentice", "J": "journeyman", "M": "master"}
+_ACCESS = {"I": "ingress", "E": "egress", "M": "market"}
+_ACCESS_LETTERS = {v: k for k, v in _ACCESS.items()}
 _STEP_LETTERS = {v: k for k, v in _STEPS.items()}
 _LETTER_OF_SKILL = {v: k for k, v in SKILL_LETTERS.items()}
 _MONTH_CODES = [m[:3].upper() for m in MONTHS]
@@ -412,7 +416,7 @@ def shape_message(code: str) -> str:
             shapes = ", ".join(BY_KIND[k].example for k in group)
             return f'"{code}": no such code; codes beginning with {upper[0]} are e.g. {shapes}'
         return (f'"{code}" is not a code: codes begin with T, S, B, I, F, C, L, V, W, H, U, O, R, D, A, G, M, P, '
-                f"? or !, and plain-words orders with a verb (e.g. transfer 500 grain to .0102); send CODESHEET "
+                f"X, ? or !, and plain-words orders with a verb (e.g. transfer 500 grain to .0102); send CODESHEET "
                 f"for the code sheet")
     notes = []
     after = _PNUM_AFTER.get(kind)
@@ -470,8 +474,9 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"which": "import" if one("TARIFF")[1].upper() == "I" else "export", "change": one("SIGNED")}
     if kind == "access":
         code = one("ACCESS").upper()
-        return kind, {"what": "ingress" if code[1] == "I" else "egress", "allow": code[0] == "A",
-                      "target_family": one("NAME")}
+        return kind, {"what": _ACCESS[code[1]], "allow": code[0] == "A", "target_family": one("NAME")}
+    if kind == "external_market":
+        return kind, {"open": one("XMARKET").upper() == "XO"}
     if kind in ("vote",):
         return kind, {"candidate": one("PNUM")}
     if kind == "guild":
@@ -678,7 +683,9 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "tariff":
         return f"R{'I' if a['which'] == 'import' else 'E'}{a['change']:+d}"
     if kind == "access":
-        return f"{'A' if a['allow'] else 'D'}{'I' if a['what'] == 'ingress' else 'E'}{_loc(a['target_family'])}"
+        return f"{'A' if a['allow'] else 'D'}{_ACCESS_LETTERS[a['what']]}{_loc(a['target_family'])}"
+    if kind == "external_market":
+        return "XO" if a["open"] else "XC"
     if kind == "vote":
         return f"V{a['candidate']}"
     if kind == "guild":
@@ -698,7 +705,7 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "for_turn":
         return f"!{_MONTH_CODES[a['month'] - 1]}{a['year']}"
     fixed = {"deepen_harbor": "PE#", "pilgrimage": "HP", "venerate": "HV", "resign_magistracy": "OR",
-             "hold_court": "OC", "collect_taxes": "OX", "collect_tithe": "OY", "abandon": "AX"}
+             "hold_court": "OC", "collect_taxes": "OX", "collect_tithe": "OY", "abandon": "AX", "stay_outside": "MO"}
     return fixed[kind]
 
 
@@ -739,7 +746,10 @@ def summary(kind: str, args: dict[str, Any]) -> str:
     if kind == "tariff":
         return f"change the {a['which']} tariff by {a['change']:+d}"
     if kind == "access":
-        return f"{'allow' if a['allow'] else 'deny'} {a['what']} to {a['target_family']}"
+        what = "the use of the closed external market" if a["what"] == "market" else a["what"]
+        return f"{'allow' if a['allow'] else 'deny'} {what} to {a['target_family']}"
+    if kind == "external_market":
+        return f"{'open' if a['open'] else 'close'} the external market"
     if kind == "guild":
         return f"make {a['candidate']} a guild {a['step']}"
     if kind == "move":
@@ -759,7 +769,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "magistrate_selection": "magistrates to be selected by {method_words}", "vote": "vote for {candidate}",
         "colonize": "colonize with {qty} {item}", "permit_boarding": "permit {passenger} to board",
         "recruit_crew": "recruit {qty} crew",
-        "abandon": "abandon excess cargo including ships", "ask_address": "ask the address of {target_family}'s player",
+        "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
+        "ask_address": "ask the address of {target_family}'s player",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }

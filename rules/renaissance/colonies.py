@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, step
+from .engine import Ctx, Outcome, Persona, done, fail
 from .items import TROOPS, item_by_code
 
 SURVIVORS_PER_TURN = 100  # "Up to 100 colonists may be added to such a location's population each turn."
@@ -23,7 +23,6 @@ def _item(written: str) -> str | None:
     return item if item in (*TROOPS, "crew", "slave") else None
 
 
-@action("colonize", Phase.OTHER)
 def colonize(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if persona.get("religion") not in RELIGIONS:
         return fail("only Catholic or Orthodox personae may colonize")
@@ -67,7 +66,6 @@ def colonize(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"planted {planted} {item} as colonists at {where}{kept}")
 
 
-@step("end", 10)
 def colonists_survive(ctx: Ctx) -> None:
     """"Should more than 100 be planted in a given turn, only 100 survive the turn." """
     for loc in ctx.state["locations"].values():

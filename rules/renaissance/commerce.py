@@ -10,9 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 from .guild import RANKS, merchant_rank
 from .items import ALL_ITEMS, CLASS_CODES, CLASSES, DUCATS, TROOPS, item_by_code
+from .walls import has_ingress, trade_refusal
 
 LOCALS = "9999"
 _SCRATCH = "commerce"
@@ -96,7 +97,6 @@ def pay_tariff(ctx: Ctx, name: str, amount: int, what: str) -> str:
     return f", {amount} ducats {what} tariff"
 
 
-@action("transfer", Phase.TRANSFER)
 def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     item = _item(args.get("item"))
     qty = int(args.get("qty", 0))
@@ -126,7 +126,7 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     location = ctx.location(persona.get("location")) if here[0] == "location" else None
     if location is not None and other.get("inside") and not persona.get("inside"):
         # C3: troops (and food) crossing the walls inwards.
-        if item in TROOPS and other.get("family") in location.get("ingress_denied", []):
+        if item in TROOPS and not has_ingress(location, other.get("family", "")):
             return fail(f"{other['name']} is inside the walls without ingress and cannot receive troops from outside")
         if location.get("siege") and (item in TROOPS or item in CLASSES["food"]):
             return fail(f"{location['name']} is under siege: no troops or food may be passed inside the walls")
@@ -135,7 +135,6 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"transferred {qty} {item} to {other['name']}")
 
 
-@action("sell", Phase.SELL)
 def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     item = _item(args.get("item"))
     cls = args.get("cls", "")
@@ -154,6 +153,8 @@ def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if here is None:
         return fail("sales may be made only at the persona's starting location for the turn")
     name, location = here
+    if why := trade_refusal(location, persona):  # C14
+        return fail(why)
     market = location.get("demanded", {}).get(cls)
     if market is None or market.get("qty", 0) <= 0:
         return fail(f"no demand for {cls} at {name}")
@@ -183,7 +184,6 @@ def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                 f"received {net} ducats")
 
 
-@action("buy", Phase.BUY)
 def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     item = _item(args.get("item"))
     qty = int(args.get("qty", 0))
@@ -195,6 +195,8 @@ def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if here is None:
         return fail("purchases may be made only at the persona's starting location for the turn")
     name, location = here
+    if why := trade_refusal(location, persona):  # C14
+        return fail(why)
     market = location.get("supplied", {}).get(item)
     if market is None:
         return fail(f"{item} is not supplied at {name}")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 from .items import item_by_code
 
 
@@ -95,7 +95,6 @@ def _plural(item: str, n: int) -> str:
     return f"{n} {item}es" if item.endswith("s") else f"{n} {item}s"
 
 
-@action("fabricate", Phase.OTHER)
 def fabricate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     craft = craft_named(str(args.get("item", "")))

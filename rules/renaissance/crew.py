@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 
 PRICE_STEP = 10  # ducats a man in the first tenth of a percent, and the rise for each further tenth
 TIERS = 10  # 1% of the population is ten tenths of a percent
@@ -28,7 +28,6 @@ def crew_cost(population: int, already: int, men: int) -> int:
     return sum(PRICE_STEP * ((already + i) // size + 1) for i in range(men)) if size else 0
 
 
-@action("recruit_crew", Phase.OTHER)
 def recruit_crew(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     where = persona.get("location")
     loc = ctx.location(where) if not persona.get("at_sea") else None

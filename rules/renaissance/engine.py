@@ -1,9 +1,9 @@
-"""The turn engine's skeleton: how an order reaches the code that carries it out, and what that code may touch.
+"""The turn engine's skeleton: the turn context, what an order's handler returns, and the rating helpers.
 
-Every rule module registers its order handlers with `@action(kind, phase)` and its start- or end-of-turn steps
-with `@step(when, rank)`; `rules.renaissance.execute` runs them. A handler gets the turn context, the persona
-dict and the order's args, changes the state in place and returns an `Outcome` (done or failed, and why, in the
-words the printout shows). Handlers never raise for a player's mistake: they return `fail(...)`.
+A handler gets the turn context, the persona dict and the order's args, changes the state in place and returns an
+`Outcome` (done or failed, and why, in the words the printout shows). Handlers never raise for a player's mistake:
+they return `fail(...)`. Which handler carries out which order kind is handlers.py's table; when each step of the
+month runs, and in which order a persona's phases run, is month.py's.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ Persona = dict[str, Any]
 
 
 class Phase(IntEnum):
-    """Rules section ORDERS: a persona's transfers run first, then sells, buys, training, other orders, and
-    movement (or conflict) last. Within a phase, the order written."""
+    """The group an order kind belongs to in a persona's orders (orderkinds.KINDS gives each kind its phase).
+    The order the phases run in is month.ORDER_PHASES (rules section ORDERS), not these numbers."""
 
     TRANSFER = 0
     SELL = 1
@@ -106,32 +106,19 @@ class Action:
     handler: Handler
 
 
-ACTIONS: dict[str, Action] = {}
-STEPS: dict[str, list[tuple[int, str, Step]]] = {"start": [], "end": []}
+def __getattr__(name: str) -> Any:
+    # ACTIONS and STEPS were registries filled by decorators here; tests written against them still import them
+    # from this module. They now come from the tables (handlers.py, month.py), loaded on first use because the
+    # tables import the rule modules, which import this one.
+    if name == "ACTIONS":
+        from .handlers import ACTIONS
 
+        return ACTIONS
+    if name == "STEPS":
+        from .month import STEPS
 
-def action(kind: str, phase: Phase) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        if kind in ACTIONS:
-            raise ValueError(f"order kind {kind!r} registered twice")
-        ACTIONS[kind] = Action(kind, phase, fn)
-        return fn
-    return register
-
-
-def step(when: str, rank: int) -> Callable[[Step], Step]:
-    """A start- or end-of-turn step; lower ranks run first. Ranks used (keep them apart):
-    start: 20 market resets (March/September quotas), 30 wealth growth (March), 40 maintenance, 50 naval
-    maintenance (April), 60 pestilence, 70 magistrate elections (October's ballots, counted as November
-    begins), 80 expired collector appointments;
-    end: 10 colonies, 30 guild ranks, 45 veneration (April), 75 passengers follow their ship, 77 architecture
-    (August), 80 succession (replaces every persona a handler marked dead: handlers kill by setting
-    persona["alive"] = False and persona["died"] = "<cause>")."""
-    def register(fn: Step) -> Step:
-        STEPS[when].append((rank, fn.__name__, fn))
-        STEPS[when].sort(key=lambda t: (t[0], t[1]))
-        return fn
-    return register
+        return STEPS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def clamp_rating(value: float) -> int:

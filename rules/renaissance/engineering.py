@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail
+from .engine import Ctx, Outcome, Persona, add_skill, done, fail
 from .geography import miles_between, road_key, same_landmass
 from .setup import find_location
 
@@ -82,7 +82,6 @@ def _pay_road(persona: Persona) -> None:
     assets["auxiliary"] = int(assets["auxiliary"]) - ROAD_AUXILIARIES
 
 
-@action("build_road", Phase.OTHER)
 def build_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     order = _road_order(ctx, persona, args)
@@ -111,7 +110,6 @@ def build_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                 f"+{gained}")
 
 
-@action("lengthen_road", Phase.OTHER)
 def lengthen_road(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     order = _road_order(ctx, persona, args)
@@ -146,7 +144,6 @@ def harbor_cost(depth: int, engineering: int) -> int:
     return depth * 100_000 + 300_000 - engineering * 500
 
 
-@action("deepen_harbor", Phase.OTHER)
 def deepen_harbor(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     if _engineered(ctx, pid):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from .calendar import MONTHS
-from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail, step
+from .engine import Ctx, Outcome, Persona, add_skill, done, fail
+from .training import new_skill_refusal
 
 RANKS: tuple[str, ...] = ("apprentice", "journeyman", "master")  # index + 1 = rank number
 FLOORS: dict[str, int] = {"apprentice": 200, "journeyman": 500, "master": 900}
@@ -50,7 +51,6 @@ def _scratch(ctx: Ctx) -> dict[str, Any]:
     return ctx.scratch.setdefault(_SCRATCH, {"contributed": {}, "approvals": {}})
 
 
-@action("guild", Phase.OTHER)
 def guild_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     step_name = args.get("step")
     if step_name not in STEPS:
@@ -75,6 +75,10 @@ def guild_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if merchant_rank(candidate) != wanted - 1:
         # G3: the guild is climbed one rung at a time.
         return fail(f"{candidate['name']} must first be {'an apprentice' if wanted == 2 else 'a journeyman'}")
+    # A guild membership is a skill (SKILLS: "skills, organizational knowledge or guild memberships"), and it
+    # brings the merchantry rating: an apprentice with 20 other skills would hold a 21st (S13).
+    if step_name == "apprentice" and (why := new_skill_refusal(candidate, "merchantry")):
+        return fail(why)
     scratch = _scratch(ctx)
     already = scratch["contributed"].get(persona["id"])
     if already is not None:
@@ -88,7 +92,6 @@ def guild_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"approved {candidate['name']} as {step_name}")
 
 
-@step("end", 30)
 def guild_ranks(ctx: Ctx) -> None:
     """Count the masters' approvals, then give every persona the rank his rating earns and every sanctioned
     member his rating floor."""

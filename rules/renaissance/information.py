@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import geography as geo
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 from .setup import find_location
 
 
@@ -19,7 +19,6 @@ def _hemi(value: float, pos: str, neg: str) -> str:
     return f"{abs(value):.2f}°{pos if value >= 0 else neg}"
 
 
-@action("ask_depth", Phase.OTHER)
 def ask_depth(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     family = _family(persona, args)
     name = find_location(ctx.state, args.get("location"))
@@ -31,7 +30,6 @@ def ask_depth(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(answer)
 
 
-@action("ask_coordinates", Phase.OTHER)
 def ask_coordinates(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     family = _family(persona, args)
     name = find_location(ctx.state, args.get("location"))

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .checks import find_family
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
+from .engine import Ctx, Outcome, Persona, done, fail
 
 
-@action("ask_address", Phase.OTHER)
 def ask_address(ctx: Ctx, persona: Persona | None, args: dict[str, Any]) -> Outcome:
     family = str(args.get("family") or (persona or {}).get("family") or "").upper()
     target = find_family(ctx.state, str(args.get("target_family", "")))  # DELLAROVERE is DELLA ROVERE

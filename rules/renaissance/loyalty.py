@@ -1,13 +1,12 @@
-"""LOYALTY (its thresholds, holding court) and the tenant's ingress/egress orders (TENANTS)."""
+"""LOYALTY: its thresholds and holding court. (The access orders of TENANTS and INGRESS are ingress.py's.)"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from .checks import find_family
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail
-from .offices import holds, office_location
+from .engine import Ctx, Outcome, Persona, done, fail
+from .offices import holds
 
 # LOYALTY: "When loyalty is less than 400, taxes may not be collected. When it is below 300, feudal levies may
 # not be raised. When it is below 200, garrison troops may not be recruited. When it is below 100, tithes may
@@ -30,7 +29,6 @@ def add_loyalty(location: dict[str, Any], delta: float) -> int:
     return location["loyalty"] - old
 
 
-@action("hold_court", Phase.OTHER)
 def hold_court(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     where = ctx.start_location.get(pid)
@@ -43,26 +41,3 @@ def hold_court(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     # sqrt rounded down: a rating is a whole number and add_rating drops fractions the same way.
     gain = add_loyalty(loc, math.isqrt(max(0, persona.get("popularity", 0))))
     return done(f"held court at {where}: loyalty +{gain}, now {loc['loyalty']}")
-
-
-@action("access", Phase.OTHER)
-def access(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
-    what = args.get("what")
-    if what not in ("ingress", "egress"):
-        return fail(f"unknown access order {what!r}")
-    where, why = office_location(ctx.state, persona, "tenant")
-    if where is None:
-        return fail(f"only a tenant may deny or allow {what}: {why}")
-    family = find_family(ctx.state, str(args.get("target_family", "")))  # DELLAROVERE is DELLA ROVERE
-    if family is None:
-        return fail(f"there is no family {args.get('target_family')!r}")
-    loc = ctx.state["locations"][where]
-    phrase = f"{what} {'to' if what == 'ingress' else 'from'} {where}"
-    denied: list[str] = loc.setdefault(f"{what}_denied", [])
-    if args.get("allow"):
-        if family in denied:
-            denied.remove(family)
-        return done(f"{phrase} allowed to {family}")
-    if family not in denied:
-        denied.append(family)
-    return done(f"{phrase} denied to {family} until reversed")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, spend_popularity, step
+from .engine import Ctx, Outcome, Persona, done, fail, spend_popularity
 from .loyalty import add_loyalty
 from .offices import (
     SELECTION_METHODS,
@@ -48,7 +48,6 @@ def _vacate(ctx: Ctx, where: str, why: str) -> None:
     ctx.publish(f"The magistracy of {where} is vacant: {why}.")
 
 
-@action("tariff", Phase.OTHER)
 def tariff(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     which, change = args.get("which"), args.get("change")
@@ -78,7 +77,6 @@ def tariff(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"{which} tariff of {where} {old}% -> {new}%{cost}")
 
 
-@action("appoint_magistrate", Phase.OTHER)
 def appoint_magistrate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     where = persona.get("location")
@@ -114,7 +112,6 @@ def appoint_magistrate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outc
     return done(f"appointed {target} magistrate of {where} (popularity -{cost})")
 
 
-@action("resign_magistracy", Phase.OTHER)
 def resign_magistracy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     where = magistracy_of(ctx.state, persona["id"])
     if where is None:
@@ -123,7 +120,6 @@ def resign_magistracy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outco
     return done(f"resigned the magistracy of {where}")
 
 
-@action("magistrate_selection", Phase.OTHER)
 def magistrate_selection(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     method = str(args.get("method", "")).lower()
     if method not in SELECTION_METHODS:
@@ -145,7 +141,6 @@ def magistrate_selection(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Ou
     return done(f"{where} now selects its magistrates {how} (loyalty -{loss})")
 
 
-@action("vote", Phase.OTHER)
 def vote(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     if ctx.month != 10:
@@ -188,7 +183,6 @@ def tally(popularity: dict[str, int], votes: dict[str, int], rng: Any) -> tuple[
     return (leaders[0] if len(leaders) == 1 else rng.choice(leaders)), counts
 
 
-@step("start", 70)
 def elections(ctx: Ctx) -> None:
     """Count October's votes at the start of November, when the new term begins."""
     if ctx.month != 11:

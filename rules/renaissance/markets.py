@@ -1,8 +1,8 @@
 """The locals' markets between sales: quota completions (March demand, September supply) and March wealth growth.
 
-Sections QUOTA COMPLETIONS and WEALTH. Both run at the start of the month's turn, before any order: the quotas at
-rank 20, then wealth growth at rank 30 ("after the markets have been reset, but before March actions are
-executed"). Readings (M1...): docs/renaissance/commerce.md.
+Sections QUOTA COMPLETIONS and WEALTH. Both run at the start of the month's turn, before any order (month.py): the
+quotas first, then wealth growth ("after the markets have been reset, but before March actions are executed").
+Readings (M1...): docs/renaissance/commerce.md.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from .commerce import half_up, quota
-from .engine import Ctx, step
+from .engine import Ctx
 
 MARCH, SEPTEMBER = 3, 9
 POPULATION_CAP = 250_000
@@ -76,7 +76,6 @@ def september_supply(ctx: Ctx, location: dict[str, Any]) -> None:
         ctx.publish(f"{location['name']}: new supply of {', '.join(completed)}")
 
 
-@step("start", 20)
 def quota_completions(ctx: Ctx) -> None:
     if ctx.month not in (MARCH, SEPTEMBER):
         return
@@ -101,7 +100,6 @@ def grow(location: dict[str, Any]) -> None:
     location["wealth"] = wealth - half_up(wealth * percent, 100)
 
 
-@step("start", 30)
 def wealth_growth(ctx: Ctx) -> None:
     if ctx.month != MARCH:
         return

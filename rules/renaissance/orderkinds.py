@@ -62,8 +62,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("magistrate_selection", Phase.OTHER, "OSm", "method: 'e' | 's' | 'f' | 't' | 'b' | 'a'", "OSe"),
     Kind("tariff", Phase.OTHER, "RI+n | RI-n | RE+n | RE-n", "which: 'import' | 'export', change: int (-5..5)",
          "RI+3"),
-    Kind("access", Phase.OTHER, "DIffff | DEffff | AIffff | AEffff", "what: 'ingress' | 'egress', allow: bool, "
-         "target_family: str", "DIBORGIA"),
+    Kind("access", Phase.OTHER, "DIffff | DEffff | DMffff | AIffff | AEffff | AMffff", "what: 'ingress' | 'egress' | "
+         "'market' (the right to use the closed external market), allow: bool, target_family: str", "DIBORGIA"),
+    Kind("external_market", Phase.OTHER, "XO | XC", "open: bool (XO opens the external market, XC closes it)", "XO"),
     Kind("vote", Phase.OTHER, "Vnnnn", "candidate: str (magistrate election, October, at the voter's location)",
          "V0102"),
     Kind("guild", Phase.OTHER, "GAnnnn | GJnnnn | GMnnnn", "step: 'apprentice' | 'journeyman' | 'master', "
@@ -72,6 +73,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("permit_boarding", Phase.OTHER, "Lnnnn", "passenger: str", "L0102"),
     Kind("recruit_crew", Phase.OTHER, "Nqqq", "qty: int (men; NAVIGATION: only in ports)", "N50"),
     Kind("abandon", Phase.OTHER, "AX", "(none): abandon excess cargo including ships", "AX"),
+    Kind("stay_outside", Phase.OTHER, "MO", "(none): this month's move ends outside the walls, ingress or not",
+         "MO"),
     Kind("move", Phase.MOVE, "MLllll | MFllll | MWllll | MW+dd.dd+ddd.dd | MRllll | MI | MD  [/vvvv...]",
          "mode: 'land' | 'ferry' | 'water' | 'road' | 'inside' | 'disembark', to: str | None, "
          "lat: float | None, lon: float | None, via: list[str] (waypoints after '/')", "MLSiena"),

@@ -8,7 +8,7 @@ passenger is where the ship's owner is; 10% of each troop type is lost, each rou
 
 from __future__ import annotations
 
-from .engine import Ctx, Persona, step
+from .engine import Ctx, Persona
 from .items import TROOPS
 from .upkeep import attrition
 
@@ -21,7 +21,6 @@ def _where(ctx: Ctx, persona: Persona) -> str | None:
     return (host or persona).get("location")
 
 
-@step("start", 60)
 def pestilence(ctx: Ctx) -> None:
     by_place: dict[str, list[Persona]] = {}
     for _, p in sorted(ctx.state["personae"].items()):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, add_rating, done, fail, gain_piety, step
+from .engine import Ctx, Outcome, Persona, add_rating, done, fail, gain_piety
 from .setup import location_key
 
 # Religions grouped as the pilgrimage table's columns: "Monophysites are subject to the same rules as the
@@ -71,7 +71,6 @@ def _pay(persona: Persona, ducats: int) -> None:
     persona.setdefault("assets", {})["ducats"] = _ducats(persona) - ducats
 
 
-@action("pilgrimage", Phase.OTHER)
 def pilgrimage(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     where = ctx.start_location.get(pid)
@@ -91,7 +90,6 @@ def pilgrimage(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 _VENERATED = {"catholic": "relic", "orthodox": "icon"}
 
 
-@action("venerate", Phase.OTHER)
 def venerate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if ctx.month != 4:
         return fail("relics and icons are venerated only in April")
@@ -106,7 +104,6 @@ def venerate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"will venerate the {item}s he holds at the end of the month")
 
 
-@step("end", 45)
 def settle_veneration(ctx: Ctx) -> None:
     for pid in ctx.scratch.get("piety.venerate", []):
         persona = ctx.persona(pid)
@@ -121,7 +118,6 @@ def settle_veneration(ctx: Ctx) -> None:
 ALMS_CAP_PER_YEAR = 100
 
 
-@action("alms", Phase.OTHER)
 def alms(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if ctx.month != 4:
         return fail("alms are given only in April")
@@ -146,7 +142,6 @@ def alms(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"gave {cost} ducats in alms: piety +{gained}")
 
 
-@action("charity", Phase.OTHER)
 def charity(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     offered = int(args.get("ducats", 0))
     if offered < 1000:
@@ -177,7 +172,6 @@ def is_archbishop_over(ctx: Ctx, pid: str, where: str) -> bool:
     return see is not None and (see.get("offices") or {}).get("archbishop") == pid
 
 
-@action("indulgence", Phase.OTHER)
 def indulgence(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if ctx.month != 2:
         return fail("indulgences are granted only in February")

@@ -26,7 +26,8 @@ VERBS = frozenset({
     # "each" and "ant").
     "fortify", "improve", "raise", "strengthen", "grant", "preach", "sermon", "appoint", "magistrates",
     "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
-    "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these",
+    "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these", "open",
+    "close", "stay",
 })
 
 # What each verb looks like when written right, for the diagnostic of a phrase that did not parse.
@@ -47,7 +48,8 @@ EXAMPLES: dict[str, str] = {
     "coordinates": "coordinates of Venice", "co-ordinates": "co-ordinates of Venice", "address": "address of BORGIA",
     "fortify": "fortify FAS, fortify FAR or fortify tower 2", "improve": "improve the FAS",
     "raise": "raise the import tariff by 3 (or: raise the FAS)", "strengthen": "strengthen tower 2",
-    "grant": "grant an indulgence to .0102 (or: grant ingress to BORGIA)",
+    "grant": "grant an indulgence to .0102 (or: grant ingress to BORGIA, grant the external market to BORGIA)",
+    "open": "open the external market", "close": "close the external market", "stay": "stay outside the walls",
     "preach": "preach to the populace (or: preach to the troops of .0102)", "sermon": "sermon to the populace",
     "appoint": "appoint .0102 tax collector at Pisa, appoint .0102 tithe collector at Pisa or appoint .0102 "
                "magistrate",
@@ -55,7 +57,7 @@ EXAMPLES: dict[str, str] = {
     "magistrate": "magistrates by election (or: magistrates appointed by the bishop)",
     "select": "select magistrates by election", "choose": "choose magistrates by election",
     "lower": "lower the export tariff by 2", "change": "change the import tariff by +3",
-    "deny": "deny ingress to BORGIA (or: deny egress to BORGIA)",
+    "deny": "deny ingress to BORGIA (or: deny egress to BORGIA, deny the external market to BORGIA)",
     "allow": "allow ingress to BORGIA (or: allow .0102 to board)",
     "accept": "accept .0102 as apprentice", "approve": "approve .0102 as journeyman",
     "admit": "admit .0102 as master", "colonize": "colonize with 50 crew", "colonise": "colonise with 50 crew",
@@ -117,6 +119,8 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
         return ("alms" if t.has("W_ALMS") else "charity"), {"ducats": t.number()}, ""
     if rule == "p_abandon":
         return "abandon", {}, ""
+    if rule == "p_outside":
+        return "stay_outside", {}, ""
     if rule == "p_venerate":
         return "venerate", {}, ""
     if rule == "p_resign":
@@ -197,8 +201,12 @@ def _tariff(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
 
 
 def _access(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
-    return "access", {"what": "ingress" if t.has("W_INGRESS") else "egress", "allow": not t.has("W_DENY"),
-                      "target_family": t.words(0)}, ""
+    what = "ingress" if t.has("W_INGRESS") else "egress" if t.has("W_EGRESS") else "market"
+    return "access", {"what": what, "allow": not t.has("W_DENY"), "target_family": t.words(0)}, ""
+
+
+def _market(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "external_market", {"open": t.has("W_OPEN")}, ""
 
 
 def _guild(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
@@ -229,7 +237,8 @@ def _turn(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
 
 _MORE = {"p_fortify": _fortify, "p_indulgence": _indulgence, "p_sermon": _sermon, "p_appoint": _appoint,
          "p_selection": _selection, "p_tariff": _tariff, "p_access": _access, "p_guild": _guild,
-         "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn}
+         "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn,
+         "p_market": _market}
 
 
 def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:

@@ -56,6 +56,9 @@ def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
         "supplied": sorted((item, m["qty"], m["price"]) for item, m in loc.get("supplied", {}).items()),
         "demanded": sorted((cls, m["qty"], m["price"]) for cls, m in loc.get("demanded", {}).items()),
         "ingress_denied": loc.get("ingress_denied", []), "egress_denied": loc.get("egress_denied", []),
+        "ingress": loc.get("ingress"), "ingress_waiting": [w["family"] for w in loc.get("ingress_waiting", [])],
+        "external_market_open": bool(loc.get("external_market_open")),
+        "external_market_rights": loc.get("external_market_rights", []),
         "may_colonize": loc.get("may_colonize", False),
     }
 

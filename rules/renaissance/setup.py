@@ -20,6 +20,7 @@ from maild.ruleset import SetupError
 from . import accounts
 from .items import ALL_ITEMS, CLASSES, TROOPS
 from .orderkinds import SKILLS
+from .walls import MAX_EGRESS_DENIED, MAX_INGRESS, MAX_MARKET_RIGHTS, citizen_families, default_ingress
 
 State = dict[str, Any]
 
@@ -33,6 +34,7 @@ SELECTIONS = "esftba"  # MAGISTRATES: elected, or appointed by sovereign, feudat
 GUILD_MERCHANTRY = {"apprentice": 200, "journeyman": 500, "master": 900}
 MAX_FAMILIES_PER_PLAYER = 7  # PLAYERSHIP
 MAX_PERSONAE = 5  # THE PERSONAE FAMILIES: one to five personae
+MAX_SKILLS = 20  # THE PERSONAE FAMILIES: "up to 20 skills" (training.MAX_SKILLS says the same)
 LOCALS = "9999"  # a persona number the orders reserve for "the locals"
 DEFAULT_LANDMASS = "Afro-Eurasia"  # Europe, Asia and Africa touch: one landmass for roads and land moves
 DEFAULT_FEES: dict[str, float] = {"per_family": 5.0, "per_order": 0.0, "conflict_actions": 25, "action": 0.2,
@@ -49,7 +51,8 @@ PERSONA_KEYS = {"id", "name", "female", "age", "religion", "origin", "popularity
 LOCATION_KEYS = {"name", "aliases", "lat", "lon", "region", "landmass", "population", "wealth", "loyalty",
                  "religion", "harbor", "ferries", "far", "fas", "towers", "garrison", "offices",
                  "magistrate_selection", "see", "ingress_denied", "egress_denied", "supplied", "demanded",
-                 "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by"}
+                 "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by", "food_satisfied",
+                 "ingress", "ingress_waiting", "external_market_open", "external_market_rights"}
 MARKET_KEYS = {"qty", "price", "bq"}
 TOWER_KEYS = {"name", "fas", "owner"}
 ROAD_KEYS = {"from", "to", "miles"}
@@ -346,22 +349,43 @@ class _Batch:
             "magistrate_selection": _choice(p, f"{where}: magistrate_selection", t.get("magistrate_selection", "s"),
                                             SELECTIONS),
             "see": _text(p, f"{where}: see", t.get("see"), required=False),
-            "ingress_denied": [f.upper() for f in _str_list(p, f"{where}: ingress_denied",
-                                                             t.get("ingress_denied", []))],
-            "egress_denied": [f.upper() for f in _str_list(p, f"{where}: egress_denied", t.get("egress_denied", []))],
+            # INGRESS, EGRESS & EXTERNAL MARKETS: None until commit derives the list the rules give (I2).
+            "ingress": self._families(where, t, "ingress", MAX_INGRESS) if "ingress" in t else None,
+            "ingress_denied": self._families(where, t, "ingress_denied"),
+            "ingress_waiting": [{"family": f, "added": None} for f in self._families(where, t, "ingress_waiting")],
+            "egress_denied": self._families(where, t, "egress_denied", MAX_EGRESS_DENIED),
+            "external_market_open": _bool(p, f"{where}: external_market_open", t.get("external_market_open", False)),
+            "external_market_rights": self._families(where, t, "external_market_rights", MAX_MARKET_RIGHTS),
             "supplied": self._market(where, "supplied", t.get("supplied", {}), population, goods=True),
             "demanded": self._market(where, "demanded", t.get("demanded", {}), population, goods=False),
             "tariffs": tariffs,
             "may_colonize": _bool(p, f"{where}: may_colonize", t.get("may_colonize", False)),
             "colonists_this_turn": 0,
-            "food_satisfied": True,
         }
+        loc["food_satisfied"] = self._food_satisfied(where, t, loc["demanded"])
         # Only centres carry the key: piety.py falls back to its own table for a location without it.
         if "pilgrimage" in t:
             loc["pilgrimage"] = self._pilgrimage(where, t["pilgrimage"])
         if "elective_ruler" in t:
             loc["elective_ruler"] = _bool(p, f"{where}: elective_ruler", t["elective_ruler"])
         return loc
+
+    def _families(self, where: str, t: dict[str, Any], key: str, cap: int | None = None) -> list[str]:
+        """A list of family names (upper case; link_locations checks they exist), at most `cap` long."""
+        families = list(dict.fromkeys(f.upper() for f in _str_list(self.problems, f"{where}: {key}", t.get(key, []))))
+        if cap is not None and len(families) > cap:
+            self.problems.add(f"{where}: {key} lists {len(families)} families; the rules allow {cap} (INGRESS, EGRESS "
+                              "& EXTERNAL MARKETS)")
+        return families
+
+    def _food_satisfied(self, where: str, t: dict[str, Any], demanded: dict[str, Any]) -> bool:
+        """QUOTA COMPLETIONS withholds March's loyalty "in any March in which demand for food was not 100%
+        satisfied". Before the game no sale has met any demand, so the first March gives it only where the setup
+        says the demand was met (`food_satisfied = true`), where no food is demanded, or where the food demand
+        stands at zero (M3, M9)."""
+        food = demanded.get("food")
+        default = food is None or food["qty"] <= 0
+        return _bool(self.problems, f"{where}: food_satisfied", t.get("food_satisfied", default))
 
     def _market(self, where: str, key: str, value: Any, population: int, goods: bool) -> dict[str, dict[str, Any]]:
         """Items supplied (keys are items) or classes demanded (keys are class names). The quota a market resets
@@ -451,10 +475,15 @@ class _Batch:
                 if tower["owner"] not in self.all_families:
                     p.add(f"{where}: tower {tower['name']!r}: owner {owner!r} is neither a family nor an office "
                           f"({', '.join(OFFICES)})")
-            for key in ("ingress_denied", "egress_denied"):
-                for family in loc[key]:
+            waiting = [w["family"] for w in loc["ingress_waiting"]]
+            for key, families in (("ingress", loc["ingress"] or []), ("ingress_denied", loc["ingress_denied"]),
+                                  ("ingress_waiting", waiting), ("egress_denied", loc["egress_denied"]),
+                                  ("external_market_rights", loc["external_market_rights"])):
+                for family in families:
                     if family not in self.all_families:
                         p.add(f"{where}: {key} names {family!r}, which is not a family")
+            for family in sorted(set(loc["ingress"] or ()) & (set(loc["ingress_denied"]) | set(waiting))):
+                p.add(f"{where}: {family} is listed in ingress and also as denied or waiting")
             if loc["magistrate_selection"] is None:
                 loc["magistrate_selection"] = "s"
         self._one_magistracy()
@@ -565,6 +594,9 @@ class _Batch:
                 p.add(f"{where}: unknown skill {skill!r} (skills: {', '.join(SKILLS)})")
                 continue
             skills[skill] = _rating(p, f"{where}: skills.{skill}", level)
+        if len([s for s, rating in skills.items() if rating > 0]) > MAX_SKILLS:
+            p.add(f"{where}: skills: {len(skills)} skills held; a persona has up to {MAX_SKILLS} (THE PERSONAE "
+                  "FAMILIES)")
         guild = t.get("guild")
         if guild is not None:
             guild = _choice(p, f"{where}: guild", guild, tuple(GUILD_MERCHANTRY))
@@ -675,16 +707,20 @@ class _Batch:
             port = f", harbor {loc['harbor']} ft" if loc["harbor"] is not None else ""
             lines.append(f"location {name} ({loc['lat']:.2f}, {loc['lon']:.2f}), population {loc['population']}"
                          f"{port}{extra}")
-        for pid, persona in self.personae.items():
-            if persona["inside"] is None:
-                loc = s["locations"].get(persona["location"] or "")
-                # INGRESS: families with ingress enter the walls; the state records only those denied it.
-                persona["inside"] = bool(loc) and persona["family"] not in loc["ingress_denied"]
-            s["personae"][pid] = persona
+        s["personae"].update(self.personae)
         for name, family in self.families.items():
             s["families"][name] = family
             lines.append(f"family {name} (#{family['number']}, player {family['player']}, {family['religion']}): "
                          f"personae {', '.join(family['personae'])}")
+        citizens = citizen_families(s)
+        for name, loc in self.locations.items():
+            if loc["ingress"] is None:
+                loc["ingress"] = default_ingress(s, name, citizens)  # I2: citizens, tower owners, office-holders
+        for persona in self.personae.values():
+            if persona["inside"] is None:
+                loc = s["locations"].get(persona["location"] or "")
+                # INGRESS: personae whose families have ingress "automatically enter that location's walls".
+                persona["inside"] = bool(loc) and persona["family"] in loc["ingress"]
         for key, miles in self.roads.items():
             s["roads"][key] = miles
             lines.append(f"road {key.replace('|', ' - ')}: {miles} miles")

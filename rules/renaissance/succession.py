@@ -5,8 +5,8 @@ personal assets. When a persona dies, his replacement is given the deceased's fi
 more than 200. All other ratings start at zero. The new persona normally starts outside the town of which he is a
 citizen." and (THE HIERARCHIES) "When a persona dies, his successor receives all of his hereditary titles."
 
-Other modules kill by setting persona["alive"] = False and persona["died"] = "<cause>"; the end-of-turn step here
-(rank 80) kills the passengers of a dead ship owner (TRAVEL), vacates the dead men's non-hereditary offices and
+Other modules kill by setting persona["alive"] = False and persona["died"] = "<cause>"; the end-of-month step here
+(month.py) kills the passengers of a dead ship owner (TRAVEL), vacates the dead men's non-hereditary offices and
 puts a successor in each dead persona's place. Readings: docs/renaissance/upkeep.md, "Succession".
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import Ctx, Persona, State, step
+from .engine import Ctx, Persona, State
 
 POPULARITY_CAP = 200
 HEIR_AGE = 20
@@ -126,7 +126,6 @@ def _vacate(ctx: Ctx, pid: str, name: str, held: list[tuple[str, str]]) -> list[
     return vacated
 
 
-@step("end", 80)
 def succession(ctx: Ctx) -> None:
     state = ctx.state
     _drown_passengers(state)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, spend_popularity, step
+from .engine import Ctx, Outcome, Persona, done, fail, spend_popularity
 from .items import DUCATS
 from .loyalty import add_loyalty, allowed
 from .offices import holder, holds
@@ -68,12 +68,10 @@ def _appoint(ctx: Ctx, persona: Persona, args: dict[str, Any], kind: str) -> Out
     return done(f"{appointee['id']} {appointee.get('name', '')} appointed {title} of {where} for next turn")
 
 
-@action("appoint_tax_collector", Phase.OTHER)
 def appoint_tax_collector(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return _appoint(ctx, persona, args, "tax")
 
 
-@action("appoint_tithe_collector", Phase.OTHER)
 def appoint_tithe_collector(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return _appoint(ctx, persona, args, "tithe")
 
@@ -93,7 +91,6 @@ def _appointment(ctx: Ctx, persona: Persona, kind: str) -> tuple[dict[str, Any] 
     return None, f"a {title} collects only if he started the turn inside the location ({places})"
 
 
-@action("collect_taxes", Phase.OTHER)
 def collect_taxes(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     entry, why = _appointment(ctx, persona, "tax")
     if entry is None:
@@ -115,7 +112,6 @@ def collect_taxes(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                 f"loyalty -{points})")
 
 
-@action("collect_tithe", Phase.OTHER)
 def collect_tithe(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     entry, why = _appointment(ctx, persona, "tithe")
     if entry is None:
@@ -133,7 +129,6 @@ def collect_tithe(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     return done(f"collected {ducats} ducats of tithes at {where} (wealth -1)")
 
 
-@step("start", 80)
 def expire_collectors(ctx: Ctx) -> None:
     """Appointments are for one turn: those for past turns lapse unused."""
     for persona in ctx.state["personae"].values():

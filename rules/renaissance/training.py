@@ -9,8 +9,27 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, add_skill, done, fail
+from .engine import Ctx, Outcome, Persona, add_skill, done, fail
 from .orderkinds import SKILL_LETTERS, SKILLS
+
+# THE PERSONAE FAMILIES: "Each persona has ratings for popularity, reputation for piety, troop morale and up to 20
+# skills." The code sheet knows 21 skills, so the cap can bite.
+MAX_SKILLS = 20
+
+
+def skills_held(persona: Persona) -> list[str]:
+    """The skills he holds: a rating above zero (a rating of 0 is the same as not having the skill)."""
+    return sorted(s for s, rating in (persona.get("skills") or {}).items() if rating > 0)
+
+
+def new_skill_refusal(persona: Persona, skill: str) -> str | None:
+    """Why he cannot gain `skill`, or None: a skill he holds may rise, a new one only while he has fewer than 20
+    (S13)."""
+    held = skills_held(persona)
+    if skill in held or len(held) < MAX_SKILLS:
+        return None
+    return (f"{persona.get('name', persona.get('id'))} already has {len(held)} skills and may not learn {skill}, a "
+            f"{MAX_SKILLS + 1}st (THE PERSONAE FAMILIES: \"up to 20 skills\")")
 
 
 def skill_named(written: str) -> str | None:
@@ -33,7 +52,6 @@ def _present(persona: Persona) -> str | None:
     return None if persona.get("at_sea") else persona.get("location")
 
 
-@action("instruct", Phase.TRAIN)
 def instruct(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     tid = str(args.get("trainee", ""))
@@ -59,6 +77,8 @@ def instruct(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     theirs = int(trainee.get("skills", {}).get(skill, 0))
     if mine <= theirs:
         return fail(f"his {skill} ({mine}) is not higher than {trainee['name']}'s ({theirs})")
+    if why := new_skill_refusal(trainee, skill):
+        return fail(why)
     # A persona trains a given other once per turn, whatever the skill; an order that fails does not count.
     if not ctx.once("instruct", pid, tid):
         return fail(f"he has already trained {trainee['name']} this turn")

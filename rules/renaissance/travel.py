@@ -13,7 +13,8 @@ from typing import Any
 
 from . import geography as geo
 from . import ships as sh
-from .engine import Ctx, Outcome, Persona, Phase, action, done, fail, step
+from . import walls
+from .engine import Ctx, Outcome, Persona, done, fail
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
 from .setup import find_location
 
@@ -38,6 +39,7 @@ LAND_ATTRITION_ITEMS = (*LIVESTOCK, *TROOPS, "crew", "slave")
 # may do nothing more; "abandon" the ids who ordered excess cargo abandoned before moving.
 SCRATCH_DISEMBARKED = "disembarked"
 SCRATCH_ABANDON = "abandon"
+SCRATCH_OUTSIDE = "stay_outside"
 
 
 # ---- attrition ---------------------------------------------------------------------------------------------
@@ -158,9 +160,8 @@ def water_free_miles(persona: Persona, assets: Assets, open_water: bool, summer:
 # ---- where personae are --------------------------------------------------------------------------------------
 
 def has_ingress(ctx: Ctx, location: str, family: str) -> bool:
-    """Ingress is the right to enter; the state records the families denied it."""
-    loc = ctx.location(location) or {}
-    return family not in (loc.get("ingress_denied") or ())
+    """Ingress is the right to enter: the family is on the location's ingress list (ingress.py)."""
+    return walls.has_ingress(ctx.location(location), family)
 
 
 def _aboard(ctx: Ctx) -> dict[str, list[str]]:
@@ -213,14 +214,21 @@ def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point |
     if location is not None:
         persona["location"] = location
         persona["at_sea"] = None
-        # INGRESS: personae whose families have ingress "automatically enter that location's walls".
-        persona["inside"] = has_ingress(ctx, location, persona["family"])
+        persona["inside"] = _enters(ctx, persona, location)
     else:
         assert point is not None
         persona["location"] = None
         persona["at_sea"] = {"lat": point[0], "lon": point[1]}
         persona["inside"] = False
     _follow(ctx, persona)
+
+
+def _enters(ctx: Ctx, persona: Persona, location: str) -> bool:
+    """INGRESS: "Unless their movement orders expressly state otherwise, personae whose families have ingress to a
+    location automatically enter that location's walls when moving to the location" (T21: MO states otherwise)."""
+    if persona["id"] in ctx.scratch.get(SCRATCH_OUTSIDE, ()):
+        return False
+    return has_ingress(ctx, location, persona["family"])
 
 
 def _where(persona: Persona) -> tuple[str | None, geo.Point | None]:
@@ -257,13 +265,18 @@ def _mobile_assets(persona: Persona) -> bool:
 
 # ---- orders ------------------------------------------------------------------------------------------------
 
-@action("abandon", Phase.OTHER)
 def abandon(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     ctx.scratch.setdefault(SCRATCH_ABANDON, set()).add(persona["id"])
     return done("excess cargo, ships included, will be abandoned if his movement this month needs it")
 
 
-@action("permit_boarding", Phase.OTHER)
+def stay_outside(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    """MO: the month's move ends outside the walls even where his family has ingress (T21). Phase OTHER runs
+    before movement, wherever it is written."""
+    ctx.scratch.setdefault(SCRATCH_OUTSIDE, set()).add(persona["id"])
+    return done("he will stay outside the walls wherever his movement this month ends")
+
+
 def permit_boarding(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """Permission given this month lets the passenger board next month (T10). Only the first permission a
     persona receives in a month counts; later ones are void."""
@@ -284,7 +297,6 @@ def permit_boarding(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome
     return done(f"{pid} may board his ships next month")
 
 
-@action("move", Phase.MOVE)
 def move(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     mode = args.get("mode")
     # "A persona may move by land or by water each turn, but ... not by both": one movement order (T2).
@@ -352,7 +364,7 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
     _set_aboard(ctx, persona, None)
     persona["location"] = place
     persona["at_sea"] = None
-    persona["inside"] = has_ingress(ctx, place, persona["family"])
+    persona["inside"] = _enters(ctx, persona, place)
     ctx.scratch.setdefault(SCRATCH_DISEMBARKED, set()).add(persona["id"])
     return done(f"disembarked at {place}")
 
@@ -545,10 +557,10 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 # ---- end of turn -------------------------------------------------------------------------------------------
 
-@step("end", 75)
 def passengers_follow_their_ship(ctx: Ctx) -> None:
     """A living owner's passengers end the month where his ship is (T9). Passengers of an owner who died this
-    month are not touched here: succession (end step 80) kills them ("his passengers all die with him")."""
+    month are not touched here: succession (a later step, month.py) kills them ("his passengers all die with
+    him")."""
     for _pid, p in sorted(ctx.state["personae"].items()):
         owner = ctx.persona(p.get("with") or "")
         if owner is None or not p.get("alive", True) or not owner.get("alive", True):

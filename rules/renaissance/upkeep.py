@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .calendar import MONTHS
-from .engine import Ctx, Persona, step
+from .engine import Ctx, Persona
 from .items import DUCATS
 
 DUCATS_PER_MAN = 10
@@ -181,7 +181,6 @@ def _living(ctx: Ctx) -> list[Persona]:
     return [p for _, p in sorted(ctx.state["personae"].items()) if p.get("alive", True)]
 
 
-@step("start", 40)
 def maintenance(ctx: Ctx) -> None:
     """Ducats in May to September, food in October to March, for every living persona's own units."""
     month = ctx.month
@@ -194,7 +193,6 @@ def maintenance(ctx: Ctx) -> None:
             _record(ctx, persona, pay_food(persona, FOOD_MONTHS[month], free))
 
 
-@step("start", 50)
 def naval_maintenance(ctx: Ctx) -> None:
     """Naval materials are consumed "at the start of the April turn"."""
     if ctx.month != NAVAL_MONTH:

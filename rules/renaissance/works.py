@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, Phase, action, add_rating, done, fail, step
+from .engine import Ctx, Outcome, Persona, add_rating, done, fail
 
 ART_MONTHS = (5, 8, 11)  # "During the August, November and May turns"
 ART_COST = 1_000
@@ -57,7 +57,6 @@ def architecture_population(architecture: int, loyalty: int) -> int:
     return 100 * architecture * loyalty // 1_000_000
 
 
-@action("work", Phase.OTHER)
 def work(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     kind = str(args.get("work", ""))
     tid = str(args.get("target", ""))
@@ -120,9 +119,8 @@ def _architecture(ctx: Ctx, persona: Persona, sponsor: Persona) -> Outcome:
                 f"if he remains there to the end of the month")
 
 
-@step("end", 77)
 def settle_architecture(ctx: Ctx) -> None:
-    """After passengers follow their ship (travel, 75): a passenger carried away has not remained."""
+    """After passengers follow their ship (month.py): a passenger carried away has not remained."""
     for pid, sid, where in ctx.scratch.get("works.architecture", []):
         persona, sponsor = ctx.persona(pid), ctx.persona(sid)
         if persona is None or not persona.get("alive", True):
@@ -166,7 +164,6 @@ def sovereign_religion(ctx: Ctx, location: dict[str, Any]) -> str:
     return (location.get("religion") or "").lower()
 
 
-@action("sermon", Phase.OTHER)
 def sermon(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     rating = _skill(persona, "sermonizing")
@@ -218,7 +215,6 @@ def fortification_cost(population: int) -> int:
     return max(1_000, int(population))
 
 
-@action("fortify", Phase.OTHER)
 def fortify(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     pid = persona["id"]
     where = ctx.start_location.get(pid)

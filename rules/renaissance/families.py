@@ -1,0 +1,192 @@
+"""The families' orders: the sequence they run in, one order's execution, and the month's own steps around them.
+
+Rules section ORDERS: "Orders are not simultaneous. They are executed sequentially." Families run in the order
+their mails were received (a family that asked for a later day of the month runs after those that did not); a
+persona's orders run in the order written, regrouped by phase in the order month.ORDER_PHASES gives. The steps
+here (`gm_orders`, `note_starting_places`, `families_orders`, `charge_fees`) are rows of month.MONTH, which says
+when each runs.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from maild.ruleset import PlacedOrder
+
+from . import accounts
+from .engine import Ctx, Outcome, Phase, State
+from .handlers import ACTIONS
+
+log = logging.getLogger("maild.renaissance")
+
+GM = "#gm"  # the key under which the framework hands the GM's own orders (payments, amendments, bulletins)
+
+# Orders that are bookkeeping, not actions: they shape execution and never appear as outcomes.
+BOOKKEEPING = frozenset({"execute_day", "for_turn"})
+
+
+@dataclass
+class Result:
+    """What the month did, for the reports: an entry per order executed, per family."""
+
+    ctx: Ctx
+    outcomes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # family -> outcomes in order
+    skipped: dict[str, str] = field(default_factory=dict)  # family -> why none of its orders ran
+    bulletins: list[str] = field(default_factory=list)
+    order_counts: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> family -> orders run
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(eq=False, kw_only=True)  # eq: a month is itself (and holds a result that holds it)
+class Month(Ctx):
+    """A month being run: the context every rule sees, and what only the month's own steps use (the orders on
+    file, the order of a persona's phases, the result being written)."""
+
+    orders: dict[str, list[PlacedOrder]]
+    phase_order: tuple[Phase, ...]
+    result: Result = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.result = Result(ctx=self)
+
+
+@dataclass
+class FamilyOrders:
+    family: str
+    player: str
+    seq: int
+    day: int
+    family_orders: list[PlacedOrder]
+    personae: dict[str, list[PlacedOrder]]  # persona -> orders, personae in the order written
+
+
+@cache  # every order of every mail asks it of the same few names
+def family_key(name: str) -> str:
+    """A family as players write it after `*`: case, blanks and hyphens do not matter (DELLAROVERE)."""
+    return "".join(ch for ch in name.upper() if ch.isalnum())
+
+
+def family_blocks(orders: dict[str, list[PlacedOrder]], state: State | None = None) -> list[FamilyOrders]:
+    """Every family's orders, in execution order: (requested day, receipt sequence, family name). With the
+    state, families are named as the state names them, however the player wrote them."""
+    names = {family_key(f): f for f in state["families"]} if state else {}
+    blocks: dict[str, FamilyOrders] = {}
+    for player, placed in orders.items():
+        if player == GM:
+            continue
+        for p in placed:
+            written = p.order.args.get("family")
+            if not written:
+                continue
+            fam = names.get(family_key(written), written)
+            block = blocks.setdefault(fam, FamilyOrders(fam, p.order.args.get("player", player), p.seq, 0, [], {}))
+            block.seq = min(block.seq, p.seq)
+            if p.order.kind == "execute_day":
+                block.day = int(p.order.args["day"])
+            elif "persona" in p.order.args:
+                block.personae.setdefault(p.order.args["persona"], []).append(p)
+            else:
+                block.family_orders.append(p)
+    return sorted(blocks.values(), key=lambda b: (b.day, b.seq, b.family))
+
+
+def persona_sequence(placed: list[PlacedOrder], phase_order: tuple[Phase, ...]) -> list[PlacedOrder]:
+    """A persona's orders in execution order: by phase as `phase_order` lists them, then as written (mail, then
+    line). A kind without a handler counts as an other order (it fails when its turn comes)."""
+    rank = {phase: i for i, phase in enumerate(phase_order)}
+
+    def phase_rank(p: PlacedOrder) -> int:
+        action = ACTIONS.get(p.order.kind)
+        return rank[action.phase if action else Phase.OTHER]
+
+    return sorted(placed, key=lambda p: (phase_rank(p), p.seq, p.order.line))
+
+
+def run_order(ctx: Ctx, result: Result, persona: dict[str, Any] | None, placed: PlacedOrder) -> Outcome:
+    order = placed.order
+    action = ACTIONS.get(order.kind)
+    if action is None:
+        return Outcome(False, "this order is not carried out by this version of the game")
+    if persona is not None:
+        if not persona.get("alive", True):
+            return Outcome(False, f"{persona['name']} is dead")
+        if persona["id"] in ctx.scratch.get("disembarked", ()):
+            return Outcome(False, "he disembarked earlier this month and may do nothing more")
+    try:
+        return action.handler(ctx, persona if persona is not None else {}, order.args)
+    except Exception as exc:  # a bug in a rule must not cost every other family its month
+        log.exception("renaissance: order %s failed", order.kind)
+        result.errors.append({"kind": order.kind, "code": order.text, "line": order.line, "args": order.args,
+                              "error": repr(exc)})
+        return Outcome(False, "could not be carried out (an error in the game's program; the GM has been told)")
+
+
+def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: Result) -> None:
+    from .setup import amend  # the setup module is the one place that validates new locations and families
+
+    for p in placed:
+        kind, args = p.order.kind, p.order.args
+        if kind == "gm_payment":
+            accounts.record_payment(state, args["player"], float(args["amount"]), turn, args.get("note", "payment"))
+        elif kind == "gm_amend":
+            result.bulletins.extend(f"New: {line}" for line in amend(state, args["amendment"], turn=turn))
+        elif kind == "gm_bulletin":
+            result.bulletins.append(args["text"])
+
+
+# ---- the month's own steps (rows of month.MONTH) -----------------------------------------------------------
+
+def gm_orders(month: Month) -> None:
+    apply_gm_orders(month.state, month.turn, month.orders.get(GM, []), month.result)
+
+
+def note_starting_places(month: Month) -> None:
+    for pid, persona in month.state["personae"].items():
+        if persona.get("alive", True):
+            month.start_location[pid] = persona.get("location")
+            month.start_inside[pid] = bool(persona.get("inside"))
+
+
+def families_orders(month: Month) -> None:
+    state, result = month.state, month.result
+    owing = {code for code in state["players"] if accounts.owes_prior(state, code)}
+    for block in family_blocks(month.orders, state):
+        family = state["families"].get(block.family)
+        if family is None:
+            result.skipped[block.family] = "there is no such family"
+            continue
+        player = family["player"]
+        if player in owing:
+            result.skipped[block.family] = ("no orders were executed: the account has not paid the prior "
+                                            "month's fees in full (rules, CREDIT)")
+            continue
+        outcomes = result.outcomes.setdefault(block.family, [])
+        count = 0
+        for pid, placed in block.personae.items():
+            persona = state["personae"].get(pid)
+            for p in persona_sequence(placed, month.phase_order):
+                if p.order.kind in BOOKKEEPING:
+                    continue
+                if persona is None or persona.get("family") != block.family:
+                    outcome = Outcome(False, f"{pid} is not a persona of the {block.family} family")
+                else:
+                    outcome = run_order(month, result, persona, p)
+                count += 1
+                outcomes.append({"persona": pid, "line": p.order.line, "code": p.order.text,
+                                 "summary": p.order.summary, "ok": outcome.ok, "text": outcome.text})
+        for p in block.family_orders:
+            if p.order.kind in BOOKKEEPING:
+                continue
+            outcome = run_order(month, result, None, p)
+            count += 1
+            outcomes.append({"persona": None, "line": p.order.line, "code": p.order.text,
+                             "summary": p.order.summary, "ok": outcome.ok, "text": outcome.text})
+        result.order_counts.setdefault(player, {})[block.family] = count
+
+
+def charge_fees(month: Month) -> None:
+    for code in month.state["players"]:
+        accounts.charge_turn(month.state, code, month.turn, month.result.order_counts.get(code, {}))

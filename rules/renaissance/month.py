@@ -1,0 +1,162 @@
+"""The order of a month, in one place: every step from the GM's orders to the fees, top to bottom.
+
+Rules section ORDERS: "Orders are not simultaneous. They are executed sequentially." execute.run_month walks
+MONTH from its first row to its last; nothing else orders a step. The families' orders (one row) run family by
+family, and each persona's orders in the phases of ORDER_PHASES, in that table's order. A step is a function of
+the month's context: the rule modules' steps take the `Ctx` every rule sees, the month's own steps (families.py)
+the `Month`, which is that context with the orders and the result. docs/renaissance.md shows both tables
+(`markdown()`); a test checks that the doc and this file agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from string import ascii_lowercase
+
+from . import (
+    colonies,
+    families,
+    guild,
+    ingress,
+    magistracy,
+    markets,
+    pestilence,
+    piety,
+    succession,
+    taxes,
+    travel,
+    upkeep,
+    works,
+)
+from .engine import Phase, Step
+from .families import Month
+
+
+@dataclass(frozen=True)
+class MonthStep:
+    name: str
+    fn: Callable[[Month], None]
+    rules: str  # what the step does and when, with the rules' words it rests on
+
+
+@dataclass(frozen=True)
+class OrderPhase:
+    phase: Phase
+    name: str
+    rules: str
+
+
+MONTH: tuple[MonthStep, ...] = (
+    # ---- before any order
+    MonthStep("GM's orders", families.gm_orders,
+              "the GM's payments, amendments and bulletins, first: CREDIT, \"No orders will be executed for any "
+              "player until he has paid his prior month's fees in full\", so a payment recorded for this month counts"),
+    MonthStep("starting places", families.note_starting_places,
+              "where each persona begins the turn, inside the walls or not: many rules ask for it (COMMERCE, "
+              "\"at a persona's starting location for the turn\")"),
+    MonthStep("ingress waiting list", ingress.admit_waiting,
+              "INGRESS: the waiting list admits one family a turn, at the start of the turn (readings I4, I5 in "
+              "renaissance/ingress.md)"),
+    MonthStep("quota completions", markets.quota_completions,
+              "QUOTA COMPLETIONS: \"At the beginning of March\" demand, \"At the beginning of September\" supply"),
+    MonthStep("wealth growth", markets.wealth_growth,
+              "WEALTH: \"Each March, after the markets have been reset, but before March actions are executed\""),
+    MonthStep("maintenance", upkeep.maintenance,
+              "MAINTENANCE: \"automatically maintained at the start of each turn (prior to the execution of any "
+              "actions ordered for that turn)\""),
+    MonthStep("naval maintenance", upkeep.naval_maintenance,
+              "MAINTENANCE: \"Naval maintenance is required at the start of the April turn\""),
+    MonthStep("pestilence", pestilence.pestilence,
+              "PESTILENCE: \"Each turn in which Europeans ... are present at the same location\": judged where the "
+              "last turn left them, after maintenance"),
+    MonthStep("magistrate elections", magistracy.elections,
+              "MAGISTRATES: October's votes counted as November begins, \"Terms of office for elective magistrates "
+              "run from November 1\""),
+    MonthStep("lapsed collectors", taxes.expire_collectors,
+              "SOVEREIGNS, BISHOPS: a collector is appointed \"for the subsequent turn\"; older appointments lapse"),
+    # ---- the orders
+    MonthStep("families' orders", families.families_orders,
+              "ORDERS: \"Each family's orders are executed in the sequence in which I receive them\" (a family that "
+              "asked for a day of the turn, after the others); its personae as written, each in the phases below; "
+              "then the family's own orders (information requests)"),
+    # ---- after every order
+    MonthStep("colonists survive", colonies.colonists_survive,
+              "COLONIES: \"Should more than 100 be planted in a given turn, only 100 survive the turn\""),
+    MonthStep("guild ranks", guild.guild_ranks,
+              "Appendix A, MERCHANTRY: the masters' approvals of the turn counted, and the ranks ratings earn"),
+    MonthStep("veneration", piety.settle_veneration,
+              "REPUTATION FOR PIETY: relics or icons \"in his possession at the end of his turn\" (April)"),
+    MonthStep("passengers follow their ship", travel.passengers_follow_their_ship,
+              "TRAVEL: aboard, \"his location becomes 'with' the owner of the ship\": passengers end where it is"),
+    MonthStep("architecture", works.settle_architecture,
+              "ARCHITECTURE: \"A persona who remains at one location during the entire August turn\": judged "
+              "after every move, passengers' included"),
+    MonthStep("succession", succession.succession,
+              "THE PERSONAE FAMILIES: every persona who died this month replaced; TRAVEL, \"Should the owner of the "
+              "ships die, his passengers all die with him\""),
+    MonthStep("fees", families.charge_fees,
+              "CREDIT, PREPAYMENT DISCOUNT: the month's fees, for the families whose orders ran"),
+)
+
+ORDER_PHASES: tuple[OrderPhase, ...] = (
+    OrderPhase(Phase.TRANSFER, "transfers",
+               "ORDERS: \"A persona's transfer orders must be executed before any other\" of his orders"),
+    OrderPhase(Phase.SELL, "sales", "ORDERS: \"sell orders must be executed next\""),
+    OrderPhase(Phase.BUY, "purchases", "ORDERS: \"buy orders must be executed next\""),
+    OrderPhase(Phase.TRAIN, "training", "ORDERS: \"training orders must be executed next\""),
+    OrderPhase(Phase.OTHER, "other orders",
+               "ORDERS names no place for them: after training, before movement, as written"),
+    OrderPhase(Phase.MOVE, "movement",
+               "ORDERS: \"movement orders must be executed last. Conflict orders take the place of movement "
+               "orders.\""),
+)
+
+PHASE_ORDER: tuple[Phase, ...] = tuple(row.phase for row in ORDER_PHASES)
+ORDERS_STEP = families.families_orders
+
+
+def markdown() -> str:
+    """Both tables as docs/renaissance.md shows them: the month's rows numbered, the phases under the
+    families' orders lettered."""
+    lines = ["| # | step | function | when, and the rules' words |", "|---|---|---|---|"]
+    for number, row in enumerate(MONTH, start=1):
+        lines.append(f"| {number} | {row.name} | `{_qualified(row.fn)}` | {_cell(row.rules)} |")
+        if row.fn is ORDERS_STEP:
+            for letter, phase in zip(ascii_lowercase, ORDER_PHASES, strict=False):
+                lines.append(f"| {number}{letter} | {phase.name} | phase `{phase.phase.name}` | {_cell(phase.rules)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _qualified(fn: Callable[..., None]) -> str:
+    return f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+# The registry this table replaced, as the tests written against it read it: engine.STEPS["start"] and ["end"],
+# (rank, function name, step) for each rule module's step before and after the families' orders, in this
+# table's order. The ranks are the numbers that registry gave (0 for a step it never had); they order nothing.
+_OLD_RANKS: dict[str, int] = {
+    "admit_waiting": 10,
+    "quota_completions": 20, "wealth_growth": 30, "maintenance": 40, "naval_maintenance": 50, "pestilence": 60,
+    "elections": 70, "expire_collectors": 80, "colonists_survive": 10, "guild_ranks": 30, "settle_veneration": 45,
+    "passengers_follow_their_ship": 75, "settle_architecture": 77, "succession": 80,
+}
+
+
+def _old_registry() -> dict[str, list[tuple[int, str, Step]]]:
+    steps: dict[str, list[tuple[int, str, Step]]] = {"start": [], "end": []}
+    when = "start"
+    for row in MONTH:
+        if row.fn is ORDERS_STEP:
+            when = "end"
+        elif row.fn.__module__ != families.__name__:
+            rule_step: Step = row.fn  # type: ignore[assignment]  # the rule modules' steps take a Ctx
+            steps[when].append((_OLD_RANKS.get(row.fn.__name__, 0), row.fn.__name__, rule_step))
+    return steps
+
+
+STEPS = _old_registry()
