@@ -26,6 +26,24 @@ def deadline_for(schedule: Schedule, turn: int, after: datetime) -> datetime | N
     return fire
 
 
+def expected_deadline(schedule: Schedule | None, known: int, known_deadline: datetime | None,
+                      turn: int) -> datetime | None:
+    """The deadline turn `turn` (after turn `known`, whose deadline is `known_deadline`) will be given when its
+    row is made as the turns before it finish: what a late or forward mail's ack names before that row
+    exists. A cron deadline follows the one before it, so each turn between is worked out in turn; None
+    with no schedule, when it runs out, or when a cron chain starts from a turn with no deadline."""
+    if schedule is None:
+        return None
+    if schedule.at:
+        return deadline_for(schedule, turn, known_deadline or datetime.min)
+    when = known_deadline
+    for number in range(known + 1, turn + 1):
+        if when is None:
+            return None
+        when = deadline_for(schedule, number, when)
+    return when
+
+
 def game_timezone(config: Config, game_name: str) -> ZoneInfo:
     """The time zone deadlines of a game are shown in: its schedule's, else UTC."""
     gcfg = config.game(game_name)

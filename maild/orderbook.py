@@ -11,6 +11,10 @@ from maild.games import players_of
 from maild.models import Game, GmOrder, InboundMail, OrderSetRow, Player, Turn
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder, Ruleset
 
+# The status of a mail's order set none of whose lines could be read: it holds only diagnostics, booked so the
+# turn's printout can repeat them; `accepted_sets` never reads it.
+NOT_UNDERSTOOD = "not_understood"
+
 _SETS = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, Player.id == OrderSetRow.player_id)
          .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
                 OrderSetRow.status == "accepted")

@@ -130,7 +130,8 @@ class LastMailReplacesAll:
 
 
 # What the ack says for a ruleset that names no policy: the base class lets every mail's orders count.
-EVERY_MAIL_COUNTS = "Send another mail any time before the deadline: its orders are added to these."
+EVERY_MAIL_COUNTS = ("Until the deadline you may mail more orders: each mail's orders are added to those on file, "
+                     "so send a line that was not understood again, corrected.")
 
 
 def second_mail_words(ruleset: Any) -> str:

@@ -177,6 +177,9 @@ def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
     return list(s.scalars(q))
 
 
+_SCHEMA = "maild.replylimits.schema"
+
+
 def _lock(s: Session, address: str) -> None:
     # Count and insert must not interleave with another process answering the same address, or two
     # daemons on one PostgreSQL database could each see the cap one short. SQLite has a single writer.
@@ -186,7 +189,12 @@ def _lock(s: Session, address: str) -> None:
         return
     locked.add(address)
     if s.get_bind().dialect.name == "postgresql":
-        key = int.from_bytes(hashlib.sha256(address.encode()).digest()[:4], "big", signed=True)
+        # Advisory locks are the whole database's: keyed by schema too, so that maild installs (or test runs)
+        # in other schemas of one database never wait on, or deadlock with, each other's addresses.
+        schema = s.info.get(_SCHEMA)
+        if schema is None:
+            schema = s.info[_SCHEMA] = s.execute(text("SELECT current_schema()")).scalar() or ""
+        key = int.from_bytes(hashlib.sha256(f"{schema}\0{address}".encode()).digest()[:4], "big", signed=True)
         s.execute(text("SELECT pg_advisory_xact_lock(8334, :k)"), {"k": key})
 
 

@@ -125,8 +125,9 @@ class Ruleset:
     #: by default emphasis, like bullets and smart punctuation, is taken out first (maild/intake/normalize.py).
     reads_emphasis: bool = False
     #: What a second mail in a turn does: a policy of maild/policies.py (FirstSetStands, LaterReplacesSameKey,
-    #: LastMailReplacesAll), which gives `accept`, `effective` and the words the ack tells players. None: every
-    #: mail's orders are added to the ones on file.
+    #: LastMailReplacesAll), which gives `accept`, `effective` and, as its `second_mail`, what the ack tells a
+    #: player his next mail will do (under the lines not understood and at its foot, so it must match the
+    #: policy). None: every mail's orders are added to the ones on file.
     resubmission: ResubmissionPolicy | None = None
     #: GM order kinds the ruleset takes through `maild gm` (today "gm_payment", "gm_bulletin", "gm_amend");
     #: they reach `resolve` under GM_ORDERS.
@@ -184,6 +185,11 @@ class Ruleset:
         """`players` of the JSON export: player name -> that player's public and private figures. Default:
         each player's address."""
         return {p.name: {"email": p.email} for p in self.players(state)}
+
+    def status(self, state: dict[str, Any], turn: int, player: str) -> dict[str, Any]:
+        """What the ack to STATUS shows of `player`'s standing in `state` (the state before `turn`), as
+        label -> value lines in this order (e.g. his money and holdings). Default: nothing."""
+        return {}
 
     def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
         """Context for templates/<game>/welcome.txt.j2, the mail a player gets when he joins (the game is

@@ -23,6 +23,7 @@ from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
 from maild.intake.pipeline import process_new
 from maild.models import Game, GmOrder, InboundMail, Player, Snapshot, Turn
+from maild.notcarried import not_carried_out
 from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
@@ -245,11 +246,13 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
     the rows go in with one INSERT; a rerun gives them keys of their own."""
     players = players_of(s, game)
     common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
+    missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits)
     rows = []
     for player in players:
         context = result.printouts.get(player.name)
         if context is not None:
-            body = render(game.ruleset, "printout.txt.j2", **common, player=player.name, **context)
+            body = render(game.ruleset, "printout.txt.j2", **common, player=player.name,
+                          not_carried_out=missed.get(player.name), **context)
             rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
                                      kind="printout", to=[player.email], game_id=game.id, body=body,
                                      subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))

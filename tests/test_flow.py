@@ -145,3 +145,69 @@ def test_a_whole_week_to_the_final_ranking(tmp_path: Path, db_url: str, venice_s
     run_pass(app, datetime(2026, 11, 29, 9, 0, tzinfo=ROME))
     last = sent(app)[-1]
     assert last["To"] == "alice@example.org" and "the game is over" in last.get_content()
+
+
+def test_acks_say_what_a_later_mail_does_and_printouts_repeat_what_was_not_read(tmp_path: Path, db_url: str,
+                                                                               venice_setup: Path) -> None:
+    morning = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, morning, venice_setup)
+    drop(app, mail("alice@example.org", "borrow 300$\nbid 30$ for 2 of silk tax\nbid lots for everything", 1,
+                   subject="first"), morning)
+    run_pass(app, morning)
+    first = by_subject(sent(app), "Re: first").get_content()
+    # The bad line is listed, then what a new mail would do in Venice, not a promise another game may break.
+    not_understood = first.split("Not understood (1) - these lines were ignored:")[1]
+    assert "line 3: bid lots for everything" in not_understood
+    # The ack wraps the sentence to the width of a mail: read it as words.
+    assert "a later bid for an item replaces your earlier bid for that item" in " ".join(not_understood.split())
+    assert "send them again corrected" not in first
+
+    # What the ack promised: the later bid for silk tax replaces the earlier one, the borrow stays on file.
+    drop(app, mail("alice@example.org", "bid 35$ for 2 of silk tax", 2, subject="second"), morning)
+    drop(app, mail("bob@example.org", "#venice1 bob sesame\nbid 45$ for 1 of exile competitor", 3), morning)
+    drop(app, mail("carol@example.net", "bid 25$ for 1 of silk tax", 4), morning)
+    run_pass(app, morning)
+    second = by_subject(sent(app), "Re: second").get_content()
+    on_file = second.split("Orders on file for turn 1 (2):")[1]
+    assert "borrow 300$" in on_file and "bid 35$ each for up to 2 of silk tax" in on_file
+    assert "bid 30$" not in on_file
+    footer = " ".join(second.split("Deadline for turn 1:")[1].split())
+    assert "a later bid for an item replaces your earlier bid" in footer
+
+    run_pass(app, morning.replace(hour=17, minute=16))
+    alice = by_subject(sent(app), "turn 1 printout for alice").get_content()
+    missed = alice.split("Orders not carried out:")[1]
+    assert "Your mail \"first\" of Sunday 22 November 2026, 10:00 CET (Europe/Rome):" in missed
+    assert "line 3: bid lots for everything" in missed and "Not understood, so ignored:" in missed
+    assert "Orders not carried out" not in by_subject(sent(app), "turn 1 printout for bob").get_content()
+
+    # STATUS: alice borrowed 300 and won both silk tax at 35: 300 - 2 × 35 = 230$; interest 5% a day for the
+    # 7 days of the game: 300 × 0.05 × 7 = 105$.
+    drop(app, mail("alice@example.org", "STATUS", 5, subject="status"), morning.replace(day=23))
+    run_pass(app, morning.replace(day=23))
+    status = by_subject(sent(app), "Re: status").get_content()
+    standing = status.split("Your standing, as the last results left it:\n")[1]
+    assert standing.startswith("  Money: 230$\n"
+                               "  Loan: 300$, interest 105$, both repaid after the closing auction\n"
+                               "  Holdings: 2 x silk tax\n")
+
+
+def test_a_printout_lists_a_bounded_number_of_mails_not_carried_out(tmp_path: Path, db_url: str,
+                                                                    venice_setup: Path) -> None:
+    from maild.notcarried import MAILS_SHOWN
+
+    morning = datetime(2026, 11, 22, 10, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, morning, venice_setup)
+    drop(app, mail("alice@example.org", "bid 30$ for 2 of silk tax", 1), morning)
+    drop(app, mail("bob@example.org", "#venice1 bob sesame\nbid 45$ for 1 of exile competitor", 2), morning)
+    # Carol's mail program answers every ack: none of it reads as orders (1 of 3 players with nothing on
+    # file is under the safety gate's half, so the turn runs).
+    for n in range(MAILS_SHOWN + 5):
+        drop(app, mail("carol@example.net", f"bid lots for everything {n}", 10 + n, subject=f"echo {n}"),
+             morning.replace(second=n))  # one a second: received in this order
+    run_pass(app, morning)
+    run_pass(app, morning.replace(hour=17, minute=16))
+    carol = by_subject(sent(app), "turn 1 printout for carol").get_content()
+    assert carol.count("  Your mail ") == MAILS_SHOWN
+    assert '"echo 0"' in carol and f'"echo {MAILS_SHOWN}"' not in carol
+    assert "  ... and 5 more mails with orders not carried out" in carol

@@ -104,8 +104,8 @@ def test_each_policy_words_what_a_second_mail_does() -> None:
 def test_venice_and_renaissance_name_their_policies() -> None:
     assert isinstance(VENICE.resubmission, LaterReplacesSameKey)
     assert isinstance(RENAISSANCE.resubmission, FirstSetStands)
-    assert "a bid in it for the same item replaces this one" in str(second_mail_words(VENICE))
-    assert "same family will be refused" in str(second_mail_words(RENAISSANCE))
+    assert "a later bid for an item replaces your earlier bid for that item" in second_mail_words(VENICE)
+    assert "refused whole" in second_mail_words(RENAISSANCE)
 
 
 def test_a_ruleset_without_a_policy_adds_every_mail() -> None:

@@ -165,3 +165,18 @@ def test_conflict_fees_count_among_the_turns_fees_for_the_discount() -> None:
         accounts.charge_conflict(state, "LMD", 7, "battle")
         accounts.charge_turn(state, "LMD", 7, FAMILIES)
         assert balance(state) == end
+
+
+def test_status_shows_the_balance_owed_and_each_familys_ducats() -> None:
+    from maild_rules.renaissance import RULESET
+    from tests.renaissance_fixtures import small_state
+
+    state = small_state()
+    state["players"]["LMD"]["account"]["balance"] = -12.5
+    state["personae"]["0103"]["alive"] = False  # dead (succession comes at the month's end): not his family's to order
+    # MEDICI: Piero 50,000 + Giovanni 20,000 = 70,000 (Giuliano dead). DORIA is ADR's, not shown to LMD.
+    assert RULESET.status(state, 1, "LMD") == {
+        "Account balance": "-12.50 (owed: no orders run until it is paid)", "MEDICI ducats": "70,000"}
+    # DORIA: Andrea 20,000 + Domenico 30,000; the setup gives no balance: 0.
+    assert RULESET.status(state, 1, "ADR") == {"Account balance": "0.00", "DORIA ducats": "50,000"}
+    assert RULESET.status(state, 1, "XXX") == {}

@@ -115,7 +115,8 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert "Please note (1) - these orders were accepted all the same:" in sforza.get_content()
     assert "0201 is at Milan, not at Florence" in sforza.get_content()
     again = by_subject(acks, "Re: more").get_content()
-    assert "NOT ACCEPTED: orders for MEDICI are already on file" in again
+    assert "Read but NOT ACCEPTED (1)" in again and "Reason: orders for MEDICI are already on file" in again
+    assert "Understood" not in again
     sheet = [m for m in acks if m["To"] == "sfo@example.org" and "CODESHEET" in str(m["Subject"])][0]
     assert "Tnnnniiiiiiiiqqqqqqq" in sheet.get_content()
     # The sheet shows its reader's own header lines (Ludovico is at Milan), and no developer's notes.
@@ -302,3 +303,54 @@ def test_orders_check_against_a_game_takes_the_player_from_the_orders(tmp_path: 
     assert out[0] == (f"{orders}:3: warning: 0101 is at Florence, not at Milan: next time write *Florence .0101 "
                       f"(his orders stand; they are carried out where he is)")
     assert out[1].startswith(f"{orders}:5: 0109 is not a persona of the MEDICI family")
+
+
+def test_acks_and_printouts_say_what_became_of_a_familys_second_mail(tmp_path: Path, db_url: str) -> None:
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = mail_game(tmp_path, db_url, morning)
+    # Medici: a purchase understood and a transfer without its quantity; then the transfer corrected.
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nBwool100 T0102grain\n", 1, subject="med 1"),
+         morning)
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nT0102grain5\n", 2, subject="med 2"), morning)
+    # Sforza: nothing understood (a sale without its quantity), then the sale corrected.
+    drop(app, mail("sfo@example.org", "/SFO *SFORZA\n*Milan .0201\nS0fibwool\n", 3, subject="sfo 1"), morning)
+    drop(app, mail("sfo@example.org", "/SFO *SFORZA\n*Milan .0201\nS0fibwool50\n", 4, subject="sfo 2"), morning)
+    drop(app, mail("bor@example.org", "#ren1 BOR cantarella\n/BOR *BORGIA\n*Florence .0301\nBwool50\n", 5,
+                   subject="bor"), morning)
+    drop(app, mail("med@example.org", "STATUS", 6, subject="med status"), morning)
+    run_pass(app, morning)
+    acks = sent(app)
+
+    def words(subject: str) -> str:  # the ack wraps its sentences to a mail's width
+        return " ".join(by_subject(acks, subject).get_content().split())
+
+    # The first orders for a family stand, so the ack does not promise that a corrected line will count.
+    med1 = words("Re: med 1")
+    assert "Not understood (1) - these lines were ignored: line 3: Bwool100 T0102grain" in med1
+    assert "a later mail with orders for a family already on file is refused whole, so a line of that family " \
+           "that was not understood cannot be corrected this month" in med1
+    assert "send them again corrected" not in med1
+    # And so it is: the correction is read but not accepted, under a heading that says so, with the reason.
+    med2 = words("Re: med 2")
+    assert "Read but NOT ACCEPTED (1): none of these orders is on file. Reason: orders for MEDICI are " \
+           "already on file for this month" in med2
+    assert "line 3: .0101 T0102grain5" in med2 and "Understood" not in med2
+    # Nothing of Sforza's first mail was understood, so nothing was on file and his second mail is accepted.
+    assert "A family with nothing on file may still send its orders" in words("Re: sfo 1")
+    assert "Understood (1): line 3: .0201 S0fibwool50" in words("Re: sfo 2")
+    # STATUS: the setup's balance of 100, and Piero's 10,000 ducats (Giovanni has none).
+    status = by_subject(acks, "med status").get_content()
+    assert "  Account balance: 100.00\n  MEDICI ducats: 10,000\n" in status
+
+    run_pass(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
+    printouts = {m["To"]: m.get_content() for m in sent(app) if "printout" in str(m["Subject"])}
+    medici = printouts["med@example.org"].split("ORDERS NOT CARRIED OUT\n")[1]
+    first, second = medici.split("  Your mail ")[1:]
+    assert first.startswith('"med 1" of Wednesday 25 November 2026, 10:00 CET (Europe/Rome):\n')
+    assert "Not understood, so ignored:\n      line 3: Bwool100 T0102grain\n" in first
+    assert "a transfer is T, the recipient's four-digit number" in first
+    assert second.startswith('"med 2" of ')
+    assert "NOT ACCEPTED: orders for MEDICI are already on file" in second
+    assert "      line 3: T0102grain5\n" in second
+    assert "Not understood, so ignored:\n      line 3: S0fibwool\n" in printouts["sfo@example.org"]
+    assert "ORDERS NOT CARRIED OUT" not in printouts["bor@example.org"]

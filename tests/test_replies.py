@@ -312,3 +312,45 @@ def test_a_stranger_with_an_address_longer_than_mail_allows_is_not_answered(tmp_
         assert s.scalar(select(func.count()).select_from(OutboundMail).where(OutboundMail.kind != "gm")) == 0
     [notice] = gm_notices(app)
     assert len(notice.raw) < 5000  # the GM's notice names the address shortened
+
+
+def test_help_needs_no_password_and_a_strangers_help_is_answered(tmp_path: Path, db_url: str,
+                                                                  venice_setup: Path) -> None:
+    """DESIGN: "HELP is answered to anyone, stranger or player, within the reply caps"."""
+    app = limited_app(tmp_path, db_url, venice_setup)
+    # Bob's game gives him a password; his HELP from his own address carries none.
+    deliver(app, mail("bob@example.org", "HELP", subject="help"))
+    [answer] = answers(app, "bob@example.org")
+    text = text_of(answer)
+    assert answer.kind == "ack" and "venice1 answers your HELP" in text and "bid" in text.lower()
+    assert "password" not in text  # no refusal, and no "orders in your name were refused" notice
+    # Someone else names bob with a wrong password and asks for HELP: the sheet goes to him, as to a stranger,
+    # saying why the mail was not taken as bob's; bob hears nothing, since nothing was ordered in his name.
+    deliver(app, mail("mallory@example.com", "#venice1 bob guess\nHELP", subject="help"))
+    [to_mallory] = answers(app, "mallory@example.com")
+    text = text_of(to_mallory)
+    assert to_mallory.kind == "stranger"
+    assert "venice1 did not read your mail as bob's orders: it carried a wrong password." in text
+    assert "You asked for HELP, which needs no password; here it is." in text and "bid" in text.lower()
+    assert len(answers(app, "bob@example.org")) == 1
+    # A stranger's HELP, routed by the game's header line alone, gets the sheet too.
+    deliver(app, mail("dave@example.com", "#venice1\nHELP", subject="rules?"))
+    [to_dave] = answers(app, "dave@example.com")
+    assert "dave@example.com is not a player of venice1" in text_of(to_dave) and "bid" in text_of(to_dave).lower()
+    with app.db.session() as s:
+        statuses = list(s.scalars(select(InboundMail.status).order_by(InboundMail.id)))
+    assert statuses == ["command", "bad_password", "unknown_sender"]
+
+
+def test_orders_with_help_but_without_the_password_are_refused_and_help_answered(tmp_path: Path, db_url: str,
+                                                                                venice_setup: Path) -> None:
+    app = limited_app(tmp_path, db_url, venice_setup)
+    deliver(app, mail("bob@example.org", "HELP\nbid 99$ for 2 of silk tax", subject="bids"))
+    with app.db.session() as s:
+        assert s.scalar(select(InboundMail.status)) == "bad_password"
+        assert s.scalar(select(OrderSetRow.id)) is None  # the bid needs the password
+    warning, sheet = sorted(answers(app, "bob@example.org"), key=lambda a: a.kind == "stranger")
+    assert warning.kind == "warning" and "it carried no password" in text_of(warning)
+    assert "venice1 did not read your mail as bob's orders: it carried no password" in " ".join(
+        text_of(sheet).split())
+    assert "bid" in text_of(sheet).lower()

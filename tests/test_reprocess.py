@@ -124,3 +124,18 @@ def test_reprocess_on_sqlite_and_postgresql(tmp_path: Path, db_url: str, venice_
         assert reprocess(app, None) == []
     finally:
         app.db.close()
+
+
+def test_reprocess_reads_again_a_mail_not_understood_whose_ack_was_held_back(tmp_path: Path) -> None:
+    config = write_gm_config(tmp_path, outbox="out")
+    config.write_text(config.read_text() + "\n[limits]\nreplies_per_hour = 1\n")
+    assert maild(config, "init") == 0
+    assert maild(config, "mail", "ingest", eml(tmp_path, "good", "alice@example.org", "bid 5$ for 1 of silk tax"),
+                 eml(tmp_path, "bad", "alice@example.org", "bid lots for everything")) == 0
+    # The second mail books its line not understood (for the printout), but its ack was held back by the cap.
+    assert rows(config, "SELECT mail_id, status FROM order_sets ORDER BY mail_id") == [
+        (1, "accepted"), (2, "not_understood")]
+    assert rows(config, "SELECT key FROM outbound_mails WHERE kind = 'ack'") == [("ack:1",)]
+    assert maild(config, "mail", "reprocess", "2") == 0
+    assert rows(config, "SELECT mail_id, status FROM order_sets ORDER BY mail_id") == [
+        (1, "accepted"), (2, "not_understood")]

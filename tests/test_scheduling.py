@@ -169,3 +169,31 @@ def test_intake_waits_for_a_turn_another_process_is_resolving(tmp_path: Path, db
         # Booked for turn 2, whose auction offers senators (silk tax is refused there), not for turn 1.
         assert [(r.turn, [o["text"] for o in r.orders]) for r in s.scalars(select(OrderSetRow))] == [
             (2, ["bid 10$ for 1 of senator"])]
+
+
+def test_a_late_mail_in_a_cron_game_is_told_the_next_deadline(tmp_path: Path, db_url: str,
+                                                               venice_setup: Path) -> None:
+    # Every day at 17:15 in Rome: turn 1's deadline is Sunday 22 November 17:15, turn 2's the next day's.
+    app = make_app(tmp_path, db_url, MORNING, venice_setup,
+                   schedule={"timezone": "Europe/Rome", "cron": "15 17 * * *"})
+    run_pass(app, MORNING)  # the game starts in the morning
+    drop(app, mail("alice@example.org", "bid 10$ for 1 of silk tax", 1), MORNING.replace(hour=17, minute=20))
+    run_pass(app, MORNING.replace(hour=17, minute=30))  # read before turn 1 runs: turn 2 has no row yet
+    ack = next(m for m in sent(app) if m["To"] == "alice@example.org").get_content()
+    assert "it came after the deadline of turn 1, so it counts for turn 2" in ack
+    assert "Deadline for turn 2: Monday 23 November 2026, 17:15 CET (Europe/Rome)." in ack
+
+
+def test_the_expected_deadline_follows_a_cron_chain_and_a_list() -> None:
+    from maild.config import Schedule
+    from maild.deadlines import expected_deadline
+
+    cron = Schedule(timezone=ROME, cron="15 17 * * mon,thu")
+    monday = datetime(2026, 11, 23, 17, 15, tzinfo=ROME)
+    # Turn 1 on Monday the 23rd; turn 2 the Thursday after (26th), turn 3 the Monday after that (30th).
+    assert expected_deadline(cron, 1, monday, 3) == datetime(2026, 11, 30, 17, 15, tzinfo=ROME)
+    assert expected_deadline(cron, 1, None, 2) is None  # the GM runs turn 1: no chain to follow
+    listed = Schedule(timezone=ROME, at=(monday, monday.replace(day=24)))
+    assert expected_deadline(listed, 1, None, 2) == monday.replace(day=24)
+    assert expected_deadline(listed, 1, monday, 3) is None  # the list has run out
+    assert expected_deadline(None, 1, monday, 2) is None

@@ -20,7 +20,7 @@ from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
-from maild.deadlines import format_deadline, game_timezone
+from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, oversized, stall
 from maild.intake.ackecho import Echo
@@ -30,8 +30,9 @@ from maild.intake.read import ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
-from maild.orderbook import cancel_late
+from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
+from maild.policies import second_mail_words
 from maild.render import environment, render
 from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
 from maild.ruleset import OrderSet, ParsedOrders, Ruleset
@@ -44,6 +45,9 @@ INTAKE_BATCH = 50
 
 # How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
 NOT_ANSWERED = "; not answered: "
+
+# The commands that need no password: what they answer is the same for everyone.
+PUBLIC_COMMANDS = frozenset({"HELP", "CODESHEET"})
 
 
 def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
@@ -220,10 +224,28 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     gcfg = app.config.game(game.name)
     refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw)
     if refusal is not None:
+        # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order
+        # sheet is public, so a HELP without the password is no reason to refuse it.
+        asks_help = bool(mail.commands & PUBLIC_COMMANDS)
+        carries_orders = asks_help and _carries_orders(game, player, mail)
+        if asks_help and not carries_orders and mail.from_addr == player.email:
+            handle_orders(s, app, row, game, player, mail, run)  # his HELP, as if he had given the password
+            return
         row.status, row.note = refusal.status, refusal.problem
-        _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
+        if asks_help:
+            # To the sender, who may not be the player: as a stranger is answered, once a day.
+            _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
+        if not asks_help or carries_orders:
+            _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
         return
     handle_orders(s, app, row, game, player, mail, run)
+
+
+def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
+    """Whether a mail has lines besides its command (orders, or lines meant as orders), which only an
+    authenticated mail may have read."""
+    parsed = read_orders(ruleset_named(game.ruleset), mail.order_text, names_of(mail.from_display, player.name)).parsed
+    return bool(parsed.orders or parsed.diagnostics)
 
 
 def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
@@ -251,17 +273,20 @@ def _answer_subject(subject: str, game: str, default: str) -> str:
     return subject
 
 
-def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail: ReadMail) -> None:
+def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail: ReadMail,
+                     player: Player | None = None, problem: str | None = None) -> None:
     """A stranger's mail gets one short answer a day, HELP's order sheet if asked: it is how a newcomer
-    finds the game. The mail itself stays held for the GM (the sender may be forged, hence once a day)."""
+    finds the game. The mail itself stays held for the GM (the sender may be forged, hence once a day).
+    With `player` and `problem`: a HELP that named a player but could not prove it was him, answered so."""
     assert mail.from_addr is not None
     help_ = None
-    if mail.commands & {"HELP", "CODESHEET"}:
+    if mail.commands & PUBLIC_COMMANDS:
         context = ruleset_named(game.ruleset).template_context(run.state(s, game, game.turn), game.turn) \
             if not game.finished else {}
         help_ = help_text(game, game.turn, context, mail.commands)
     body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
-                  sender=Echo(app.config.limits).line(mail.from_addr))
+                  sender=Echo(app.config.limits).line(mail.from_addr), problem=problem,
+                  player=player.name if player is not None else None)
     held_back = give(s, app, Answer(
         kind=STRANGER, key=f"stranger:{row.id}", outbox_kind="stranger", to=mail.from_addr,
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
@@ -358,6 +383,17 @@ def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datet
     return turn, note
 
 
+def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, number: int) -> datetime | None:
+    """Turn `number`'s deadline: its row's, or, before the row is made (a late mail, orders sent ahead), the
+    one the schedule will give it after the `current` turn's."""
+    if turn is not None:
+        return turn.deadline
+    gcfg = app.config.game(game.name)
+    if current is None or gcfg is None:
+        return None
+    return expected_deadline(gcfg.schedule, current.number, current.deadline, number)
+
+
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
                   run: IntakeRun) -> None:
     ruleset = ruleset_named(game.ruleset)
@@ -398,9 +434,13 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id,
             orders=[o.to_json() for o in parsed.orders], diagnostics=[d.to_json() for d in parsed.diagnostics],
             status="refused" if refused else "accepted", reason=refused))
+    elif turn is not None and any(not d.warning for d in parsed.diagnostics):
+        # Nothing to accept, but the turn's printout repeats what was not understood (`notcarried`).
+        run.book(dict(
+            game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id, orders=[],
+            diagnostics=[d.to_json() for d in parsed.diagnostics], status=NOT_UNDERSTOOD, reason=None))
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if mail.commands else "empty")
-    deadline_turn = run.turn(s, game, number)
-    deadline = deadline_turn.deadline if deadline_turn is not None else None
+    deadline = _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, game.turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
@@ -414,6 +454,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   in_force=echo("in_force", [p.order for p in in_force]), problems=echo("problems", mail.problems),
                   info=context, help_text=help_text(game, number, context, mail.commands, player.name),
                   cancelled=cancelled,
+                  resubmission_note=second_mail_words(ruleset),
+                  status=ruleset.status(state, game.turn, player.name) if "STATUS" in mail.commands else {},
                   ignored=echo("ignored", read.ignored),
                   nothing=not (parsed.orders or parsed.diagnostics or mail.commands), **echo.context())
     _answered(row, give(s, app, Answer(

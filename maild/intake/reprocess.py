@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.intake.pipeline import process_new
 from maild.models import InboundMail, OrderSetRow, OutboundMail
+from maild.orderbook import NOT_UNDERSTOOD
 
 
 class RefusedReprocess(ValueError):
@@ -31,7 +32,9 @@ def why_not(s: Session, mail_id: int) -> str | None:
     row = s.get(InboundMail, mail_id)
     if row is None:
         return f"no mail {mail_id}"
-    booked = s.scalar(select(OrderSetRow.turn).where(OrderSetRow.mail_id == mail_id))
+    # A set of lines not understood books no order: read again, the mail books it anew (`_reset` drops it).
+    booked = s.scalar(select(OrderSetRow.turn).where(OrderSetRow.mail_id == mail_id,
+                                                     OrderSetRow.status != NOT_UNDERSTOOD))
     if booked is not None:
         return f"mail {mail_id} has its orders booked for turn {booked} already"
     if s.scalar(select(OutboundMail.id).where(OutboundMail.key == f"ack:{mail_id}")) is not None:
@@ -51,6 +54,7 @@ def _reset(s: Session, ids: list[int] | None) -> list[int]:
             if problem:  # nothing is reset: the GM mends the command and gives it again
                 raise RefusedReprocess(problem)
     if chosen:
+        s.execute(delete(OrderSetRow).where(OrderSetRow.mail_id.in_(chosen), OrderSetRow.status == NOT_UNDERSTOOD))
         s.execute(update(InboundMail).where(InboundMail.id.in_(chosen)).values(
             status="new", note=None, game_id=None, player_id=None, attempts=0))
     return chosen

@@ -18,7 +18,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import checks, codes, codesheet, reports
+from . import checks, codes, codesheet, reports, standing
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .engine import State
@@ -41,8 +41,11 @@ def _family_on_file(again: list[str]) -> str:
 RESUBMISSION = FirstSetStands(
     keys=families_in,
     refusal=_family_on_file,
-    second_mail="A second mail this month with orders for the same family will be refused: these orders stand. "
-                "Orders for another family may come in a mail of their own.",
+    # docs/renaissance.md, readings 6 and 6a: a line not understood cannot be corrected this month.
+    second_mail=("The first orders received for a family stand for the month (rules, ORDERS): a later mail with "
+                 "orders for a family already on file is refused whole, so a line of that family that was not "
+                 "understood cannot be corrected this month. A family with nothing on file may still send its "
+                 "orders; orders for another family go in a mail of their own."),
 )
 
 
@@ -100,6 +103,9 @@ class Renaissance(Ruleset):
                          "families": [f for f, fam in state["families"].items() if fam["player"] == code],
                          "balance": p.get("account", {}).get("balance", 0.0)}
         return out
+
+    def status(self, state: State, turn: int, player: str) -> dict[str, Any]:
+        return standing.status(state, player)
 
     def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any] | None:
         context = reports.welcome(state, player, turn)

@@ -130,6 +130,7 @@ def standing_key(order: Order) -> tuple[str, ...]:
 # place in a tie). Within one mail, a later line replaces an earlier one.
 RESUBMISSION = LaterReplacesSameKey(
     standing_key,
-    second_mail="Send a later mail any time before the deadline: a bid in it for the same item replaces this "
-                "one, a borrow replaces this borrow, and the rest stands.",
+    second_mail=("Until the deadline a new mail changes your orders: a later bid for an item replaces your "
+                 "earlier bid for that item, and a later borrow your earlier borrow; orders you do not repeat stay "
+                 "on file. Send a line that was not understood again, corrected."),
 )

@@ -181,6 +181,21 @@ def template_context(state: State, turn: int) -> dict[str, Any]:
     }
 
 
+def status(state: State, player: str) -> dict[str, Any]:
+    """The player's standing for the ack to STATUS: money, loan and holdings as the last auction left them
+    (private: only the player's own ack shows them)."""
+    account = state["ledger"].get(player)
+    if account is None:
+        return {}
+    out: dict[str, Any] = {"Money": f"{account['money']}$"}
+    if account["borrowed"]:
+        out["Loan"] = (f"{account['borrowed']}$, interest {account['interest_due']}$, both repaid after the "
+                       "closing auction")
+    out["Holdings"] = ", ".join(f"{h['count']} x {h['item']}"
+                                for h in holdings_list(state, account["holdings"])) or "none"
+    return out
+
+
 def _percent(rate: float) -> str:
     """0.05 -> '5', 0.025 -> '2.5': as a GM would write it."""
     return f"{rate * 100:.6f}".rstrip("0").rstrip(".")

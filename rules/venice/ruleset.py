@@ -83,6 +83,9 @@ class Venice(Ruleset):
             out[p["name"]] = row
         return out
 
+    def status(self, state: State, turn: int, player: str) -> dict[str, Any]:
+        return reports.status(state, player)
+
     def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any] | None:
         # Only at the start: the loan is decided before the opening auction, and no one joins later.
         return reports.welcome(state, player) if turn == 1 else None
