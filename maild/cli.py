@@ -423,7 +423,9 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
 
     # As the daemon reads a mail: a "#GAME PLAYER" line, quotes and signatures, formatting without meaning
     # (bullets, emphasis, smart punctuation) and greetings or sign-offs are handled the same way.
-    order_text = extract(text.replace("\r\n", "\n"))
+    from maild.ruleset import command_words
+
+    order_text = extract(text.replace("\r\n", "\n"), commands=command_words(ruleset))
     header = order_text.header
     read = read_orders(ruleset, order_text.text, names_of(header.player if header else None))
     parsed = read.parsed

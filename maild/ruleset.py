@@ -11,6 +11,7 @@ import importlib
 import inspect
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 
@@ -136,12 +137,13 @@ class GmOrderSpec:
 @dataclass(frozen=True)
 class MailCommand:
     """A one-word mail command a ruleset adds (a line that is just the word, or a subject that is just the word
-    on a mail without orders). It is answered in the ack with `template` (templates/<game>/<template>, else
-    the framework's templates/<template>), rendered with the HELP context (see `Ruleset`)."""
+    on a mail without orders). It is answered in the ack (and to a stranger) with `template`
+    (templates/<game>/<template>, else the framework's templates/<template>), rendered with the HELP context
+    (see `Ruleset`); None for the framework's STATUS and CANCEL, which the ack itself answers."""
 
     word: str  # upper case: "CODESHEET"
     help: str  # what it sends, for HELP
-    template: str  # e.g. "codesheet.txt.j2"
+    template: str | None  # e.g. "codesheet.txt.j2"
 
 
 @dataclass(frozen=True)
@@ -158,10 +160,10 @@ class OrderKind:
 #: (the late-cancel service: only for a ruleset with `late_cancel_days`).
 FRAMEWORK_COMMANDS = (
     MailCommand("HELP", "how to send orders to this game", "help.txt.j2"),
-    MailCommand("STATUS", "your orders on file for this turn", "ack.txt.j2"),
+    MailCommand("STATUS", "your orders on file for this turn", None),
 )
 CANCEL = MailCommand("CANCEL", "withdraw orders that came after a deadline and were kept for the next turn",
-                     "ack.txt.j2")
+                     None)
 #: Words `maild gm` keeps for itself: a ruleset's GM order may not be named so.
 GM_RESERVED = frozenset({"list", "withdraw"})
 
@@ -312,6 +314,8 @@ class SetupError(ValueError):
 
 # Rulesets registered in this process (`register`), by name: consulted before the installed packages.
 _REGISTERED: dict[str, Ruleset] = {}
+# Every installed ruleset's mail command words, once known (`command_words`); a `register` forgets them.
+_WORDS: list[frozenset[str]] = []
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -322,11 +326,13 @@ def register(ruleset: Ruleset) -> Ruleset:
     if not ruleset.name.isidentifier():
         raise ValueError(f"a ruleset's name must be an identifier, not {ruleset.name!r}")
     _REGISTERED[ruleset.name] = ruleset
+    _WORDS.clear()
     return ruleset
 
 
 def unregister(name: str) -> None:
     _REGISTERED.pop(name, None)
+    _WORDS.clear()
 
 
 def load_ruleset(name: str) -> Ruleset:
@@ -348,13 +354,28 @@ def load_ruleset(name: str) -> Ruleset:
 def installed_names() -> list[str]:
     """The names of every ruleset this process can load: the registered ones and the packages of
     `maild_rules` (found with pkgutil, so the framework names no game), sorted."""
+    return sorted(_packages() | set(_REGISTERED))
+
+
+@cache
+def _packages() -> frozenset[str]:
+    # The installed game packages do not change while maild runs: looked for once.
     import pkgutil
 
     import maild_rules
 
-    packages = {m.name for m in pkgutil.iter_modules(maild_rules.__path__) if m.ispkg}
-    return sorted(packages | set(_REGISTERED))
+    return frozenset(m.name for m in pkgutil.iter_modules(maild_rules.__path__) if m.ispkg)
 
 
 def installed_rulesets() -> list[Ruleset]:
     return [load_ruleset(name) for name in installed_names()]
+
+
+def command_words(ruleset: Ruleset | None = None) -> frozenset[str]:
+    """The mail command words (upper case) of `ruleset`, or of every installed ruleset: what intake
+    recognises in a mail before it knows the mail's game."""
+    if ruleset is not None:
+        return frozenset(c.word for c in ruleset.commands())
+    if not _WORDS:
+        _WORDS.append(frozenset().union(*(command_words(r) for r in installed_rulesets())))
+    return _WORDS[0]
