@@ -3,26 +3,21 @@ players mail orders, get acks, the deadline passes, printouts and newsletters go
 
 from __future__ import annotations
 
-import asyncio
-import email
-import os
 from datetime import datetime
 from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
-from maild.app import App
 from maild.cli import game_export
-from maild.clock import Clock
-from maild.daemon import Daemon
 from maild.games import get_game
-from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import InboundMail, OutboundMail, Turn
+from maild.testing import drop, run_pass, sent
 from maild.turn import release_turn
 from tests.conftest import make_app
+
+__all__ = ["ROME", "by_subject", "drop", "mail", "run_pass", "sent"]
 
 ROME = ZoneInfo("Europe/Rome")
 
@@ -30,26 +25,6 @@ ROME = ZoneInfo("Europe/Rome")
 def mail(sender: str, body: str, n: int, subject: str = "my bids", extra: str = "") -> bytes:
     return (f"From: Player <{sender}>\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
             f"Message-ID: <flow-{n}@example.org>\r\n{extra}\r\n{body}\r\n").encode()
-
-
-def drop(app: App, raw: bytes, when: datetime) -> None:
-    assert app.config.inbound.path is not None
-    path = deliver(app.config.inbound.path, raw)
-    os.utime(path, (when.timestamp(), when.timestamp()))
-
-
-def run_pass(app: App, at: datetime) -> None:
-    app.clock = Clock(at, frozen=True)
-    assert app.config.inbound.path and app.config.outbound.path
-    daemon = Daemon(app, MaildirInbox(app.config.inbound.path), MaildirSender(app.config.outbound.path),
-                    status_line=False)
-    asyncio.run(daemon.run(once=True))
-
-
-def sent(app: App) -> list[EmailMessage]:
-    assert app.config.outbound.path is not None
-    files = sorted((app.config.outbound.path / "new").iterdir(), key=lambda p: p.stat().st_mtime_ns)
-    return [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]  # type: ignore[misc]
 
 
 def by_subject(mails: list[EmailMessage], text: str) -> EmailMessage:
