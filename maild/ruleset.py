@@ -187,8 +187,9 @@ class Ruleset:
     any game from this contract alone. What each receives:
 
     - ``help.txt.j2`` (HELP), ``codesheet.txt.j2`` and any `MailCommand` template: ``game`` (the game's
-      name), ``turn``, ``player`` (None for a stranger), ``info`` (`template_context`), ``rules`` (`rules_info`:
-      name, summary, order kinds, mail commands, late policy).
+      name), ``turn``, ``player`` (None for a stranger), ``command`` (the word, upper case), ``info``
+      (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy).
+      The framework's ``command.txt.j2`` prints the lines ``info`` holds under the word in lower case.
     - ``printout.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` (words), ``player``, and the
       player's context from `resolve`'s ``TurnResult.printouts``. The framework's template reads
       ``sections``: a list of ``{"title": str, "lines": [str, ...]}``.
@@ -354,12 +355,12 @@ def load_ruleset(name: str) -> Ruleset:
 def installed_names() -> list[str]:
     """The names of every ruleset this process can load: the registered ones and the packages of
     `maild_rules` (found with pkgutil, so the framework names no game), sorted."""
-    return sorted(_packages() | set(_REGISTERED))
+    return sorted(package_names() | set(_REGISTERED))
 
 
 @cache
-def _packages() -> frozenset[str]:
-    # The installed game packages do not change while maild runs: looked for once.
+def package_names() -> frozenset[str]:
+    """The game packages of `maild_rules`, found with pkgutil: they do not change while maild runs."""
     import pkgutil
 
     import maild_rules

@@ -191,6 +191,30 @@ class Table:
         fresh, self._seen = mails[self._seen:], len(mails)
         return fresh
 
+    def replay(self, game: str, turn: int) -> tuple[dict[str, str], str]:
+        """Turn `turn` of `game` resolved again from the state before it, with its recorded seed and the orders
+        on file, and its mail rendered (printouts by player, newsletter): what a re-run would mail. Nothing is
+        stored or sent."""
+        from maild.deadlines import format_deadline, game_timezone
+        from maild.games import get_game, get_turn, players_of, ruleset_named, state_before
+        from maild.orderbook import accepted_sets, orders_for_turn
+        from maild.turn import render_turn, resolve
+
+        with self.app.db.session() as s:
+            g = get_game(s, game)
+            done = get_turn(s, g, turn)
+            assert done is not None and done.status == "done", f"{game} turn {turn} has not run"
+            ruleset = ruleset_named(g.ruleset)
+            players = players_of(s, g)
+            orders = orders_for_turn(s, ruleset, g, turn, accepted_sets(s, g, turn), [p.name for p in players])
+            result = resolve(ruleset, state_before(s, g, turn), done, orders)
+            following = get_turn(s, g, turn + 1)  # none after the last turn
+            deadline = format_deadline(following.deadline if following else None,
+                                       game_timezone(self.app.config, game))
+            texts = render_turn(g, turn, result, following is None, deadline, players)
+            s.rollback()
+        return texts
+
     def mails(self) -> list[EmailMessage]:
         return sent(self.app)
 

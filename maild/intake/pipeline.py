@@ -338,7 +338,7 @@ def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], 
         command = ruleset.command(word)
         if command is not None and command.template is not None:
             return render(game.ruleset, command.template, game=game.name, turn=turn, player=player, info=context,
-                          rules=ruleset.rules_info())
+                          rules=ruleset.rules_info(), command=word)
     return None
 
 
