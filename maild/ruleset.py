@@ -338,7 +338,8 @@ def unregister(name: str) -> None:
 
 def load_ruleset(name: str) -> Ruleset:
     """The ruleset named `name`: one `register`ed in this process, else the RULESET object of package
-    maild_rules.<name>. KeyError if there is none."""
+    maild_rules.<name>, else the object an installed distribution names under the entry point group
+    `maild.rulesets` (a game shipped as a package of its own). KeyError if there is none."""
     if name in _REGISTERED:
         return _REGISTERED[name]
     if not name.isidentifier():
@@ -346,16 +347,35 @@ def load_ruleset(name: str) -> Ruleset:
     try:
         module = importlib.import_module(f"maild_rules.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name in (f"maild_rules.{name}", "rules"):
-            raise KeyError(name) from None
-        raise
-    return module.RULESET
+        if exc.name not in (f"maild_rules.{name}", "rules"):
+            raise
+        module = None
+    if module is not None:
+        return module.RULESET
+    if name not in entry_points():
+        raise KeyError(name)
+    ruleset = entry_points()[name].load()
+    if not isinstance(ruleset, Ruleset) or ruleset.name != name:
+        raise TypeError(f"entry point {name!r} of group {ENTRY_POINTS!r} is not a Ruleset named {name!r}")
+    return ruleset
+
+
+#: The entry point group through which an installed distribution offers rulesets: name = "module:OBJECT".
+ENTRY_POINTS = "maild.rulesets"
+
+
+@cache
+def entry_points() -> dict[str, Any]:
+    """The `maild.rulesets` entry points of the installed distributions, by name (read once per process)."""
+    from importlib.metadata import entry_points as installed
+
+    return {ep.name: ep for ep in installed(group=ENTRY_POINTS)}
 
 
 def installed_names() -> list[str]:
-    """The names of every ruleset this process can load: the registered ones and the packages of
-    `maild_rules` (found with pkgutil, so the framework names no game), sorted."""
-    return sorted(package_names() | set(_REGISTERED))
+    """The names of every ruleset this process can load: the registered ones, the packages of `maild_rules`
+    (found with pkgutil, so the framework names no game) and the `maild.rulesets` entry points, sorted."""
+    return sorted(package_names() | set(_REGISTERED) | set(entry_points()))
 
 
 @cache

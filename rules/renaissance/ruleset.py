@@ -44,7 +44,7 @@ def families_in(orders: list[Order]) -> list[str]:
     return list(dict.fromkeys(family_key(o.args["family"]) for o in orders if o.args.get("family")))
 
 
-GM_ORDERS = (
+GM_ORDER_SPECS = (
     GmOrderSpec(
         "pay", "gm_payment", "record a player's payment to his account",
         "Record money a player sent (a cheque, a transfer) on his account. The payment is posted at the start of\n"
@@ -84,7 +84,7 @@ class Renaissance(Ruleset):
     # unless I receive contrary instructions within ten days of the day on which turn results are mailed out."
     late_policy: LatePolicy = "next_turn"
     late_cancel_days = 10
-    gm_orders = GM_ORDERS
+    gm_orders = GM_ORDER_SPECS
     mail_commands = (MailCommand("CODESHEET", "the whole sheet of action codes", "codesheet.txt.j2"),)
 
     def parse(self, text: str) -> ParsedOrders:
