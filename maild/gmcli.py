@@ -141,7 +141,7 @@ def record(s: Session, app: App, name: str, word: str, argv: list[str]) -> str:
         return (f"{game.name}: the same {words} is already recorded (GM order {same.id}, turn {same.turn}); "
                 "nothing recorded")
     pending = tuple(Order.from_json(r.order) for r in gm_rows(s, game, game.turn) if r.withdrawn_at is None)
-    problem = ruleset.check_gm(state, spec.kind, fields, pending)
+    problem = ruleset.check_gm(state, spec.kind, fields, pending, turn=game.turn)
     if problem:
         raise GmUsageError(problem)
     from maild.models import GmOrder

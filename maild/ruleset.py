@@ -274,10 +274,10 @@ class Ruleset:
         return []
 
     def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
-                 pending: tuple[Order, ...] = ()) -> str | None:
-        """Why a GM order of `kind` cannot be taken, or None to take it. `pending` are the GM's orders already
-        recorded for the same turn, in the order given: the order is checked against the state as they will
-        leave it, so two amendments that clash are caught before the turn runs. Default: take it."""
+                 pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
+        """Why a GM order of `kind` for turn `turn` cannot be taken, or None to take it. `pending` are the GM's
+        orders already recorded for that turn, in the order given: the order is checked against the state as
+        they will leave it, so two amendments that clash are caught before the turn runs. Default: take it."""
         return None
 
     def find_player(self, state: dict[str, Any], word: str) -> str | None:

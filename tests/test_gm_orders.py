@@ -169,3 +169,17 @@ def test_every_installed_rulesets_declarations_are_sound() -> None:
     for ruleset in installed_rulesets():
         assert check_declarations(ruleset) == [], ruleset.name
         assert ruleset.gm_kinds == {spec.kind for spec in ruleset.gm_orders}
+
+
+def test_two_amendments_setting_up_a_location_for_one_player_in_one_month(
+        ren: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # LOCATION SETUPS: one new location a player a turn. Each file alone is good; the second, checked with the
+    # first pending for the same month, is refused rather than stopping the month when both are applied.
+    for n, (name, lat) in enumerate((("Mantua", 45.16), ("Ferrara", 44.84))):
+        (tmp_path / f"setup{n}.toml").write_text(
+            f'[[locations]]\nname = "{name}"\nlat = {lat}\nlon = 11.0\npopulation = 1000\nreligion = "catholic"\n'
+            'requested_by = "SFO"\n')
+    assert gm(ren, "amend", "ren1", str(tmp_path / "setup0.toml")) == 0
+    assert gm(ren, "amend", "ren1", str(tmp_path / "setup1.toml")) == 2
+    assert "SFO already has a location set up this turn" in capsys.readouterr().err
+    assert turn_one(ren).startswith("done")

@@ -102,17 +102,18 @@ class Renaissance(Ruleset):
     def check(self, state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
         return checks.check(state, turn, player, orders)
 
-    def check_gm(self, state: State, kind: str, fields: dict[str, Any], pending: tuple[Order, ...] = ()
-                 ) -> str | None:
+    def check_gm(self, state: State, kind: str, fields: dict[str, Any], pending: tuple[Order, ...] = (),
+                 turn: int | None = None) -> str | None:
         if kind == "gm_amend":
-            # Against the world as the month's pending amendments will leave it: two amendments adding the same
-            # code would otherwise both pass, and the second stop the month at its start.
+            # Against the world as the month's pending amendments will leave it, as the month will apply them
+            # (with its turn, so that LOCATION SETUPS' one location a player a turn counts them): two amendments
+            # adding the same code would otherwise both pass, and the second stop the month at its start.
             ahead = copy_state(state)
             try:
                 for order in pending:
                     if order.kind == "gm_amend":
-                        setup_rules.amend(ahead, order.args["amendment"])
-                setup_rules.amend(ahead, fields["amendment"])
+                        setup_rules.amend(ahead, order.args["amendment"], turn=turn)
+                setup_rules.amend(ahead, fields["amendment"], turn=turn)
             except ValueError as exc:
                 return str(exc) + (" (counting the amendments already recorded for this month)" if pending else "")
         return None
