@@ -71,16 +71,16 @@ def answering_every_mail(app: App) -> App:
 
 
 @contextmanager
-def postgres_schema(url: str) -> Iterator[str]:
+def postgres_schema(url: str, prefix: str = "t") -> Iterator[str]:
     """A fresh schema in the PostgreSQL database at `url`, dropped afterwards: the URL to give maild."""
     import sqlalchemy as sa
 
-    schema = f"t_{uuid.uuid4().hex[:12]}"
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(url)
     with admin.begin() as conn:
         conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
     try:
-        yield f"{url}?options=-csearch_path%3D{schema}"
+        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
     finally:
         with admin.begin() as conn:
             conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
