@@ -85,3 +85,29 @@ def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: tuple[Table,
     again, again_newsletter = table.replay("g1", 1)
     assert again == printouts
     assert again_newsletter == newsletter
+
+
+@pytest.mark.parametrize("template", ["help.txt.j2", "codesheet.txt.j2"])
+def test_the_framework_templates_serve_every_game_from_its_declarations(template: str) -> None:
+    from maild.render import render
+    from maild.ruleset import installed_rulesets
+
+    for ruleset in installed_rulesets():
+        text = render(None, template, game="g1", turn=1, player=None, info={}, rules=ruleset.rules_info(),
+                      command="HELP")
+        assert ruleset.name.upper() in text and "g1" in text
+        for kind in ruleset.order_kinds:
+            assert kind.form in text and kind.help in text
+        if template == "help.txt.j2":
+            assert all(f"  {c.word:<12} {c.help}" in text for c in ruleset.commands())
+
+
+def test_a_game_without_templates_gets_the_frameworks() -> None:
+    from maild.render import render
+
+    # rps has no templates/rps/: each lookup falls back to templates/X.
+    assert render("rps", "codesheet.txt.j2", game="g1", turn=2, player=None, info={},
+                  rules=rps_game.RULESET.rules_info(), command="CODESHEET").startswith("RPS ORDERS (g1), turn 2\n")
+    printout = render("rps", "printout.txt.j2", game="g1", turn=2, player="ann", finished=False,
+                      next_deadline="soon", sections=[{"title": "Score", "lines": ["ann: 3"]}])
+    assert printout == "g1: turn 2 printout for ann\n\nScore\n  ann: 3\n\nNext deadline: soon.\n"
