@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import logging
 import random
 from dataclasses import dataclass, field
 from functools import cache
@@ -398,5 +399,11 @@ def command_words(ruleset: Ruleset | None = None) -> frozenset[str]:
     if ruleset is not None:
         return frozenset(c.word for c in ruleset.commands())
     if not _WORDS:
-        _WORDS.append(frozenset().union(*(command_words(r) for r in installed_rulesets())))
+        words = {c.word for c in (*FRAMEWORK_COMMANDS, CANCEL)}
+        for name in installed_names():
+            try:
+                words |= command_words(load_ruleset(name))
+            except Exception:  # noqa: BLE001 - one broken game must not stop the mail of every other
+                logging.getLogger("maild.ruleset").exception("ruleset %s could not be loaded", name)
+        _WORDS.append(frozenset(words))
     return _WORDS[0]

@@ -18,8 +18,9 @@ Header line syntax (decided here; Atlantis and GalaxyNG orders start the same wa
 
 Commands: a line that is just a command word (any case, bold or not, with an optional ``.``/``!``) is a
 command; so is a subject that is just that word (after ``Re:``/``Fwd:`` prefixes and ``[tags]``) when the mail
-has no order text. The words are the framework's ``HELP`` and ``STATUS``, ``CANCEL`` where a ruleset keeps late
-orders that can be cancelled, and the mail commands rulesets declare (Renaissance's ``CODESHEET``).
+has no order text. The words are the framework's ``HELP``, ``STATUS`` and ``CANCEL`` (answered only for a game
+whose ruleset keeps late orders that can be cancelled) and the mail commands rulesets declare (Renaissance's
+``CODESHEET``).
 
 A mail's game is not known when its text is read (the header line or the subject may name it), so the words
 recognised are those of every installed ruleset (`maild.ruleset.command_words`); once the mail is routed, a
