@@ -58,7 +58,7 @@ def spec_parser(ruleset: str, spec: GmOrderSpec) -> argparse.ArgumentParser:
 
 
 def _converter(arg: GmArg) -> Callable[[str], Any]:
-    """What argparse applies to the word: numbers checked here; a file and a player need the game, later."""
+    """What argparse applies to the word: numbers read here; a file and a player need the game, later."""
     if arg.type not in ("int", "decimal"):
         return str
 
@@ -68,10 +68,8 @@ def _converter(arg: GmArg) -> Callable[[str], Any]:
         except (ValueError, InvalidOperation):
             raise argparse.ArgumentTypeError(f"{text!r} is not a{' whole' if arg.type == 'int' else ''} "
                                              "number") from None
-        if arg.type == "decimal" and not value.is_finite():  # type: ignore[union-attr]
+        if isinstance(value, Decimal) and not value.is_finite():
             raise argparse.ArgumentTypeError(f"{text!r} is not a number")
-        if arg.positive and value <= 0:
-            raise argparse.ArgumentTypeError(f"{text}: must be above zero")
         return value if isinstance(value, int) else float(value)
 
     return number
@@ -162,6 +160,8 @@ def _value(arg: GmArg, given: Any, ruleset: Ruleset, state: dict[str, Any]) -> A
             raise GmUsageError(f"{path}: {exc.strerror}") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise GmUsageError(f"{path}: {exc}") from None
+    if arg.positive and given <= 0:  # input, not usage: one line, as every refusal
+        raise GmUsageError(f"{arg.name} must be above zero, not {given:g}")
     if arg.type == "player":
         player = ruleset.find_player(state, given)
         if player is None:
