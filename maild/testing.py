@@ -4,7 +4,8 @@ read back as text from the outbox Maildir.
 
     from maild.testing import Table
 
-    table = Table(tmp_path)                                  # SQLite in tmp_path; Table(tmp_path, db_url=...)
+    table = Table(tmp_path)                                  # SQLite in tmp_path, or PostgreSQL:
+                                                             # with postgres_schema(URL) as url: Table(p, db_url=url)
     table.create_game("rps1", "rps", {"players": [...]})     # a setup table, a TOML file or "example:NAME"
     table.send("ann@example.org", "throw rock")              # a plain-text mail from a player
     table.intake()                                           # one pass: read the mail, queue and send the ack

@@ -16,6 +16,7 @@ from maild.gmcli import check_declarations
 from maild.paths import example_orders, setup_path
 from maild.ruleset import package_names
 from maild.testing import Table
+from maild.turn import rerun_turn
 from tests import rps_game
 
 
@@ -85,6 +86,8 @@ def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: tuple[Table,
     again, again_newsletter = table.replay("g1", 1)
     assert again == printouts
     assert again_newsletter == newsletter
+    # And the GM's `maild turn rerun g1 1` finds the same state.
+    assert [o.status for o in rerun_turn(table.app, "g1", 1)] == ["same"]
 
 
 @pytest.mark.parametrize("template", ["help.txt.j2", "codesheet.txt.j2"])
