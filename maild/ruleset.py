@@ -157,8 +157,8 @@ class OrderKind:
     example: str = ""  # a line a player could send as it is
 
 
-#: The framework's own mail commands: HELP (the ruleset's order sheet), STATUS (the orders on file), and CANCEL
-#: (the late-cancel service: only for a ruleset with `late_cancel_days`).
+#: The framework's own mail commands for every game: HELP (the ruleset's order sheet) and STATUS (the orders on
+#: file). CANCEL, the late-cancel service, is a game's only with `late_cancel_days`.
 FRAMEWORK_COMMANDS = (
     MailCommand("HELP", "how to send orders to this game", "help.txt.j2"),
     MailCommand("STATUS", "your orders on file for this turn", None),
@@ -169,7 +169,7 @@ CANCEL = MailCommand("CANCEL", "withdraw orders that came after a deadline and w
 GM_RESERVED = frozenset({"list", "withdraw"})
 
 # The key in `resolve`'s orders under which the GM's own orders come (payments, bulletins, amendments), for a
-# ruleset that declares the kinds it takes in `gm_kinds`. No player can be named so: names never start with #.
+# ruleset that declares them in `gm_orders`. No player can be named so: names never start with #.
 GM_ORDERS = "#gm"
 
 
