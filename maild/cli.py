@@ -26,8 +26,17 @@ class UsageError(Exception):
     """Bad usage or bad input: exit status 2 with a one-line reason."""
 
 
+def example(*lines: str) -> dict[str, Any]:
+    """argparse keywords that end a command's --help with examples (kept as written, not re-wrapped)."""
+    text = "example" + ("s" if len(lines) > 1 else "") + ":\n" + "\n".join(f"  {line}" for line in lines)
+    return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="maild", description="A play-by-mail game master that runs on e-mail.")
+    p = argparse.ArgumentParser(prog="maild", description="A play-by-mail game master that runs on e-mail.",
+                                **example("maild init && maild run            # the embedded default: SQLite and "
+                                          "Maildirs under ./var",
+                                          "maild --config gm.toml game list"))
     p.add_argument("--config", type=Path, default=None,
                    help="config file (default ./maild.toml; without one, the embedded default)")
     p.add_argument("--now", default=None, help="ISO-8601 date and time to use as the clock (GMs, tests)")
@@ -35,51 +44,70 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"maild {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("init", help="create or upgrade the database")
+    sub.add_parser("init", help="create or upgrade the database", **example("maild --config gm.toml init"))
 
-    game = sub.add_parser("game", help="games").add_subparsers(dest="game_cmd", required=True)
-    create = game.add_parser("create", help="start a game from a setup file (TOML)")
+    game = sub.add_parser("game", help="games", **example("maild game list", "maild game show venice1")
+                          ).add_subparsers(dest="game_cmd", required=True)
+    create = game.add_parser("create", help="start a game from a setup file (TOML)", **example(
+        "maild game create venice1 --ruleset venice --setup venice-setup.toml",
+        "maild game create demo --ruleset renaissance            # the ruleset's own example setup"))
     create.add_argument("name")
     create.add_argument("--ruleset", required=True)
     create.add_argument("--setup", default=None,
                         help=f"setup file (TOML), or {EXAMPLE_PREFIX}NAME for an example shipped with maild "
                              "(default: the ruleset's own example)")
-    game.add_parser("list", help="games, turn, next deadline, who has not sent orders")
-    show = game.add_parser("show", help="the game's current state")
+    game.add_parser("list", help="games, turn, next deadline, who has not sent orders",
+                    **example("maild game list"))
+    show = game.add_parser("show", help="the game's current state", **example(
+        "maild game show venice1", "maild game show venice1 --json > venice1.json"))
     show.add_argument("name")
     show.add_argument("--json", action="store_true", help="the machine-readable export")
 
-    run = sub.add_parser("run", help="the daemon")
+    run = sub.add_parser("run", help="the daemon", **example(
+        "maild --config gm.toml run", "maild run --once --now 2027-03-01T17:16   # one pass, as if it were then"))
     run.add_argument("--once", action="store_true", help="one full pass, then exit")
     run.add_argument("--now", dest="now_sub", default=None)
 
-    turn = sub.add_parser("turn", help="turns").add_subparsers(dest="turn_cmd", required=True)
-    trun = turn.add_parser("run", help="run the game's current turn now (GM override)")
+    turn = sub.add_parser("turn", help="turns", **example("maild turn run venice1", "maild turn rerun venice1 3")
+                          ).add_subparsers(dest="turn_cmd", required=True)
+    trun = turn.add_parser("run", help="run the game's current turn now (GM override)",
+                           **example("maild turn run venice1"))
     trun.add_argument("name")
     trun.add_argument("--now", dest="now_sub", default=None)
-    rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it")
+    rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it", **example(
+        "maild turn rerun venice1 3              # says what would change, stores nothing",
+        "maild turn rerun venice1 3 --yes --mail # stores it and mails corrected printouts"))
     rerun.add_argument("name")
     rerun.add_argument("number", type=int)
     rerun.add_argument("--mail", action="store_true", help="mail corrected printouts if the result changed")
-    release = turn.add_parser("release", help="run a turn the safety gate held")
+    rerun.add_argument("--yes", action="store_true",
+                       help="store the results (without it, the rerun only says what it would change)")
+    release = turn.add_parser("release", help="run a turn the safety gate held",
+                              **example("maild turn release venice1"))
     release.add_argument("name")
 
-    mail = sub.add_parser("mail", help="inbound mail").add_subparsers(dest="mail_cmd", required=True)
-    ingest = mail.add_parser("ingest", help="take raw .eml files as if they had arrived, in the order given")
+    mail = sub.add_parser("mail", help="inbound mail", **example("maild mail list", "maild mail ingest orders.eml")
+                          ).add_subparsers(dest="mail_cmd", required=True)
+    ingest = mail.add_parser("ingest", help="take raw .eml files as if they had arrived, in the order given",
+                             **example("maild mail ingest alice-orders.eml bob-orders.eml"))
     ingest.add_argument("files", nargs="+", type=Path)
-    mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)")
+    mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)",
+                            **example("maild mail list", "maild mail list --all"))
     mlist.add_argument("--all", action="store_true")
     reprocess = mail.add_parser("reprocess", help="run intake again on stored mail (status reset, receipt "
-                                                  "sequence kept); refused for mail already booked or answered")
+                                                  "sequence kept); refused for mail already booked or answered",
+                                **example("maild mail reprocess 17 18", "maild mail reprocess --errors"))
     reprocess.add_argument("ids", nargs="*", type=int, metavar="ID")
     reprocess.add_argument("--errors", action="store_true", help="every mail that ended in error")
 
-    outbox = sub.add_parser("outbox", help="outbound mail").add_subparsers(dest="outbox_cmd", required=True)
-    outbox.add_parser("list", help="queued and failed outbound mail")
+    outbox = sub.add_parser("outbox", help="outbound mail", **example("maild outbox list")
+                            ).add_subparsers(dest="outbox_cmd", required=True)
+    outbox.add_parser("list", help="queued and failed outbound mail", **example("maild outbox list"))
 
-    replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits"
-                             ).add_subparsers(dest="replies_cmd", required=True)
-    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)")
+    replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits",
+                             **example("maild replies list")).add_subparsers(dest="replies_cmd", required=True)
+    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)",
+                               **example("maild replies list", "maild replies list --all"))
     rlist.add_argument("--all", action="store_true")
 
     # The GM's orders are the installed rulesets' (maild/gmcli.py): read there, so that `maild --help` imports
@@ -88,8 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "turn (maild gm --help lists them)")
     gm.add_argument("words", nargs=argparse.REMAINDER)
 
-    orders = sub.add_parser("orders", help="orders").add_subparsers(dest="orders_cmd", required=True)
-    check = orders.add_parser("check", help="check a file of orders as the daemon would")
+    orders = sub.add_parser("orders", help="orders", **example("maild orders check --ruleset venice bids.txt")
+                            ).add_subparsers(dest="orders_cmd", required=True)
+    check = orders.add_parser("check", help="check a file of orders as the daemon would", **example(
+        "maild orders check --ruleset venice my-bids.txt",
+        "maild orders check --ruleset renaissance --game ren1 medici-orders.txt"))
     check.add_argument("--ruleset", required=True)
     check.add_argument("--game", default=None)
     check.add_argument("file", type=Path)
@@ -172,7 +203,7 @@ def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
     app = App(config=config, db=db, clock=Clock(start, frozen=frozen))
     # Every command sees the config's games, even before the first `init` or `run`.
     with db.session() as s:
-        app.created = sync_games(s, config, app.now())
+        app.created = sync_games(s, config, app.now(), app)
     return app
 
 
@@ -218,7 +249,7 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
                                  f"{', '.join(shipped_examples())}); give a setup file with --setup")
             raise UsageError(f"{args.setup}: no such setup file")
         with app.db.session() as s:
-            game = create_game(s, args.name, args.ruleset, setup, app.now(), app.config.game(args.name))
+            game = create_game(s, args.name, args.ruleset, setup, app.now(), app.config.game(args.name), app)
             print(f"created game {game.name} ({game.ruleset}), {len(players_of(s, game))} players")
         return 0
     if args.game_cmd == "list":
@@ -226,12 +257,21 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
             for game in s.scalars(select(Game).order_by(Game.name)):
                 print(game_line(s, game))
         return 0
+    from maild.deadlines import format_deadline, game_timezone
+    from maild.games import get_turn, ruleset_named
+    from maild.gamesummary import summary
+
     with app.db.session() as s:
-        export = game_export(s, app, get_game(s, args.name))
+        game = get_game(s, args.name)
+        export = game_export(s, app, game)
+        turn = get_turn(s, game, game.turn)
+        deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name)) \
+            if turn is not None and turn.deadline is not None else None
+        total = ruleset_named(game.ruleset).total_turns(export["state"])
     if args.json:
         print(json.dumps(export, indent=2, sort_keys=True, ensure_ascii=False))
     else:
-        print_game(export)
+        print(summary(export, deadline, total))
     return 0
 
 
@@ -275,12 +315,25 @@ def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
     }
 
 
-def print_game(export: dict[str, Any]) -> None:
-    print(f"{export['game']} ({export['ruleset']}), turn {export['turn']}"
-          f"{' (finished)' if export['finished'] else ''}, deadline {export['deadline'] or 'none'}")
-    for name, figures in export["players"].items():
-        shown = {k: v for k, v in figures.items() if k != "email"}
-        print(f"  {name} <{figures['email']}>: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+def turn_mail_line(app: App, name: str, number: int) -> str:
+    """Where a turn's printouts are now, and what sends them: a GM running a turn by hand wants to know
+    whether the players have their mail yet."""
+    from sqlalchemy import func, select
+
+    from maild.models import OutboundMail
+
+    with app.db.session() as s:
+        printouts = s.scalar(select(func.count()).where(OutboundMail.key.like(f"printout:{name}:{number}:%"),
+                                                        OutboundMail.status == "queued")) or 0
+        newsletters = s.scalar(select(func.count()).where(OutboundMail.key.like(f"newsletter:{name}:{number}:%"),
+                                                          OutboundMail.status == "queued")) or 0
+    out = app.config.outbound
+    how = f"into the Maildir {out.path}" if out.kind == "maildir" else \
+        f"through SMTP at {out.options.get('host')}"
+    papers = f"{printouts} printout{'s' if printouts != 1 else ''}"
+    news = f" and the newsletter ({newsletters} mail{'s' if newsletters != 1 else ''})" if newsletters else ""
+    return (f"{papers}{news} queued in the outbox; the running daemon sends them within its poll interval, "
+            f"or `maild run --once` sends them now, {how} (`maild outbox list` shows what is waiting)")
 
 
 def cmd_run(app: App, args: argparse.Namespace) -> int:
@@ -307,20 +360,28 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
 def cmd_turn(app: App, args: argparse.Namespace) -> int:
     from maild.turn import release_turn, rerun_turn, run_turn
 
-    if args.turn_cmd == "run":
-        outcome = run_turn(app, args.name, force=True)
+    if args.turn_cmd in ("run", "release"):
+        outcome = run_turn(app, args.name, force=True) if args.turn_cmd == "run" else release_turn(app, args.name)
         print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
-        return 0 if outcome.status == "done" else 2
-    if args.turn_cmd == "release":
-        outcome = release_turn(app, args.name)
-        print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
+        if outcome.status == "failed":
+            print(f"maild: the turn did not run; the GM address {app.config.gm_addr} was mailed the reason",
+                  file=sys.stderr)
+        if outcome.status == "done" and outcome.message != "already processed":
+            print(turn_mail_line(app, outcome.game, outcome.turn))
         return 0 if outcome.status == "done" else 2
     try:
-        outcomes = rerun_turn(app, args.name, args.number, mail=args.mail)
+        outcomes = rerun_turn(app, args.name, args.number, mail=args.mail, store=args.yes)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    later = [o.turn for o in outcomes[1:]]
+    if later:
+        print(f"{args.name}: turn {args.number} and the turns processed after it "
+              f"({', '.join(map(str, later))}) are recomputed, each from the state the one before leaves")
     for o in outcomes:
         print(f"{o.game} turn {o.turn}: {'same result as before' if o.status == 'same' else 'result changed'}")
+    if not args.yes and any(o.status != "same" for o in outcomes):
+        raise UsageError(f"nothing was stored; to store these results, run it again with --yes: "
+                         f"maild turn rerun {args.name} {args.number} --yes" + (" --mail" if args.mail else ""))
     return 0
 
 

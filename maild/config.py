@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from maild.configkeys import GAME, TOP, check_keys
 from maild.errors import ConfigError
 from maild.mail.base import MAX_HEADER_BYTES
 from maild.paths import setup_path
@@ -142,6 +143,7 @@ def embedded_default() -> Config:
 
 def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Config:
     where = str(path) if path else "embedded default"
+    check_keys(data, TOP, where)
 
     def table(d: dict[str, Any], key: str, ctx: str) -> dict[str, Any]:
         value = d.get(key, {})
@@ -204,10 +206,6 @@ _LIMIT_COUNTS = ("replies_per_hour", "replies_per_day", "loop_replies", "strange
 
 
 def _limits(t: dict[str, Any], where: str) -> ReplyLimits:
-    unknown = sorted(set(t) - {*_LIMIT_COUNTS, "loop_window"})
-    if unknown:
-        raise ConfigError(f"{where}: limits.{unknown[0]}: unknown key (expected {', '.join(_LIMIT_COUNTS)}, "
-                          "loop_window)")
     counts: dict[str, Any] = {}
     for key in _LIMIT_COUNTS:
         if key in t:
@@ -269,6 +267,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
             raise ConfigError(f"{where}: [[games]]: missing key {key!r}")
     name = str(g["name"])
     ctx = f"{where}: games {name!r}"
+    check_keys(g, GAME, ctx)
     schedule = None
     if "schedule" in g:
         schedule = _schedule(g["schedule"], ctx)
@@ -294,9 +293,6 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
 def _auth(t: Any, ctx: str) -> AuthCheck:
     if not isinstance(t, dict):
         raise ConfigError(f"{ctx}: [games.auth] must be a table")
-    unknown = sorted(set(t) - {"authserv_id", "require_for"})
-    if unknown:
-        raise ConfigError(f"{ctx}: auth.{unknown[0]}: unknown key (expected authserv_id, require_for)")
     sid = t.get("authserv_id")
     if not isinstance(sid, str) or not sid.strip() or any(c.isspace() or c in ";()\"" for c in sid.strip()):
         raise ConfigError(f"{ctx}: auth.authserv_id: expected the id your receiving server writes in its "

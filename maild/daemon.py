@@ -29,6 +29,7 @@ from maild.reminders import queue_reminders, reminder_times
 from maild.turn import due_turns, run_turn
 
 log = logging.getLogger("maild.daemon")
+start_log = logging.getLogger("maild.start")
 T = TypeVar("T")
 
 # Mails stored per transaction: fewer commits, and a crash re-fetches at most this many (harmlessly).
@@ -124,17 +125,37 @@ class Daemon:
         while due := [t for t in due_turns(self.app) if t not in tried]:
             for name, number in due:
                 tried.add((name, number))
-                try:
-                    outcome = run_turn(self.app, name)
-                except Exception as exc:
-                    log.exception("turn of %s failed", name)
-                    report.errors.append(f"turn {number} of {name} failed: {exc}")
+                outcome = run_turn(self.app, name)  # a failure is mailed to the GM there, and logged
+                if outcome.status == "failed":
+                    report.errors.append(f"turn {number} of {name} failed: {outcome.message}")
                     continue
                 report.turns.append(f"{name}:{outcome.turn} {outcome.status}")
 
+    def _startup_fields(self) -> dict[str, str]:
+        """What a GM checks first when the daemon starts: which games it runs and when their turns are
+        due, where mail comes from and goes, and which database it writes."""
+        config = self.app.config
+        with self.app.db.session() as s:
+            rows = s.execute(select(Game.name, Game.turn, Game.finished, Turn.deadline)
+                             .outerjoin(Turn, (Turn.game_id == Game.id) & (Turn.number == Game.turn))
+                             .order_by(Game.name)).all()
+        games = []
+        for name, number, finished, deadline in rows:
+            when = "finished" if finished else \
+                f"turn {number} due {deadline:%Y-%m-%dT%H:%MZ}" if deadline else f"turn {number} no deadline"
+            games.append(f"{name} ({when})")
+
+        def where(box: Any) -> str:
+            return f"maildir {box.path}" if box.kind == "maildir" else \
+                f"{box.kind} {box.options.get('host')}:{box.options.get('port', 'default')}"
+
+        return {"games": "; ".join(games) or "none", "inbox": where(config.inbound),
+                "outbox": where(config.outbound),
+                "database": self.app.db.engine.url.render_as_string(hide_password=True)}
+
     def _sync(self) -> list[str]:
         with self.app.db.session() as s:
-            return sync_games(s, self.app.config, self.app.now())
+            return sync_games(s, self.app.config, self.app.now(), self.app)
 
     async def one_pass(self) -> PassReport:
         report = PassReport()
@@ -193,6 +214,7 @@ class Daemon:
 
     async def run(self, once: bool = False) -> None:
         await self.db(self._sync)
+        start_log.info("maild started", extra=await self.db(self._startup_fields))
         if once:
             await self.one_pass()
             await self.close()

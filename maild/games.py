@@ -7,16 +7,20 @@ import secrets
 import tomllib
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.config import Config, GameConfig
-from maild.deadlines import deadline_for
+from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.errors import GameError
 from maild.models import Game, Player, Snapshot, Turn
 from maild.ruleset import Ruleset, SetupError, load_ruleset
+from maild.welcome import queue_welcomes
+
+if TYPE_CHECKING:
+    from maild.app import App
 
 
 def turn_seed(game_seed: int, turn: int) -> int:
@@ -43,8 +47,9 @@ def ruleset_named(name: str) -> Ruleset:
 
 
 def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path | dict[str, Any], now: datetime,
-                gcfg: GameConfig | None = None) -> Game:
-    """A new game from a setup file (or its table already read, as maild.testing gives it)."""
+                gcfg: GameConfig | None = None, app: App | None = None) -> Game:
+    """Create the game from a setup file (or its table already read, as maild.testing gives it); with `app`,
+    the players' welcome mails go into the outbox in the same transaction."""
     if session.scalar(select(Game).where(Game.name == name)) is not None:
         raise GameError(f"a game named {name!r} exists already")
     ruleset = ruleset_named(ruleset_name)
@@ -61,17 +66,21 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
         deadline = deadline_for(gcfg.schedule, 1, now)
     session.add(Turn(game_id=game.id, number=1, deadline=deadline, seed=turn_seed(game.seed, 1), status="open"))
     session.flush()
+    if app is not None:
+        queue_welcomes(session, app, game, ruleset, state, players_of(session, game), 1,
+                       format_deadline(deadline, game_timezone(app.config, name)))
     return game
 
 
-def sync_games(session: Session, config: Config, now: datetime) -> list[str]:
+def sync_games(session: Session, config: Config, now: datetime, app: App | None = None) -> list[str]:
     """Create the config's games that do not exist yet and take the deadlines from the config, which the
-    GM may have changed since. Returns the names of the games created."""
+    GM may have changed since. Returns the names of the games created. With `app`, their players are
+    welcomed (see create_game)."""
     created = []
     for gcfg in config.games:
         game = session.scalar(select(Game).where(Game.name == gcfg.name))
         if game is None:
-            create_game(session, gcfg.name, gcfg.ruleset, gcfg.setup, now, gcfg)
+            create_game(session, gcfg.name, gcfg.ruleset, gcfg.setup, now, gcfg, app)
             created.append(gcfg.name)
         elif gcfg.schedule is not None and not game.finished:
             refresh_deadline(session, game, gcfg)

@@ -38,3 +38,5 @@ def setup_logging(verbose: bool = False) -> None:
     root.handlers[:] = [handler]
     root.setLevel(logging.DEBUG if verbose else logging.WARNING if sys.stderr.isatty() else logging.INFO)
     root.propagate = False
+    # The daemon's one startup line (games, deadlines, inbox, database) shows even on a quiet terminal.
+    logging.getLogger("maild.start").setLevel(logging.DEBUG if verbose else logging.INFO)

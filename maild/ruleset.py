@@ -197,6 +197,8 @@ class Ruleset:
     - ``newsletter.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` and ``TurnResult.newsletter``;
       the framework's template reads ``sections`` too.
     - ``ack.txt.j2``: the framework's (orders understood, errors, STATUS); `template_context` is ``info``.
+    - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline`` and the context `welcome` returns (no mail
+      when it returns None); the framework's template reads ``sections`` as the printout's does.
     """
 
     #: The ruleset's name: the package under `rules/` and the folder of its templates under `templates/`.
@@ -304,6 +306,14 @@ class Ruleset:
         """`players` of the JSON export: player name -> that player's public and private figures. Default:
         each player's address."""
         return {p.name: {"email": p.email} for p in self.players(state)}
+
+    def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
+        """Context for templates/<game>/welcome.txt.j2, the mail a player gets when he joins (the game is
+        created, or a GM's order brings him or a new family of his in), before his first orders for `turn`;
+        None (the default) for no welcome mail. The key `welcome_for` (a short string, default "") says what
+        this welcome is for: a player is welcomed once per distinct value (Renaissance: his families, so a
+        family added later brings a new welcome and an unchanged player none)."""
+        return None
 
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""

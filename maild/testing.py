@@ -116,14 +116,20 @@ def run_pass(app: App, at: datetime) -> None:
     asyncio.run(daemon.run(once=True))
 
 
-def sent(app: App) -> list[EmailMessage]:
-    """Every mail sent so far, oldest first."""
+def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
+    """The mail delivered so far, oldest first; without the players' welcomes (mailed when a game is created)
+    unless `welcomes`."""
     assert app.config.outbound.path is not None
     new = app.config.outbound.path / "new"
     if not new.is_dir():
         return []
     files = sorted(new.iterdir(), key=lambda p: (p.stat().st_mtime_ns, p.name))
-    return [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]  # type: ignore[misc]
+    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
+    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
+
+
+def _is_welcome(mail: EmailMessage) -> bool:
+    return "] welcome, " in str(mail["Subject"]) and mail["In-Reply-To"] is None  # an ack answers a mail
 
 
 def text_of(message: EmailMessage) -> str:
@@ -165,8 +171,8 @@ class Table:
             entry["schedule"] = schedule
         self._config["games"].append(entry)
         self.app.config = replace(parse_config(self._config, self.folder, None), limits=self.app.config.limits)
-        with self.app.db.session() as s:
-            create_game(s, name, ruleset, setup, self.now(), self.app.config.game(name))
+        with self.app.db.session() as s:  # as `maild game create` does: the welcomes are queued with it
+            create_game(s, name, ruleset, setup, self.now(), self.app.config.game(name), self.app)
 
     def send(self, sender: str, body: str, *, subject: str = "orders", to: str = GM_ADDRESS,
              headers: dict[str, str] | None = None) -> None:
@@ -188,7 +194,7 @@ class Table:
         return self.intake()
 
     def _new(self) -> list[EmailMessage]:
-        mails = sent(self.app)
+        mails = sent(self.app, welcomes=True)
         fresh, self._seen = mails[self._seen:], len(mails)
         return fresh
 
@@ -217,13 +223,20 @@ class Table:
         return texts
 
     def mails(self) -> list[EmailMessage]:
-        return sent(self.app)
+        """Every mail sent so far, welcomes included, oldest first."""
+        return sent(self.app, welcomes=True)
 
     def ack(self, to: str) -> str:
         """The text of the last answer to `to` (an ack, HELP, an answer to a stranger)."""
         answers = [m for m in self.mails() if str(m["To"]) == to and m["Auto-Submitted"] == "auto-replied"]
         assert answers, f"no answer to {to}"
         return text_of(answers[-1])
+
+    def welcome(self, game: str, player: str) -> str:
+        """The welcome `player` got when `game` was created (sent by the first `intake`)."""
+        found = [m for m in self.mails() if str(m["Subject"]).startswith(f"[{game}] welcome, {player}:")]
+        assert found, f"no welcome to {player} of {game}"
+        return text_of(found[-1])
 
     def printout(self, game: str, turn: int, player: str) -> str:
         return self._one(f"[{game}] turn {turn} printout for {player}")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import random
+import traceback
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
@@ -19,11 +22,12 @@ from maild.db import retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
 from maild.intake.pipeline import process_new
-from maild.models import Game, InboundMail, Player, Snapshot, Turn
+from maild.models import Game, GmOrder, InboundMail, Player, Snapshot, Turn
 from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.render import render
-from maild.ruleset import PlacedOrder, Ruleset, TurnResult
+from maild.ruleset import GM_ORDERS, PlacedOrder, Ruleset, TurnResult
+from maild.welcome import queue_welcomes
 
 log = logging.getLogger("maild.turn")
 
@@ -65,6 +69,47 @@ CATCH_UP_ROUNDS = 5
 
 
 def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
+    """Run the game's open turn; a turn that fails for any reason is reported to the GM by mail, with the
+    reason and the commands that fix it, and comes back as a "failed" outcome (the turn stays open)."""
+    try:
+        return _run_turn(app, name, force)
+    except Exception as exc:  # a ruleset's bug, a bad GM order, the database away: the GM must hear of it
+        log.exception("turn of %s failed", name)
+        return turn_failed(app, name, exc)
+
+
+def turn_failed(app: App, name: str, exc: Exception) -> TurnOutcome:
+    """Mail the GM once per game, turn and reason; the turn row keeps the reason for `game list`."""
+    reason = f"{type(exc).__name__}: {exc}"
+    number = 0
+    try:
+        with app.db.session() as s:
+            game = get_game(s, name)
+            number = game.turn
+            turn = get_turn(s, game, game.turn)
+            pending = s.scalar(select(func.count()).select_from(GmOrder).where(
+                GmOrder.game_id == game.id, GmOrder.turn == game.turn)) or 0
+            if turn is not None:
+                turn.note = f"failed: {reason}"[:2000]
+            digest = hashlib.sha256(reason.encode()).hexdigest()[:16]
+            notify_gm(s, app, f"turn-failed:{name}:{number}:{digest}", f"{name}: turn {number} failed",
+                      render(None, "gm_turn_failed.txt.j2", game=name, turn=number, reason=reason,
+                             where=_where(exc), pending=pending), game.id)
+    except Exception:
+        log.exception("cannot record the failure of %s's turn for the GM", name)
+    return TurnOutcome(name, number, "failed", reason)
+
+
+def _where(exc: BaseException) -> str:
+    """The innermost frame the error came from (folder/file:line in function), for the GM's mail."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "unknown"
+    frame = frames[-1]
+    return f"{'/'.join(Path(frame.filename).parts[-2:])}:{frame.lineno} in {frame.name}"
+
+
+def _run_turn(app: App, name: str, force: bool) -> TurnOutcome:
     """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate.
 
     Every mail stored before the turn starts counts: intake reads it first (mail that came after the deadline
@@ -122,8 +167,9 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool) ->
                 log.warning("%s turn %d held: %s", name, turn.number, turn.note)
                 return TurnOutcome(name, turn.number, "held", turn.note)
         state = state_before(s, game, turn.number)
-        result = resolve(ruleset, state, turn, orders_for_turn(s, ruleset, game, turn.number, book, players))
-        finish_turn(s, app, game, turn, result, missing, share)
+        orders = orders_for_turn(s, ruleset, game, turn.number, book, players)
+        result = resolve(ruleset, state, turn, orders)
+        finish_turn(s, app, game, turn, result, missing, share, gm_orders=GM_ORDERS in orders)
         number = turn.number
     crashpoint("turn.committed")
     note = f"{unread} mails stored before it could not be read yet" if unread else ""
@@ -137,7 +183,9 @@ def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[st
 
 
 def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult, missing: list[str],
-                share: float) -> None:
+                share: float, gm_orders: bool = False) -> None:
+    """Store the turn's result and queue its mail. `gm_orders`: the GM gave orders this turn (an amendment
+    may have brought a family to a player already in the game), so every player is offered a welcome."""
     now = app.now()
     s.add(Snapshot(game_id=game.id, turn=turn.number + 1, state=result.state))
     turn.status = "done"
@@ -156,7 +204,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
             next_deadline = deadline_for(gcfg.schedule, turn.number + 1, turn.deadline or now)
         s.add(Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
                    seed=turn_seed(game.seed, turn.number + 1), status="open"))
-    add_new_players(s, game, ruleset, result.state)
+    joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
     if errors:  # a rule's own failure (a bug), contained by the ruleset: the GM must know, the players were told
@@ -164,20 +212,26 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
                   "Orders the game's program could not carry out (the players' printouts say so):\n\n"
                   + "\n".join(json.dumps(e, sort_keys=True, default=str) for e in errors) + "\n", game.id)
         log.error("%s turn %d: %d orders failed with an error", game.name, turn.number, len(errors))
-    queue_turn_mail(s, app, game, turn.number, result, finished,
-                    format_deadline(next_deadline, game_timezone(app.config, game.name)))
+    deadline_text = format_deadline(next_deadline, game_timezone(app.config, game.name))
+    queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text)
+    if not finished and (joined or gm_orders):
+        welcome = players_of(s, game) if gm_orders else [p for p in players_of(s, game) if p.name in joined]
+        queue_welcomes(s, app, game, ruleset, result.state, welcome, turn.number + 1, deadline_text)
     crashpoint("turn.before_commit")
     log.info("%s turn %d done", game.name, turn.number)
 
 
-def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> None:
+def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, Any]) -> list[str]:
     """Players the turn brought into the game (a GM's amendment adding a family) get their row, so their mail
-    is recognised and this turn's printout reaches them."""
+    is recognised and this turn's printout reaches them. Returns their names."""
     known = {p.name for p in players_of(s, game)}
+    joined = []
     for spec in ruleset.players(state):
         if spec.name not in known:
             s.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+            joined.append(spec.name)
             log.info("%s: new player %s <%s>", game.name, spec.name, spec.email)
+    return joined
 
 
 # One newsletter mail goes to at most this many players (undisclosed): mail servers limit the recipients of
@@ -227,10 +281,25 @@ def release_turn(app: App, name: str) -> TurnOutcome:
     return run_turn(app, name, force=True)
 
 
-def rerun_turn(app: App, name: str, number: int, mail: bool = False) -> list[TurnOutcome]:
+class _DryRun(Exception):
+    """Rolls a rerun's transaction back once its outcomes are known."""
+
+    def __init__(self, outcomes: list[TurnOutcome]) -> None:
+        self.outcomes = outcomes
+
+
+def rerun_turn(app: App, name: str, number: int, mail: bool = False, store: bool = True) -> list[TurnOutcome]:
     """Recompute turn `number` from the snapshot before it, with the recorded seed and the order book as it
     stands (so a GM's correction of an order set takes effect); later processed turns follow from the new
-    state. Reports for each turn whether the result is the same as before."""
+    state. Reports for each turn whether the result is the same as before. With `store` False nothing is
+    kept: the GM sees what a rerun would change before he confirms it."""
+    try:
+        return _rerun(app, name, number, mail, store)
+    except _DryRun as dry:
+        return dry.outcomes
+
+
+def _rerun(app: App, name: str, number: int, mail: bool, store: bool) -> list[TurnOutcome]:
     outcomes = []
     with app.db.session() as s:
         game = get_game(s, name)
@@ -256,4 +325,6 @@ def rerun_turn(app: App, name: str, number: int, mail: bool = False) -> list[Tur
                                     key_suffix=f":rerun:{app.now().isoformat()}",
                                     subject_note=" (corrected)")
             outcomes.append(TurnOutcome(name, turn.number, "same" if same else "changed"))
+        if not store:
+            raise _DryRun(outcomes)
     return outcomes

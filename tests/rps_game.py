@@ -194,6 +194,12 @@ class RockPaperScissors(Ruleset):
         return TurnResult(state=new, printouts=printouts, newsletter=newsletter, events=events,
                           finished=turn >= new["rounds"])
 
+    def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any]:
+        others = [p["name"] for p in state["players"] if p["name"] != player]
+        return {"sections": [{"title": "The game", "lines": [
+            f"{state['rounds']} rounds; each round you meet {', '.join(others)}.",
+            f"A win scores {state['points']['win']}, a draw {state['points']['draw']}."]}]}
+
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         # The framework's command.txt.j2 answers SCORES with the lines under "scores".
         return {"scores": _standings(state)}

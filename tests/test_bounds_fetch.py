@@ -56,8 +56,10 @@ def rows(app: App) -> list[InboundMail]:
 
 
 def outbox(app: App) -> list[tuple[str, list[str]]]:
+    """The outbox but for the players' welcomes, mailed when the game was created."""
     with app.db.session() as s:
-        return [(o.kind, list(o.recipients)) for o in s.scalars(select(OutboundMail).order_by(OutboundMail.id))]
+        return [(o.kind, list(o.recipients)) for o in s.scalars(select(OutboundMail).order_by(OutboundMail.id))
+                if o.kind != "welcome"]
 
 
 # -- the size limit ---------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -172,3 +173,109 @@ def test_orders_check_reads_a_file_as_the_daemon_reads_a_mail(tmp_path: Path,
     orders.write_text("Dear GM,\n\n• **bid 5$ for 1 of silk tax**\n• borrow 50$\n\nThanks!\nAnna\n")
     assert main(["orders", "check", "--ruleset", "venice", str(orders)]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_rerun_names_the_later_turns_and_stores_only_with_yes(gm: Path, capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    from sqlalchemy import select
+
+    from maild.config import load_config
+    from maild.db import Database
+    from maild.models import OrderSetRow
+
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "init")
+    a = eml(gm.parent, "a.eml", "alice@example.org", "borrow 50$\nbid 5$ for 1 of silk tax")
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", str(a))
+    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:00+01:00") == 0
+    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T11:00+01:00") == 0
+    capsys.readouterr()
+    # The GM corrects alice's turn-1 order set: she meant to borrow 80$.
+    db = Database(load_config(gm).database_url)
+    with db.session() as s:
+        row = s.scalars(select(OrderSetRow)).one()
+        row.orders = [{**o, "args": {**o["args"], "amount": 80}} if o["kind"] == "borrow" else o
+                      for o in row.orders]
+    db.close()
+    assert maild(gm, "turn", "rerun", "venice1", "1") == 2
+    out, err = capsys.readouterr()
+    assert "turn 1 and the turns processed after it (2) are recomputed" in out
+    assert "venice1 turn 1: result changed" in out and "venice1 turn 2: result changed" in out
+    assert "nothing was stored" in err and "maild turn rerun venice1 1 --yes" in err
+    maild(gm, "game", "show", "venice1", "--json")
+    assert json.loads(capsys.readouterr().out)["players"]["alice"]["money"] == 45  # unchanged: 50 − 5
+    assert maild(gm, "turn", "rerun", "venice1", "1", "--yes") == 0
+    capsys.readouterr()
+    maild(gm, "game", "show", "venice1", "--json")
+    assert json.loads(capsys.readouterr().out)["players"]["alice"]["money"] == 75  # 80 − 5
+
+
+def test_game_show_reads_as_lines_not_python(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "init")
+    a = eml(gm.parent, "a.eml", "alice@example.org", "borrow 50$\nbid 5$ for 1 of silk tax")
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", str(a))
+    capsys.readouterr()
+    assert maild(gm, "game", "show", "venice1") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("venice1 (venice)\nturn 1 of 7, orders due Sunday 22 November 2026, 17:15 CET"
+                          " (Europe/Rome)\nno orders yet from: bob, carol\n")
+    assert "  alice <alice@example.org>\n    money: 0\n" in out
+    assert "{" not in out and "[" not in out and "=" not in out  # no Python dicts, lists or key=value
+    for _ in range(7):
+        maild(gm, "turn", "run", "venice1", "--now", "2026-11-30T10:00+01:00")
+    capsys.readouterr()
+    assert maild(gm, "game", "show", "venice1") == 0
+    assert "venice1 (venice)\nfinished after turn 7\n" in capsys.readouterr().out
+
+
+def test_a_failing_turn_mails_the_gm_the_reason_and_the_fix(gm: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import email
+    from email.policy import default
+
+    from maild_rules.venice import RULESET
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the auction house burned down")
+
+    maild(gm, "--now", "2026-11-22T09:00+01:00", "init")
+    monkeypatch.setattr(RULESET, "resolve", broken)
+    capsys.readouterr()
+    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:00+01:00") == 2
+    out, err = capsys.readouterr()
+    assert "venice1 turn 1: failed RuntimeError: the auction house burned down" in out
+    assert "gm@example.org was mailed the reason" in err
+    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:05+01:00") == 2  # same reason again
+    maild(gm, "--now", "2026-11-22T10:06+01:00", "run", "--once")  # sends the outbox (the turn fails again)
+    mails = [email.message_from_bytes(p.read_bytes(), policy=default)
+             for p in (gm.parent / "out" / "new").iterdir()]
+    notices = [m for m in mails if "turn 1 failed" in str(m["Subject"])]
+    assert len(notices) == 1  # once per reason, not once per try
+    body = notices[0].get_content()
+    assert "Reason: RuntimeError: the auction house burned down" in body
+    assert "maild turn run venice1" in body and "No GM order is pending" in body
+    assert "Where:  tests/test_cli.py:" in body and "in broken" in body  # the innermost frame
+    monkeypatch.undo()
+    assert maild(gm, "game", "list") == 0
+    assert "turn 1" in capsys.readouterr().out
+    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:10+01:00") == 0
+
+
+def _parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+             ) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    found = [(path, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _parsers(sub, (*path, name))
+    return found
+
+
+def test_every_command_help_ends_with_an_example() -> None:
+    from maild.cli import build_parser
+
+    for path, parser in _parsers(build_parser()):
+        if path[:1] == ("gm",):
+            continue  # the GM's orders come from the rulesets, with their own help
+        text = parser.format_help()
+        assert "example" in text, f"maild {' '.join(path)} --help has no example"
+        assert "\n  maild " in text.split("\nexample")[-1], f"maild {' '.join(path)}: the example is no command"

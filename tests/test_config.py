@@ -114,3 +114,30 @@ def test_reply_limits_default_and_parse() -> None:
 def test_bad_reply_limits_name_the_key(limits: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_config({"limits": limits}, Path("."), Path("gm.toml"))
+
+
+@pytest.mark.parametrize("text, message", [
+    # A typo would otherwise give the default silently: the GM learns of it when a deadline does not fire.
+    ('[daemon]\npol_interval = 5\n', "gm.toml: daemon.pol_interval: unknown key; did you mean poll_interval?"),
+    ('[databse]\nurl = "sqlite:///x.db"\n', "gm.toml: databse: unknown key; did you mean database?"),
+    ('[mail.outbound]\nkind = "smtp"\nhost = "h"\nstarttl = true\n',
+     "gm.toml: mail.outbound.starttl: unknown key; did you mean starttls?"),
+    ('[mail.inbound]\nkind = "imap"\nfolders = "INBOX"\n',
+     "gm.toml: mail.inbound.folders: unknown key; did you mean folder?"),
+    ('[[games]]\nname = "v"\nruleset = "venice"\nsetup = "s.toml"\n[games.schedule]\ncrn = "15 17 * * *"\n',
+     "gm.toml: games 'v': schedule.crn: unknown key; did you mean cron?"),
+    ('[[games]]\nname = "v"\nruleset = "venice"\nsetup = "s.toml"\nadress = "gm@x.org"\n',
+     "gm.toml: games 'v': adress: unknown key; did you mean address?"),
+    ('[[games]]\nname = "v"\nruleset = "venice"\nsetup = "s.toml"\n[games.safety]\nmissing = 0.5\n',
+     "gm.toml: games 'v': safety.missing: unknown key; did you mean missing_fraction?"),
+    ('[weather]\nsunny = true\n', "gm.toml: weather: unknown key \\(expected one of: daemon, database, games"),
+])
+def test_unknown_keys_are_refused_with_a_suggestion(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "gm.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=message.replace("gm.toml", str(path).replace("\\", "\\\\"))):
+        load_config(path)
+
+
+def test_every_key_of_the_example_config_is_known() -> None:
+    load_config(ROOT / "config.example.toml")  # raises on a key the checker does not know

@@ -4,11 +4,13 @@ and still every mail gets exactly one ack, recorded as sent."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from sqlalchemy import func, select
 
 from maild.app import App
@@ -65,3 +67,17 @@ def test_acks_go_out_while_intake_goes_on_and_each_once(tmp_path: Path, db_url: 
         rows = list(s.execute(select(OutboundMail.key, OutboundMail.status, OutboundMail.attempts)))
     assert sorted(key for key, _, _ in rows) == sorted(f"ack:{i}" for i in range(1, MAILS + 1))
     assert {(status, attempts) for _, status, attempts in rows} == {("sent", 1)}
+
+
+def test_the_daemon_logs_one_startup_line(tmp_path: Path, db_url: str, venice_setup: Path,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    app = make_app(tmp_path, db_url, MORNING, venice_setup)
+    daemon = Daemon(app, MaildirInbox(tmp_path / "inbox"), MaildirSender(tmp_path / "sent"), status_line=False)
+    with caplog.at_level(logging.INFO, logger="maild.start"):
+        asyncio.run(daemon.run(once=True))
+    [start] = [r for r in caplog.records if r.name == "maild.start"]
+    assert start.getMessage() == "maild started"
+    # The config's deadline is 17:15 in Rome, 16:15 UTC.
+    assert start.games == "venice1 (turn 1 due 2026-11-22T16:15Z)"  # type: ignore[attr-defined]
+    assert start.inbox == f"maildir {tmp_path / 'inbox'}"  # type: ignore[attr-defined]
+    assert start.database.startswith(db_url.split(":")[0])  # type: ignore[attr-defined]

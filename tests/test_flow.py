@@ -43,6 +43,10 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
          morning)
     run_pass(app, morning)
 
+    # The game was created by this first pass: each player got his welcome (money, loan terms, agendas) once.
+    welcomes = [m for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])]
+    assert sorted(m["To"] for m in welcomes) == ["alice@example.org", "bob@example.org", "carol@example.net"]
+    assert "Your money: 0$." in welcomes[0].get_content()
     acks = sent(app)
     assert len(acks) == 3
     alice = next(m for m in acks if m["To"] == "alice@example.org")
@@ -63,9 +67,10 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
 
     # A second pass before the deadline changes nothing.
     run_pass(app, morning.replace(hour=17, minute=14))
-    assert len(sent(app)) == 3
+    assert len(sent(app, welcomes=True)) == 3 + 3
 
     run_pass(app, morning.replace(hour=17, minute=16))
+    assert len(sent(app, welcomes=True)) == 3 + 3 + 3 + 1  # no second welcome
     mails = sent(app)
     assert len(mails) == 3 + 3 + 1  # acks, printouts, one newsletter to all (recipients undisclosed)
     newsletter = by_subject(mails, "turn 1 newsletter")

@@ -226,6 +226,10 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     drop(app, mail("sfo@example.org", "", 5, subject="CODESHEET"), morning)
     run_pass(app, morning)
 
+    # The game was created by this first pass: each player got his welcome printout once.
+    welcomes = {m["To"]: m.get_content() for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])}
+    assert set(welcomes) == {"med@example.org", "sfo@example.org", "bor@example.org"}
+    assert "/BOR *BORGIA" in welcomes["bor@example.org"] and "*Florence .0301" in welcomes["bor@example.org"]
     acks = sent(app)
     assert len(acks) == 5
     medici = by_subject(acks, "January orders").get_content()
@@ -243,6 +247,9 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert "NOT ACCEPTED: orders for MEDICI are already on file" in again
     sheet = [m for m in acks if m["To"] == "sfo@example.org" and "CODESHEET" in str(m["Subject"])][0]
     assert "Tnnnniiiiiiiiqqqqqqq" in sheet.get_content()
+    # The sheet shows its reader's own header lines (Ludovico is at Milan), and no developer's notes.
+    assert "/SFO *SFORZA" in sheet.get_content() and "*Milan .0201" in sheet.get_content()
+    assert "codes.py" not in sheet.get_content() and "test suite" not in sheet.get_content()
 
     deadline = datetime(2026, 12, 1, 12, 1, tzinfo=ROME)
     run_pass(app, deadline)
@@ -319,10 +326,10 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     assert main(["--config", str(config), "gm", "amend", "ren1", str(tmp_path / "venice.toml")]) == 0
     assert "no player 'XXX'" in capsys.readouterr().err
     month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
-    mails = sent(app)
+    mails = sent(app, welcomes=True)
     newsletter = by_subject(mails, "newsletter").get_content()
     assert "Rome mourns; the conclave meets." in newsletter and "Venice" in newsletter
-    sforza = next(m for m in mails if m["To"] == "sfo@example.org").get_content()
+    sforza = by_subject(mails, "printout for SFO").get_content()
     # 100 + 25.50 paid; no orders ran, so no family fee is charged this month.
     assert "125.50" in sforza
     with app.db.session() as s:
@@ -330,8 +337,14 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     assert "Venice" in export["state"]["locations"]
     # The amendment's new player joins: his row is made, and this month's printout reaches him.
     assert export["players"]["COR"]["families"] == ["CORNARO"]
-    cornaro = next(m for m in mails if m["To"] == "cor@example.org").get_content()
+    cornaro = by_subject(mails, "printout for COR").get_content()
     assert "FAMILY CORNARO" in cornaro and "Caterina Cornaro" in cornaro
+    # He is welcomed too, in the transaction that added him: his headers and the code sheet. The players
+    # already in the game, whose families the amendment left alone, are not welcomed a second time.
+    welcome = by_subject(mails, "welcome, COR").get_content()
+    assert "/COR *CORNARO" in welcome and "*Venice .0401" in welcome and "ITEM CODES" in welcome
+    assert sorted(m["To"] for m in mails if "welcome" in str(m["Subject"])) == [
+        "bor@example.org", "cor@example.org", "med@example.org", "sfo@example.org"]
 
 
 def test_late_orders_go_to_next_month_unless_cancelled_and_orders_ahead_wait(tmp_path: Path, db_url: str) -> None:

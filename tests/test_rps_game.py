@@ -29,6 +29,9 @@ def test_a_round_scored_by_hand(tmp_path: Path, db_url: str) -> None:
         assert "Standings\n  1. ann: 3\n  2. cat: 3\n  3. bob: 0\n" in newsletter
         assert "Said\n  cat: well played\n" in newsletter
         assert "Round 1 of 3\n  ann: rock\n  bob: scissors\n  cat: rock\n" in newsletter
+        welcome = table.welcome("rps1", "bob")
+        assert "The game\n  3 rounds; each round you meet ann, cat.\n  A win scores 2, a draw 1.\n" in welcome
+        assert "Your orders for turn 1 are due: none set yet: the GM runs the turn." in welcome
 
 
 def test_a_missing_throw_is_drawn_by_lot_from_the_turns_rng(tmp_path: Path) -> None:

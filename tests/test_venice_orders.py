@@ -121,8 +121,7 @@ def test_syntax_mistakes_are_explained(text: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("bid 0$ for 2 of opera", "the price must be at least 1, found '0$'"),
-    ("bid -5$ for 2 of opera", "the price must be at least 1, found '-5$'"),
+    ("bid -5$ for 2 of opera", "the price must be at least 0, found '-5$'"),
     ("bid 30.5$ for 2 of opera", "the price must be a whole number, found '30.5$'"),
     ("bid 30$ for 0 of opera", "the number of units must be at least 1, found '0'"),
     ("bid 30$ for -1 of opera", "the number of units must be at least 1, found '-1'"),
@@ -243,3 +242,12 @@ def test_after_the_last_auction() -> None:
 def test_check_reports_the_players_line() -> None:
     (d,) = RULESET.check(new_game(), 1, "alice", RULESET.parse("borrow 5$\n\nbid 1$ for 1 of opera").orders)
     assert (d.line, d.text) == (3, "bid 1$ for 1 of opera")
+
+
+def test_a_zero_bid_stands_with_a_warning_saying_what_it_does() -> None:
+    # The rules put no floor on X ("bid X$ for N of A") and "the highest bid wins": 0$ stands, and the ack
+    # says it wins only units no one bids more for.
+    parsed = RULESET.parse("bid 0$ for 2 of opera\nbid 5$ for 1 of senator")
+    assert [(o.kind, o.args["price"]) for o in parsed.orders] == [("bid", 0), ("bid", 5)]
+    assert [(d.line, d.warning) for d in parsed.diagnostics] == [(1, True)]
+    assert "wins only units that no one bids more for" in parsed.diagnostics[0].message

@@ -519,7 +519,7 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
     if "item" in args:
         args["item"] = resolve_item_or_error(args["item"])
     if kind == "sell":
-        args["cls"] = _sale_class(args["item"], args["cls"])
+        args["cls"] = _sale_class(args["item"], args["cls"], raw["item"], args["qty"])
     elif kind == "instruct":
         args["skill"] = _skill(args["skill"])
     elif kind == "fabricate" and args["item"] not in FABRICABLE:
@@ -570,12 +570,17 @@ def _check_move(args: dict[str, Any]) -> None:
         raise OrderError("a ferry crossing takes no waypoints")
 
 
-def _sale_class(item: str, written: str | None) -> str:
+def _sale_class(item: str, written: str | None, word: str, qty: int) -> str:
     held = items.classes_of(item)
     if not held:
         raise OrderError(f"{item} is in no class of trade goods and cannot be sold")
     if written is None:
-        return held[0]
+        if len(held) == 1:
+            return held[0]
+        # A sale's class sets whose demand it meets and its price (MARKETS): never guessed for the player.
+        choices = " or ".join(f"as {c} ({c[:3]})" for c in held)
+        raise OrderError(f"'{word}': {item} is sold {choices}: which did you mean? write e.g. "
+                         f"sell {qty} {word} as {held[-1]}, or the code S0{held[-1][:3]}{items.code_of(item)}{qty}")
     c = written.lower()
     cls = c if c in items.CLASSES else items.CLASS_CODES.get(c[:3])
     if cls is None:
@@ -591,9 +596,12 @@ def _skill(written: str) -> str:
     if len(w) == 1 and w in SKILL_LETTERS:
         return SKILL_LETTERS[w]
     if len(w) > 1:
-        names = [s for s in SKILL_LETTERS.values() if s.startswith(w)]
+        names = sorted(s for s in SKILL_LETTERS.values() if s.startswith(w))
         if len(names) == 1:
             return names[0]
+        if names:
+            by_name = {v: k for k, v in SKILL_LETTERS.items()}
+            raise OrderError(f"'{written}': did you mean " + " or ".join(f"{n} ({by_name[n]})" for n in names) + "?")
     letters = ", ".join(f"{k} {v}" for k, v in sorted(SKILL_LETTERS.items()))
     raise OrderError(f'no skill "{written}"; the skill letters are {letters}')
 
@@ -620,11 +628,12 @@ def resolve_item_or_error(word: str) -> str:
     if found is not None:
         return found
     code = word.lower().replace(" ", "")[:8]
-    near = difflib.get_close_matches(code, list(items.BY_CODE), n=3, cutoff=0.6)
-    # Also the items whose whole name holds the word: "cavalry" is heavycav or lightcav.
-    stem = word.lower().replace(" ", "").rstrip("s")
-    near += [items.code_of(n) for n in items.ALL_ITEMS
-             if len(stem) >= 4 and stem in n.replace(" ", "") and items.code_of(n) not in near][:3]
+    # First the items whose whole name holds the word ("cavalry": heavycav or lightcav; "arms": smallarm), then
+    # the codes spelled nearly alike.
+    stem = word.lower().replace(" ", "").rstrip("s").removesuffix("e")  # potatoes -> potato
+    near = [items.code_of(n) for n in items.ALL_ITEMS if len(stem) >= 3 and stem in n.replace(" ", "")][:3]
+    near += [c for c in difflib.get_close_matches(code, list(items.BY_CODE), n=3, cutoff=0.6) if c not in near]
+    near = near[:4]
     hint = f"; did you mean {' or '.join(near)}?" if near else ""
     raise OrderError(f'no item "{word}"{hint} (an item is its name without blanks cut to 8 letters; arquebusiers '
                   f"are qqq; the code sheet lists them all)")

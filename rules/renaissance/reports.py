@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import accounts
+from . import accounts, codesheet
 from .calendar import month_name
 from .engine import State
 from .execute import Result
@@ -60,6 +60,37 @@ def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def family_view(state: State, fname: str, held: dict[str, list[str]]) -> dict[str, Any]:
+    """A family's sheet: its personae, and a report on each location where one of them is."""
+    fam = state["families"][fname]
+    personae = [state["personae"][pid] for pid in fam["personae"] if pid in state["personae"]]
+    places = []
+    for p in personae:
+        if p.get("location") and p["location"] not in places and not p.get("at_sea"):
+            places.append(p["location"])
+    return {
+        "name": fname, "religion": fam.get("religion", ""),
+        "personae": [persona_view(p, held.get(p["id"], [])) for p in personae],
+        "locations": [location_view(state, state["locations"][n]) for n in places if n in state["locations"]],
+    }
+
+
+def welcome(state: State, player: str, turn: int) -> dict[str, Any] | None:
+    """The welcome printout of a player (None if he directs no family): each family's sheet with the header
+    lines its orders begin with, before his first orders, for `turn`. Welcomed again only when his families
+    change (`welcome_for`)."""
+    families = sorted(f for f, fam in state["families"].items() if fam["player"] == player)
+    if not families or player not in state["players"]:
+        return None
+    held = offices_by_holder(state)
+    headers = {f["name"]: f for f in codesheet.families_of(state, player)}
+    return {"welcome_for": "+".join(families), "month": month_name(state, turn),
+            "player_name": state["players"][player].get("name", player),
+            "families": [{**family_view(state, f, held), "header": headers[f]["header"],
+                          "persona_headers": headers[f]["personae"]} for f in families],
+            "account": accounts.account_lines(state, player, turn)}
+
+
 def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, Any]]:
     """player code -> printout context: a section per family the player directs."""
     held = offices_by_holder(state)
@@ -68,30 +99,48 @@ def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, An
         by_player.setdefault(fam["player"], []).append(name)
     out: dict[str, dict[str, Any]] = {}
     for code in state["players"]:
-        families = []
-        for fname in by_player.get(code, []):
-            fam = state["families"][fname]
-            personae = [state["personae"][pid] for pid in fam["personae"] if pid in state["personae"]]
-            places = []
-            for p in personae:
-                if p.get("location") and p["location"] not in places and not p.get("at_sea"):
-                    places.append(p["location"])
-            families.append({
-                "name": fname, "religion": fam.get("religion", ""),
-                "personae": [persona_view(p, held.get(p["id"], [])) for p in personae],
-                "locations": [location_view(state, state["locations"][n]) for n in places
-                              if n in state["locations"]],
-                "outcomes": result.outcomes.get(fname, []), "skipped": result.skipped.get(fname),
-                "messages": result.ctx.messages.get(fname, []),
-            })
+        families = [{**family_view(state, fname, held), "outcomes": result.outcomes.get(fname, []),
+                     "skipped": result.skipped.get(fname), "messages": result.ctx.messages.get(fname, [])}
+                    for fname in by_player.get(code, [])]
         out[code] = {"month": month_name(state, turn), "player_name": state["players"][code].get("name", code),
                      "families": families, "account": accounts.account_lines(state, code, turn)}
     return out
 
 
 def newsletter(state: State, turn: int, result: Result) -> dict[str, Any]:
+    """What every player may know (THE PRINTOUT: "a newsletter containing news of general interest including a
+    summary of the prior turn's chief events"): the month's public events (deaths, elections, works, markets
+    renewed...), the GM's bulletins, who of the families holds which office, and the prices current. Never an
+    address or an account: those are each player's own."""
     return {"month": month_name(state, turn), "next_month": month_name(state, turn + 1),
-            "news": list(result.ctx.news), "bulletins": list(result.bulletins)}
+            "news": list(result.ctx.news), "bulletins": list(result.bulletins),
+            "pope": holder_name(state, state.get("pope")) if state.get("pope") else None,
+            "offices": family_offices(state), "prices": prices_current(state)}
+
+
+def family_offices(state: State) -> list[tuple[str, list[str]]]:
+    """Each persona of a family who holds offices, with them: offices are public (every location's report lists
+    its holders), and the families' are the ones the players play for. Non-player holders are left to the
+    location reports: all of them would fill pages."""
+    held = offices_by_holder(state)
+    return [(holder_name(state, pid), held[pid]) for pid in sorted(held) if pid in state["personae"]
+            and state["personae"][pid].get("alive", True)]
+
+
+def prices_current(state: State) -> dict[str, list[tuple[str, int, str, int]]]:
+    """The best price on offer in the world: per item the cheapest the locals sell it at, per class the most
+    they pay for it (item or class, price, where, quantity), only where some quantity is left."""
+    supplied: dict[str, tuple[str, int, str, int]] = {}
+    demanded: dict[str, tuple[str, int, str, int]] = {}
+    for name in sorted(state["locations"]):
+        loc = state["locations"][name]
+        for item, m in loc.get("supplied", {}).items():
+            if m["qty"] > 0 and (item not in supplied or m["price"] < supplied[item][1]):
+                supplied[item] = (item, m["price"], name, m["qty"])
+        for cls, m in loc.get("demanded", {}).items():
+            if m["qty"] > 0 and (cls not in demanded or m["price"] > demanded[cls][1]):
+                demanded[cls] = (cls, m["price"], name, m["qty"])
+    return {"supplied": [supplied[k] for k in sorted(supplied)], "demanded": [demanded[k] for k in sorted(demanded)]}
 
 
 def events(result: Result, turn: int) -> list[dict[str, Any]]:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import cache
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from maild.ruleset import (
@@ -22,21 +21,11 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import checks, codes, reports
+from . import checks, codes, codesheet, reports
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .engine import State
 from .execute import copy_state, family_key, run_month
-
-CODESHEET = Path(__file__).resolve().parents[2] / "docs" / "renaissance-codes.md"
-
-
-@cache
-def codesheet_text() -> str:
-    try:
-        return CODESHEET.read_text(encoding="utf-8")
-    except OSError:  # an installed copy without the docs still answers, with the short sheet
-        return ""
 
 
 def families_in(orders: list[Order]) -> list[str]:
@@ -162,8 +151,16 @@ class Renaissance(Ruleset):
                          "balance": p.get("account", {}).get("balance", 0.0)}
         return out
 
+    def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any] | None:
+        context = reports.welcome(state, player, turn)
+        if context is not None:
+            context["info"] = self.template_context(state, turn)  # the code sheet the welcome includes
+        return context
+
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
-        return {"month": month_name(state, turn), "codesheet": True, "sheet": codesheet_text()}
+        # families_of is called by the code sheet only, for its one reader: an ack does not pay for it.
+        return {"month": month_name(state, turn), "codesheet": True, "sheet": codesheet.tables(),
+                "families_of": partial(codesheet.families_of, state)}
 
 
 RULESET = Renaissance()

@@ -12,7 +12,7 @@ from typing import Any
 from lark import Token, Tree
 
 from maild.parsing import OrderError, SyntaxHelp, parse_orders
-from maild.ruleset import Order, OrderSet, ParsedOrders, PlacedOrder
+from maild.ruleset import Diagnostic, Order, OrderSet, ParsedOrders, PlacedOrder
 
 from .state import normalize
 
@@ -46,8 +46,19 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _WHOLE = re.compile(r"[+-]?\d+")
 
 
+# A 0$ bid stands (the rules put no floor on X, and "the highest bid wins": with no other bid, 0$ is the
+# highest), but it is rarely what a player means, so the ack says what it does. See docs/venice.md.
+ZERO_BID = ("a 0$ bid costs nothing and wins only units that no one bids more for (those left after every "
+            "higher bid is served)")
+
+
 def parse(text: str) -> ParsedOrders:
-    return parse_orders(GRAMMAR, text, build, SYNTAX)
+    parsed = parse_orders(GRAMMAR, text, build, SYNTAX)
+    zero = [Diagnostic(o.line, o.text, ZERO_BID, warning=True) for o in parsed.orders
+            if o.kind == "bid" and o.args["price"] == 0]
+    if zero:
+        parsed.diagnostics = sorted([*parsed.diagnostics, *zero], key=lambda d: d.line)
+    return parsed
 
 
 def build(tree: Tree, line: int, text: str) -> Order:
@@ -57,7 +68,7 @@ def build(tree: Tree, line: int, text: str) -> Order:
         amount = _number(_amount_token(order), "the amount to borrow", "$")
         return Order(line, text, "borrow", {"amount": amount}, f"borrow {amount}$")
     tokens = [c for c in order.children if isinstance(c, Token)]
-    price = _number(_amount_token(order), "the price", "$")
+    price = _number(_amount_token(order), "the price", "$", least=0)
     units = _number(next(t for t in tokens if t.type == "NUMBER"), "the number of units", "")
     item = _item_name(order.children[-1])
     return Order(line, text, "bid", {"price": price, "units": units, "item": item}, bid_summary(price, units, item))
@@ -72,15 +83,15 @@ def _amount_token(order: Tree) -> Token:
     return next(t for t in amount.children if isinstance(t, Token) and t.type == "NUMBER")
 
 
-def _number(token: Token, what: str, unit: str) -> int:
+def _number(token: Token, what: str, unit: str, least: int = 1) -> int:
     text = str(token)
     if _THOUSANDS.fullmatch(text):
         text = text.replace(",", "")
     if not _WHOLE.fullmatch(text):
         raise OrderError(f"{what} must be a whole number, found '{token}{unit}'")
     value = int(text)
-    if value <= 0:
-        raise OrderError(f"{what} must be at least 1, found '{token}{unit}'")
+    if value < least:
+        raise OrderError(f"{what} must be at least {least}, found '{token}{unit}'")
     return value
 
 

@@ -139,6 +139,7 @@ def printouts(state: State, record: dict[str, Any], shared: dict[str, Any] | Non
             "interest_due": account["interest_due"],
             "holdings": holdings_list(state, account["holdings"]),
             "resources": resources_of(state, account["holdings"]),
+            "agendas": agenda_needs(state, account["holdings"]),
             "final": dict(final["players"][player]) if final else None,
         }
     return out
@@ -183,3 +184,35 @@ def template_context(state: State, turn: int) -> dict[str, Any]:
 def _percent(rate: float) -> str:
     """0.05 -> '5', 0.025 -> '2.5': as a GM would write it."""
     return f"{rate * 100:.6f}".rstrip("0").rstrip(".")
+
+
+def agenda_needs(state: State, holdings: dict[str, int]) -> dict[str, Any]:
+    """The agendas a player holds, each with its value, the resources realizing one copy takes and what his
+    assets still lack for it; and the same for all of them together (the rules: agendas are realized "if the
+    player has sufficient resources")."""
+    have = resources_of(state, holdings)
+    rows = []
+    total = dict.fromkeys(RESOURCES, 0)
+    for item, count in holdings.items():
+        spec = state["items"][item]
+        if spec["kind"] != "agenda" or not count:
+            continue
+        needs = {r: spec[r] for r in RESOURCES}
+        for r in RESOURCES:
+            total[r] += needs[r] * count
+        rows.append({"item": item, "count": count, "value": spec["value"], "needs": needs,
+                     "short": _short(needs, have)})
+    return {"agendas": rows, "value": sum(r["value"] * r["count"] for r in rows), "needs": total,
+            "short": _short(total, have)}
+
+
+def _short(needs: dict[str, int], have: dict[str, int]) -> dict[str, int]:
+    """What is missing of each resource (only those missing)."""
+    return {r: needs[r] - have[r] for r in RESOURCES if needs[r] > have[r]}
+
+
+def welcome(state: State, player: str) -> dict[str, Any]:
+    """What a player needs before his first bid: the rules' money (0$, and a loan only before the opening
+    auction), what the agendas are worth and need, what the assets give, and every auction's lineup."""
+    return {"welcome_for": "", "info": template_context(state, OPENING),
+            "money": state["ledger"][player]["money"]}

@@ -98,6 +98,10 @@ class Venice(Ruleset):
             out[p["name"]] = row
         return out
 
+    def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any] | None:
+        # Only at the start: the loan is decided before the opening auction, and no one joins later.
+        return reports.welcome(state, player) if turn == 1 else None
+
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         return reports.template_context(state, turn)
 
