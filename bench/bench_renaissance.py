@@ -22,7 +22,6 @@ import resource
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -137,18 +136,10 @@ def scratch_schema(db_url: str | None) -> Iterator[str | None]:
     if not db_url or not db_url.startswith("postgresql"):
         yield db_url
         return
-    import sqlalchemy as sa
+    from maild.testing import postgres_schema
 
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(db_url)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    try:
-        yield f"{db_url}{'&' if '?' in db_url else '?'}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with postgres_schema(db_url, prefix="bench") as url:
+        yield url
 
 
 def framework_turn(tmp: Path, db_url: str | None, setup: dict, mails: dict[str, str]) -> None:

@@ -110,19 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
                                **example("maild replies list", "maild replies list --all"))
     rlist.add_argument("--all", action="store_true")
 
-    gm = sub.add_parser("gm", help="the GM's own orders for a game's open turn").add_subparsers(
-        dest="gm_cmd", required=True)
-    pay = gm.add_parser("pay", help="record a player's payment to his account")
-    pay.add_argument("name")
-    pay.add_argument("player")
-    pay.add_argument("amount", type=float)
-    pay.add_argument("--note", default="payment")
-    bulletin = gm.add_parser("bulletin", help="a bulletin for the next newsletter")
-    bulletin.add_argument("name")
-    bulletin.add_argument("text")
-    amend = gm.add_parser("amend", help="add to the game's world from a TOML file (new locations, families)")
-    amend.add_argument("name")
-    amend.add_argument("file", type=Path)
+    # The GM's orders are the installed rulesets' (maild/gmcli.py): read there, so that `maild --help` imports
+    # no game. Its words, --help and --note included, go there as they are ("+" is a prefix nobody types).
+    gm = sub.add_parser("gm", add_help=False, prefix_chars="+", help="the GM's own orders for a game's open "
+                        "turn (maild gm --help lists them)")
+    gm.add_argument("words", nargs=argparse.REMAINDER)
 
     orders = sub.add_parser("orders", help="orders", **example("maild orders check --ruleset venice bids.txt")
                             ).add_subparsers(dest="orders_cmd", required=True)
@@ -218,11 +210,15 @@ def make_app(args: argparse.Namespace, frozen: bool = True) -> App:
 def dispatch(args: argparse.Namespace) -> int:
     if args.command == "orders":
         return cmd_orders_check(args)
+    if args.command == "gm":
+        from maild.gmcli import cmd_gm
+
+        return cmd_gm(args.words, lambda: make_app(args))
     app = make_app(args, frozen=not (args.command == "run" and not args.once))
     try:
         handler = {
             "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
-            "outbox": cmd_outbox, "gm": cmd_gm, "replies": cmd_replies,
+            "outbox": cmd_outbox, "replies": cmd_replies,
         }[args.command]
         return handler(app, args)
     finally:
@@ -472,40 +468,6 @@ def cmd_replies(app: App, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_gm(app: App, args: argparse.Namespace) -> int:
-    import tomllib
-
-    from maild.games import get_game, ruleset_named, state_before
-    from maild.models import GmOrder
-    from maild.ruleset import Order
-
-    if args.gm_cmd == "pay":
-        kind, fields, words = "gm_payment", {"player": args.player, "amount": args.amount, "note": args.note}, \
-            f"payment of {args.amount:.2f} from {args.player}"
-    elif args.gm_cmd == "bulletin":
-        kind, fields, words = "gm_bulletin", {"text": args.text}, "bulletin"
-    else:
-        try:
-            amendment = tomllib.loads(args.file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UsageError(f"{args.file}: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise UsageError(f"{args.file}: {exc}") from None
-        kind, fields, words = "gm_amend", {"amendment": amendment}, f"amendment from {args.file}"
-    with app.db.session() as s:
-        game = get_game(s, args.name)
-        ruleset = ruleset_named(game.ruleset)
-        if kind not in ruleset.gm_kinds:
-            raise UsageError(f"game {game.name} ({game.ruleset}) takes no {args.gm_cmd} from the GM")
-        problem = ruleset.check_gm(state_before(s, game, game.turn), kind, fields)
-        if problem:
-            raise UsageError(problem)
-        s.add(GmOrder(game_id=game.id, turn=game.turn, created_at=app.now(),
-                      order=Order(0, args.gm_cmd, kind, fields, words).to_json()))
-        print(f"{game.name}: {words} recorded for turn {game.turn}")
-    return 0
-
-
 def cmd_orders_check(args: argparse.Namespace) -> int:
     from maild.ruleset import load_ruleset
 
@@ -522,7 +484,9 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
 
     # As the daemon reads a mail: a "#GAME PLAYER" line, quotes and signatures, formatting without meaning
     # (bullets, emphasis, smart punctuation) and greetings or sign-offs are handled the same way.
-    order_text = extract(text.replace("\r\n", "\n"))
+    from maild.ruleset import command_words
+
+    order_text = extract(text.replace("\r\n", "\n"), commands=command_words(ruleset))
     header = order_text.header
     read = read_orders(ruleset, order_text.text, names_of(header.player if header else None))
     parsed = read.parsed

@@ -46,13 +46,14 @@ def ruleset_named(name: str) -> Ruleset:
         raise GameError(f"unknown ruleset {name!r}") from None
 
 
-def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path, now: datetime,
+def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path | dict[str, Any], now: datetime,
                 gcfg: GameConfig | None = None, app: App | None = None) -> Game:
-    """Create the game; with `app`, the players' welcome mails go into the outbox in the same transaction."""
+    """Create the game from a setup file (or its table already read, as maild.testing gives it); with `app`,
+    the players' welcome mails go into the outbox in the same transaction."""
     if session.scalar(select(Game).where(Game.name == name)) is not None:
         raise GameError(f"a game named {name!r} exists already")
     ruleset = ruleset_named(ruleset_name)
-    state = ruleset.new_game(load_setup(setup_path))
+    state = ruleset.new_game(setup_path if isinstance(setup_path, dict) else load_setup(setup_path))
     game = Game(name=name, ruleset=ruleset_name, seed=secrets.randbits(62), turn=1, finished=False,
                 created_at=now)
     session.add(game)

@@ -129,6 +129,8 @@ class GmOrder(Base):
     turn: Mapped[int] = mapped_column(Integer)
     order: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # When the GM withdrew it (`maild gm withdraw`): kept, listed as withdrawn, never given to `resolve`.
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Turn(Base):

@@ -81,7 +81,8 @@ def cancel_late(session: Session, game: Game, player: Player, turn: int, receive
 
 def gm_orders(session: Session, game: Game, turn: int) -> list[PlacedOrder]:
     """The GM's orders for a turn, in the order he gave them (they come before any player's mail: seq 0)."""
-    rows = session.scalars(select(GmOrder).where(GmOrder.game_id == game.id, GmOrder.turn == turn)
+    rows = session.scalars(select(GmOrder).where(GmOrder.game_id == game.id, GmOrder.turn == turn,
+                                                 GmOrder.withdrawn_at.is_(None))
                            .order_by(GmOrder.id))
     return [PlacedOrder(Order.from_json(r.order), 0) for r in rows]
 

@@ -34,3 +34,12 @@ def setup_path(text: str, base_dir: Path) -> Path:
 
 def shipped_examples() -> list[str]:
     return sorted(p.name for p in EXAMPLES_DIR.iterdir() if (p / "setup.toml").is_file())
+
+
+def example_orders(name: str) -> dict[str, str]:
+    """Orders players of the example `name` may send for its first turn: examples/NAME/orders/PLAYER.txt, by
+    player name (the contract test mails them)."""
+    folder = EXAMPLES_DIR / name / "orders"
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.txt"))}

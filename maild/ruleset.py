@@ -8,8 +8,11 @@ public should be told, as template contexts. The framework stores, renders and m
 from __future__ import annotations
 
 import importlib
+import inspect
+import logging
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -97,8 +100,79 @@ class TurnResult:
 
 LatePolicy = Literal["next_turn", "refuse"]
 
+#: How the framework reads a GM order's argument from the command line: "text" as given, "int" a whole number,
+#: "decimal" a number with a fraction (stored as a float), "file" a TOML file it reads (the order gets the
+#: table), "player" a player of the game, matched by `Ruleset.find_player` (any case; a game may add aliases).
+GmArgType = Literal["text", "int", "decimal", "file", "player"]
+
+
+@dataclass(frozen=True)
+class GmArg:
+    """One argument of a GM order. A required one is positional, after the game's name; an optional one is an
+    option `--NAME VALUE` with `default`."""
+
+    name: str  # the key in the order's fields, and the option's name when optional
+    type: GmArgType
+    help: str
+    optional: bool = False
+    default: Any = None
+    positive: bool = False  # an int or decimal that must be above zero (an amount of money)
+    metavar: str | None = None  # how --help shows it (default: the name in capitals)
+
+
+@dataclass(frozen=True)
+class GmOrderSpec:
+    """A GM order a ruleset adds to `maild gm`: `maild gm WORD GAME ARGS...`. It is stored for the game's open
+    turn and reaches `resolve` under GM_ORDERS as an Order of `kind` with the arguments as `args`."""
+
+    word: str  # on the command line: "pay"
+    kind: str  # the Order's kind in `resolve`: "gm_payment"
+    help: str  # one line, for `maild gm --help`
+    description: str  # for `maild gm WORD --help`: what it does, when it takes effect, an example
+    args: tuple[GmArg, ...] = ()
+    # How `maild gm list` and the confirmation name the order: str.format over the arguments (a file
+    # argument is its path here, not its table), e.g. "payment of {amount:.2f} from {player}".
+    summary: str = ""
+    # The same order (same kind, same fields) given again is a no-op, said so: an amendment or a bulletin
+    # sent twice by mistake. False where repeating is meaningful (two cheques of the same amount).
+    idempotent: bool = False
+
+
+@dataclass(frozen=True)
+class MailCommand:
+    """A one-word mail command a ruleset adds (a line that is just the word, or a subject that is just the word
+    on a mail without orders). It is answered in the ack (and to a stranger) with `template`
+    (templates/<game>/<template>, else the framework's templates/<template>), rendered with the HELP context
+    (see `Ruleset`); None for the framework's STATUS and CANCEL, which the ack itself answers."""
+
+    word: str  # upper case: "CODESHEET"
+    help: str  # what it sends, for HELP
+    template: str | None  # e.g. "codesheet.txt.j2"
+
+
+@dataclass(frozen=True)
+class OrderKind:
+    """One kind of order a player may send, for HELP and the code sheet of the framework's templates."""
+
+    word: str  # how the order starts, as a player writes it: "throw"
+    form: str  # its shape: "throw rock|paper|scissors"
+    help: str  # what it does, in a line
+    example: str = ""  # a line a player could send as it is
+
+
+#: The framework's own mail commands for every game: HELP (the ruleset's order sheet) and STATUS (the orders on
+#: file). CANCEL, the late-cancel service, is a game's only with `late_cancel_days`.
+FRAMEWORK_COMMANDS = (
+    MailCommand("HELP", "how to send orders to this game", "help.txt.j2"),
+    MailCommand("STATUS", "your orders on file for this turn", None),
+)
+CANCEL = MailCommand("CANCEL", "withdraw orders that came after a deadline and were kept for the next turn",
+                     None)
+#: Words `maild gm` keeps for itself: a ruleset's GM order may not be named so.
+GM_RESERVED = frozenset({"list", "withdraw"})
+
 # The key in `resolve`'s orders under which the GM's own orders come (payments, bulletins, amendments), for a
-# ruleset that declares the kinds it takes in `gm_kinds`. No player can be named so: names never start with #.
+# ruleset that declares them in `gm_orders`. No player can be named so: names never start with #.
 GM_ORDERS = "#gm"
 
 
@@ -112,6 +186,22 @@ class Ruleset:
 
     A ruleset keeps no state of its own between calls: the framework hands it the game state (a JSON dict it
     owns) each time, because several daemons may share one database and any of them may run the next step.
+
+    **Templates.** Each is looked up as templates/<name>/X, else the framework's templates/X, which works for
+    any game from this contract alone. What each receives:
+
+    - ``help.txt.j2`` (HELP), ``codesheet.txt.j2`` and any `MailCommand` template: ``game`` (the game's
+      name), ``turn``, ``player`` (None for a stranger), ``command`` (the word, upper case), ``info``
+      (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy).
+      The framework's ``command.txt.j2`` prints the lines ``info`` holds under the word in lower case.
+    - ``printout.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` (words), ``player``, and the
+      player's context from `resolve`'s ``TurnResult.printouts``. The framework's template reads
+      ``sections``: a list of ``{"title": str, "lines": [str, ...]}``.
+    - ``newsletter.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` and ``TurnResult.newsletter``;
+      the framework's template reads ``sections`` too.
+    - ``ack.txt.j2``: the framework's (orders understood, errors, STATUS); `template_context` is ``info``.
+    - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline`` and the context `welcome` returns (no mail
+      when it returns None); the framework's template reads ``sections`` as the printout's does.
     """
 
     #: The ruleset's name: the package under `rules/` and the folder of its templates under `templates/`.
@@ -129,9 +219,43 @@ class Ruleset:
     #: player his next mail will do (under the lines not understood and at its foot, so it must match the
     #: policy). None: every mail's orders are added to the ones on file.
     resubmission: ResubmissionPolicy | None = None
-    #: GM order kinds the ruleset takes through `maild gm` (today "gm_payment", "gm_bulletin", "gm_amend");
-    #: they reach `resolve` under GM_ORDERS.
-    gm_kinds: frozenset[str] = frozenset()
+    #: The GM orders the ruleset adds to `maild gm` (see GmOrderSpec); they reach `resolve` under GM_ORDERS.
+    gm_orders: tuple[GmOrderSpec, ...] = ()
+    #: The mail commands the ruleset adds to HELP and STATUS (and CANCEL, with `late_cancel_days`).
+    mail_commands: tuple[MailCommand, ...] = ()
+    #: The orders a player may send, for the framework's HELP and code sheet templates.
+    order_kinds: tuple[OrderKind, ...] = ()
+    #: A paragraph on the game for HELP; default: the class's docstring.
+    summary: str = ""
+
+    @property
+    def gm_kinds(self) -> frozenset[str]:
+        """The kinds of the declared GM orders (`gm_orders`)."""
+        return frozenset(spec.kind for spec in self.gm_orders)
+
+    def gm_order(self, word: str) -> GmOrderSpec | None:
+        return next((spec for spec in self.gm_orders if spec.word == word), None)
+
+    def commands(self) -> tuple[MailCommand, ...]:
+        """Every mail command this game answers: the framework's, CANCEL where late orders can be cancelled,
+        and the ruleset's own."""
+        cancel = (CANCEL,) if self.late_cancel_days else ()
+        return (*FRAMEWORK_COMMANDS, *cancel, *self.mail_commands)
+
+    def command(self, word: str) -> MailCommand | None:
+        return next((c for c in self.commands() if c.word == word.upper()), None)
+
+    def rules_info(self) -> dict[str, Any]:
+        """What the framework's HELP and code sheet templates show of the game (their ``rules``)."""
+        return {
+            "name": self.name,
+            # The class's own docstring, never the base class's (inspect.getdoc would inherit this one's).
+            "summary": inspect.cleandoc(self.summary or type(self).__doc__ or ""),
+            "orders": list(self.order_kinds),
+            "commands": list(self.commands()),
+            "late_policy": self.late_policy,
+            "late_cancel_days": self.late_cancel_days,
+        }
 
     def parse(self, text: str) -> ParsedOrders:
         """Syntax only: every line is an order or a diagnostic (blank lines are neither)."""
@@ -160,9 +284,16 @@ class Ruleset:
         """Checks against the game state at intake (e.g. a bid for more units than offered). Default: none."""
         return []
 
-    def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any]) -> str | None:
-        """Why a GM order of `kind` cannot be taken against `state`, or None to take it. Default: take it."""
+    def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
+                 pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
+        """Why a GM order of `kind` for turn `turn` cannot be taken, or None to take it. `pending` are the GM's
+        orders already recorded for that turn, in the order given: the order is checked against the state as
+        they will leave it, so two amendments that clash are caught before the turn runs. Default: take it."""
         return None
+
+    def find_player(self, state: dict[str, Any], word: str) -> str | None:
+        """The player a GM order's "player" argument names, or None. Default: a player's name in any case."""
+        return next((p.name for p in self.players(state) if p.name.lower() == word.lower()), None)
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         """Resubmission policy: None to accept `new`, or the reason it is refused. Default: what the
@@ -208,14 +339,96 @@ class SetupError(ValueError):
     """A setup file the ruleset cannot start a game from; the message says what is wrong."""
 
 
+# Rulesets registered in this process (`register`), by name: consulted before the installed packages.
+_REGISTERED: dict[str, Ruleset] = {}
+# Every installed ruleset's mail command words, once known (`command_words`); a `register` forgets them.
+_WORDS: list[frozenset[str]] = []
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Make `ruleset` known by its name in this process, ahead of any package of that name: for a game that
+    lives outside `maild_rules` (a test's game, a GM's script). A daemon started on its own finds only the
+    installed packages; a game shipped as its own package lives in `maild_rules` (see docs/writing-a-ruleset.md).
+    Returns the ruleset, so a module can write ``RULESET = register(MyGame())``."""
+    if not ruleset.name.isidentifier():
+        raise ValueError(f"a ruleset's name must be an identifier, not {ruleset.name!r}")
+    _REGISTERED[ruleset.name] = ruleset
+    _WORDS.clear()
+    return ruleset
+
+
+def unregister(name: str) -> None:
+    _REGISTERED.pop(name, None)
+    _WORDS.clear()
+
+
 def load_ruleset(name: str) -> Ruleset:
-    """The ruleset named `name`: the RULESET object of package rules.<name>."""
+    """The ruleset named `name`: one `register`ed in this process, else the RULESET object of package
+    maild_rules.<name>, else the object an installed distribution names under the entry point group
+    `maild.rulesets` (a game shipped as a package of its own). KeyError if there is none."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     if not name.isidentifier():
         raise KeyError(name)
     try:
         module = importlib.import_module(f"maild_rules.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name in (f"maild_rules.{name}", "rules"):
-            raise KeyError(name) from None
-        raise
-    return module.RULESET
+        if exc.name not in (f"maild_rules.{name}", "rules"):
+            raise
+        module = None
+    if module is not None:
+        return module.RULESET
+    if name not in entry_points():
+        raise KeyError(name)
+    ruleset = entry_points()[name].load()
+    if not isinstance(ruleset, Ruleset) or ruleset.name != name:
+        raise TypeError(f"entry point {name!r} of group {ENTRY_POINTS!r} is not a Ruleset named {name!r}")
+    return ruleset
+
+
+#: The entry point group through which an installed distribution offers rulesets: name = "module:OBJECT".
+ENTRY_POINTS = "maild.rulesets"
+
+
+@cache
+def entry_points() -> dict[str, Any]:
+    """The `maild.rulesets` entry points of the installed distributions, by name (read once per process)."""
+    from importlib.metadata import entry_points as installed
+
+    return {ep.name: ep for ep in installed(group=ENTRY_POINTS)}
+
+
+def installed_names() -> list[str]:
+    """The names of every ruleset this process can load: the registered ones, the packages of `maild_rules`
+    (found with pkgutil, so the framework names no game) and the `maild.rulesets` entry points, sorted."""
+    return sorted(package_names() | set(_REGISTERED) | set(entry_points()))
+
+
+@cache
+def package_names() -> frozenset[str]:
+    """The game packages of `maild_rules`, found with pkgutil: they do not change while maild runs."""
+    import pkgutil
+
+    import maild_rules
+
+    return frozenset(m.name for m in pkgutil.iter_modules(maild_rules.__path__) if m.ispkg)
+
+
+def installed_rulesets() -> list[Ruleset]:
+    return [load_ruleset(name) for name in installed_names()]
+
+
+def command_words(ruleset: Ruleset | None = None) -> frozenset[str]:
+    """The mail command words (upper case) of `ruleset`, or of every installed ruleset: what intake
+    recognises in a mail before it knows the mail's game."""
+    if ruleset is not None:
+        return frozenset(c.word for c in ruleset.commands())
+    if not _WORDS:
+        words = {c.word for c in (*FRAMEWORK_COMMANDS, CANCEL)}
+        for name in installed_names():
+            try:
+                words |= command_words(load_ruleset(name))
+            except Exception:  # noqa: BLE001 - one broken game must not stop the mail of every other
+                logging.getLogger("maild.ruleset").exception("ruleset %s could not be loaded", name)
+        _WORDS.append(frozenset(words))
+    return _WORDS[0]

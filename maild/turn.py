@@ -240,23 +240,32 @@ def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, A
 NEWSLETTER_RECIPIENTS = 50
 
 
+def render_turn(game: Game, number: int, result: TurnResult, finished: bool, next_deadline: str,
+                players: list[Player], missed: dict[str, Any] | None = None) -> tuple[dict[str, str], str]:
+    """The texts of a turn's mail: each player's printout (by name; for those the result has one, with the
+    orders of his that were not carried out, `missed`) and the newsletter."""
+    common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
+    missed = missed or {}
+    printouts = {p.name: render(game.ruleset, "printout.txt.j2", **common, player=p.name,
+                                not_carried_out=missed.get(p.name), **result.printouts[p.name])
+                 for p in players if p.name in result.printouts}
+    return printouts, render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
+
+
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
                     next_deadline: str, key_suffix: str = "", subject_note: str = "") -> None:
     """Every player's printout, and the newsletter to everyone. The turn runs once (its keys are new), so
     the rows go in with one INSERT; a rerun gives them keys of their own."""
     players = players_of(s, game)
-    common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
     missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits)
+    printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed)
     rows = []
     for player in players:
-        context = result.printouts.get(player.name)
-        if context is not None:
-            body = render(game.ruleset, "printout.txt.j2", **common, player=player.name,
-                          not_carried_out=missed.get(player.name), **context)
+        if player.name in printouts:
             rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
-                                     kind="printout", to=[player.email], game_id=game.id, body=body,
+                                     kind="printout", to=[player.email], game_id=game.id,
+                                     body=printouts[player.name],
                                      subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))
-    newsletter = render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
     for part, start in enumerate(range(0, len(players), NEWSLETTER_RECIPIENTS), start=1):
         readers = [p.email for p in players[start:start + NEWSLETTER_RECIPIENTS]]
         rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{part}{key_suffix}", kind="newsletter",

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import random
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,13 +14,13 @@ import pytest
 import sqlalchemy as sa
 
 from maild.app import App
-from maild.clock import Clock
-from maild.config import ReplyLimits, parse_config
-from maild.db import Database, upgrade
 from maild.mail.imap import ImapInbox
+from maild.testing import answering_every_mail, maildir_config, open_app, postgres_schema
 
 if TYPE_CHECKING:  # imported for real by pytest_plugins, which must come first to rewrite its asserts
     from tests.servers import Dovecot
+
+__all__ = ["answering_every_mail", "config_dict", "make_app", "write_gm_config"]
 
 pytest_plugins = ["tests.servers"]
 
@@ -111,14 +109,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is not reachable at {PG_URL}")
         pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(PG_URL)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+    with postgres_schema(PG_URL) as url:
+        yield url
 
 
 @pytest.fixture
@@ -129,37 +121,21 @@ def venice_setup(tmp_path: Path) -> Path:
 
 
 def config_dict(tmp_path: Path, db_url: str, setup: Path | None = None, **game: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "database": {"url": db_url},
-        "mail": {
-            "inbound": {"kind": "maildir", "path": str(tmp_path / "inbox")},
-            "outbound": {"kind": "maildir", "path": str(tmp_path / "outbox"), "from": "gm@example.org"},
-        },
-        "daemon": {"gm": "referee@example.org"},
-        "games": [],
-    }
+    """The tests' config: Maildirs in `tmp_path`, and with `setup` the Venice game venice1 at a week of
+    deadlines (`game` overrides its keys)."""
+    games = []
     if setup is not None:
-        data["games"].append({
+        games.append({
             "name": "venice1", "ruleset": "venice", "setup": str(setup), "address": "gm@example.org",
             "schedule": {"timezone": "Europe/Rome",
                          "at": [f"2026-11-{22 + i}T17:15" for i in range(7)]},
             **game,
         })
-    return data
-
-
-def answering_every_mail(app: App) -> App:
-    """`app` with the per-address reply caps raised above any test's mails a player: for tests where each of
-    many mails from one player must be answered (the caps themselves are tests/test_replies.py's)."""
-    app.config = replace(app.config, limits=ReplyLimits(replies_per_hour=1000, replies_per_day=1000))
-    return app
+    return maildir_config(tmp_path, db_url, games)
 
 
 def make_app(tmp_path: Path, db_url: str, now: datetime, setup: Path | None = None, **game: Any) -> App:
-    config = parse_config(config_dict(tmp_path, db_url, setup, **game), tmp_path, None)
-    db = Database(config.database_url)
-    upgrade(db.engine)
-    return App(config=config, db=db, clock=Clock(now, frozen=True))
+    return open_app(config_dict(tmp_path, db_url, setup, **game), tmp_path, now)
 
 
 WEEK = ('at = ["2026-11-22T17:15", "2026-11-23T17:15", "2026-11-24T17:15", "2026-11-25T17:15",\n'

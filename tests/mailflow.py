@@ -4,59 +4,28 @@ and turns without a transport."""
 
 from __future__ import annotations
 
-import asyncio
-import email
-import os
 from datetime import datetime
 from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 
 from maild.app import App
-from maild.clock import Clock
-from maild.daemon import Daemon
 from maild.games import sync_games
 from maild.mail.base import FetchedMail
-from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import OrderSetRow
+from maild.testing import drop, run_pass, sent
 from tests.conftest import make_app
 
 ROME = ZoneInfo("Europe/Rome")
+
+__all__ = ["drop", "run_pass", "sent"]  # the harness's, for the tests that import them from here
 
 
 def mail(sender: str, body: str, n: int, subject: str = "my bids", extra: str = "") -> bytes:
     return (f"From: Player <{sender}>\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
             f"Message-ID: <flow-{n}@example.org>\r\n{extra}\r\n{body}\r\n").encode()
-
-
-def drop(app: App, raw: bytes, when: datetime) -> None:
-    assert app.config.inbound.path is not None
-    path = deliver(app.config.inbound.path, raw)
-    os.utime(path, (when.timestamp(), when.timestamp()))
-
-
-def run_pass(app: App, at: datetime) -> None:
-    app.clock = Clock(at, frozen=True)
-    assert app.config.inbound.path and app.config.outbound.path
-    daemon = Daemon(app, MaildirInbox(app.config.inbound.path), MaildirSender(app.config.outbound.path),
-                    status_line=False)
-    asyncio.run(daemon.run(once=True))
-
-
-def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
-    """The mail delivered so far, oldest first; without the players' welcomes (mailed when the daemon's first
-    pass creates the game) unless `welcomes`."""
-    assert app.config.outbound.path is not None
-    files = sorted((app.config.outbound.path / "new").iterdir(), key=lambda p: p.stat().st_mtime_ns)
-    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
-    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
-
-
-def _is_welcome(mail: EmailMessage) -> bool:
-    return "] welcome, " in str(mail["Subject"]) and mail["In-Reply-To"] is None  # an ack answers a mail
 
 
 def by_subject(mails: list[EmailMessage], text: str) -> EmailMessage:

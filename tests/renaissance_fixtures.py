@@ -23,6 +23,8 @@ from types import ModuleType
 from typing import Any
 
 from maild.app import App
+from maild.testing import run_pass
+from maild.turn import release_turn
 from maild_rules.renaissance.engine import STEPS, Ctx
 from maild_rules.renaissance.setup import new_game
 from tests.conftest import make_app
@@ -228,3 +230,65 @@ def mail_game(tmp_path: Path, db_url: str, now: datetime) -> App:
     setup.write_text(MAIL_SETUP)
     return make_app(tmp_path, db_url, now, setup, name="ren1", ruleset="renaissance",
                     schedule={"timezone": "Europe/Rome", "at": ["2026-12-01T12:00", "2027-01-01T12:00"]})
+
+
+# A GM's config for game ren1 of MAIL_SETUP (format with db= and tmp=), and an amendment adding Venice's port
+# and the Cornaro family.
+CONFIG_TOML = """
+[database]
+url = "{db}"
+[mail.inbound]
+kind = "maildir"
+path = "{tmp}/inbox"
+[mail.outbound]
+kind = "maildir"
+path = "{tmp}/outbox"
+from = "gm@example.org"
+[[games]]
+name = "ren1"
+ruleset = "renaissance"
+setup = "renaissance.toml"
+address = "gm@example.org"
+[games.schedule]
+timezone = "Europe/Rome"
+at = ["2026-12-01T12:00", "2027-01-01T12:00"]
+"""
+
+VENICE_PORT = """
+[[locations]]
+name = "Venice"
+lat = 45.44
+lon = 12.33
+population = 100000
+wealth = 200
+loyalty = 600
+religion = "catholic"
+harbor = 12
+
+[[players]]
+code = "COR"
+email = "cor@example.org"
+balance = 50.0
+
+[[families]]
+name = "CORNARO"
+number = 4
+player = "COR"
+religion = "catholic"
+  [[families.personae]]
+  id = "0401"
+  name = "Caterina Cornaro"
+  female = true
+  popularity = 300
+  assets = { ducats = 9000 }
+  location = "Venice"
+  citizenship = "Venice"
+"""
+
+
+def month_passes(app: App, at: datetime) -> None:
+    """The deadline passes with no family's orders on file: the safety gate (which holds a turn nobody sent
+    orders for) is the GM's to lift, as he would with `maild turn release`."""
+    run_pass(app, at)
+    assert release_turn(app, "ren1").status == "done"
+    run_pass(app, at)

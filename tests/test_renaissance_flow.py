@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from maild.app import App
 from maild.cli import game_export
 from maild.games import get_game
-from maild.turn import release_turn, rerun_turn
+from maild.turn import rerun_turn
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
-from tests.renaissance_fixtures import mail_game
+from tests.renaissance_fixtures import CONFIG_TOML, VENICE_PORT, mail_game, month_passes
 
 MEDICI = """/MED *MEDICI
 *Florence .0101
@@ -25,66 +24,6 @@ HC1000
 """
 SFORZA = "/SFO *SFORZA\n*Florence .0201\nS0fibwool50\n"  # he is at Milan: a note, and the sale stands
 BORGIA = "#ren1 BOR cantarella\n/BOR *BORGIA\n*Florence .0301\nT0101grain\nBwool50\n"
-
-
-CONFIG_TOML = """
-[database]
-url = "{db}"
-[mail.inbound]
-kind = "maildir"
-path = "{tmp}/inbox"
-[mail.outbound]
-kind = "maildir"
-path = "{tmp}/outbox"
-from = "gm@example.org"
-[[games]]
-name = "ren1"
-ruleset = "renaissance"
-setup = "renaissance.toml"
-address = "gm@example.org"
-[games.schedule]
-timezone = "Europe/Rome"
-at = ["2026-12-01T12:00", "2027-01-01T12:00"]
-"""
-
-VENICE_PORT = """
-[[locations]]
-name = "Venice"
-lat = 45.44
-lon = 12.33
-population = 100000
-wealth = 200
-loyalty = 600
-religion = "catholic"
-harbor = 12
-
-[[players]]
-code = "COR"
-email = "cor@example.org"
-balance = 50.0
-
-[[families]]
-name = "CORNARO"
-number = 4
-player = "COR"
-religion = "catholic"
-  [[families.personae]]
-  id = "0401"
-  name = "Caterina Cornaro"
-  female = true
-  popularity = 300
-  assets = { ducats = 9000 }
-  location = "Venice"
-  citizenship = "Venice"
-"""
-
-
-def month_passes(app: App, at: datetime) -> None:
-    """The deadline passes with no family's orders on file: the safety gate (which holds a turn nobody sent
-    orders for) is the GM's to lift, as he would with `maild turn release`."""
-    run_pass(app, at)
-    assert release_turn(app, "ren1").status == "done"
-    run_pass(app, at)
 
 
 def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:

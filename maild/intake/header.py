@@ -16,9 +16,16 @@ Header line syntax (decided here; Atlantis and GalaxyNG orders start the same wa
 
 ``#end`` (any case) on a line of its own ends the orders; text after it is ignored.
 
-Commands: a line that is just ``HELP``, ``STATUS``, ``CODESHEET`` or ``CANCEL`` (any case, bold or not, with an
-optional ``.``/``!``) is a command; so is a subject that is just that word (after ``Re:``/``Fwd:`` prefixes
-and ``[tags]``) when the mail has no order text.
+Commands: a line that is just a command word (any case, bold or not, with an optional ``.``/``!``) is a
+command; so is a subject that is just that word (after ``Re:``/``Fwd:`` prefixes and ``[tags]``) when the mail
+has no order text. The words are the framework's ``HELP``, ``STATUS`` and ``CANCEL`` (answered only for a game
+whose ruleset keeps late orders that can be cancelled) and the mail commands rulesets declare (Renaissance's
+``CODESHEET``).
+
+A mail's game is not known when its text is read (the header line or the subject may name it), so the words
+recognised are those of every installed ruleset (`maild.ruleset.command_words`); once the mail is routed, a
+word the game does not have is not answered and the ack says so (`maild.intake.pipeline`). A caller that knows
+the game (`maild orders check --ruleset R`) passes that game's words.
 """
 
 from __future__ import annotations
@@ -28,13 +35,14 @@ from dataclasses import dataclass
 
 from maild.intake.normalize import without_bullet
 from maild.intake.quotes import plain
+from maild.ruleset import command_words
 
 _GAME = re.compile(r"[A-Za-z][\w.-]{0,63}", re.ASCII)
 _PLAYER = re.compile(r"[\w.@+-]{1,64}")
 # "..." or curly/low/guillemet quotes around a password with blanks; otherwise a bare word.
 _TOKEN = re.compile(r'"([^"]*)"|“([^”]*)”|„([^“”]*)[“”]|«\s?([^»]*?)\s?»|(\S+)')
 _END = re.compile(r"#end\.?", re.IGNORECASE)
-_COMMAND = re.compile(r"(help|status|codesheet|cancel)[.!]?", re.IGNORECASE)
+_COMMAND = re.compile(r"([A-Za-z]{2,30})[.!]?")
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|antw|r|i)\s*(?:\[\d+\])?\s*:|\[[^\]]*\])\s*",
                              re.IGNORECASE)
 
@@ -95,13 +103,17 @@ def is_end_line(line: str) -> bool:
     return bool(_END.fullmatch(_unemphasized(line)))
 
 
-def line_command(line: str) -> str | None:
-    """The command word ("help", "status", "codesheet", "cancel") if the line is just that word."""
+def line_command(line: str, words: frozenset[str] | None = None) -> str | None:
+    """The command word, lower case ("help", "codesheet"), if the line is just one of `words` (upper case;
+    default: every installed ruleset's, `command_words()`)."""
     m = _COMMAND.fullmatch(_unemphasized(line))
-    return m.group(1).lower() if m else None
+    if m is None:
+        return None
+    word = m.group(1).upper()
+    return word.lower() if word in (command_words() if words is None else words) else None
 
 
-def subject_command(subject: str) -> str | None:
+def subject_command(subject: str, words: frozenset[str] | None = None) -> str | None:
     """The command word if the subject is just that word, once reply prefixes and tags are removed."""
     rest = subject
     while True:
@@ -109,7 +121,7 @@ def subject_command(subject: str) -> str | None:
         if stripped == rest:
             break
         rest = stripped
-    return line_command(rest)
+    return line_command(rest, words)
 
 
 def subject_tags(subject: str) -> list[str]:

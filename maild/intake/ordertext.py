@@ -16,9 +16,9 @@ The rules, in order:
    header line (one mail carries one player's orders; the rest is ignored and noted), or the end. In it,
    quoted lines, attributions, forward headers and what follows a cut are removed (`quotes.strip_quotes`);
    unquoted lines between quoted ones stay, so orders interleaved with a quoted report survive.
-4. **Commands**: lines that are just ``HELP`` or ``STATUS`` are taken out of the order text and
-   reported as `command` (the first one wins); with no order text left, a subject of just that word
-   counts too.
+4. **Commands**: lines that are just a command word (``HELP``, ``STATUS``, a ruleset's; see `header`) are
+   taken out of the order text and reported as `command` (the first one wins); with no order text left, a
+   subject of just that word counts too.
 5. Leading and trailing blank lines are dropped.
 
 **Line numbers**: "line N" in an ack means line N of `OrderText.text`, the order text as the ack shows
@@ -46,7 +46,7 @@ class OrderText:
     text: str
     line_map: tuple[int, ...]  # 1-based line in the decoded text for each line of `text`
     header: OrderHeader | None = None
-    command: str | None = None  # "help" or "status"
+    command: str | None = None  # a command word, lower case: "help", "status", "codesheet"
     quoted_removed: bool = False  # quoted text, attributions or a signature were removed
     notes: list[str] = field(default_factory=list)  # for the ack's list of problems
 
@@ -85,8 +85,9 @@ def find_header(lines: Sequence[str], cut: int | None = None) -> OrderHeader | N
     return candidates[-1]
 
 
-def extract(text: str, subject: str = "") -> OrderText:
-    """The order text of a decoded mail text (see the module docstring); never raises."""
+def extract(text: str, subject: str = "", commands: frozenset[str] | None = None) -> OrderText:
+    """The order text of a decoded mail text (see the module docstring); never raises. `commands`: the
+    command words to recognise (default: every installed ruleset's, see `header`)."""
     # An attribution glued to the end of the player's line is split off first, so that line stays his.
     lines, origin = unglue(text.split("\n"))
     notes: list[str] = []
@@ -116,7 +117,7 @@ def extract(text: str, subject: str = "") -> OrderText:
     indices: list[int] = []
     command = None
     for i in kept.indices:
-        word = line_command(lines[i]) if len(lines[i]) < 20 else None
+        word = line_command(lines[i], commands) if len(lines[i]) < 40 else None
         if word:
             command = command or word
         else:
@@ -124,7 +125,7 @@ def extract(text: str, subject: str = "") -> OrderText:
     nonblank = [k for k, i in enumerate(indices) if lines[i].strip()]
     indices = indices[nonblank[0]:nonblank[-1] + 1] if nonblank else []
     if not indices and command is None:
-        command = subject_command(subject)
+        command = subject_command(subject, commands)
     return OrderText(
         text="\n".join(lines[i] for i in indices),
         line_map=tuple(origin[i] + 1 for i in indices),

@@ -33,9 +33,9 @@ from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
 from maild.policies import second_mail_words
-from maild.render import environment, render
+from maild.render import render
 from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
-from maild.ruleset import OrderSet, ParsedOrders, Ruleset
+from maild.ruleset import OrderSet, ParsedOrders, Ruleset, command_words
 
 log = logging.getLogger("maild.intake")
 
@@ -46,8 +46,10 @@ INTAKE_BATCH = 50
 # How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
 NOT_ANSWERED = "; not answered: "
 
-# The commands that need no password: what they answer is the same for everyone.
-PUBLIC_COMMANDS = frozenset({"HELP", "CODESHEET"})
+def public_commands(ruleset: Ruleset) -> frozenset[str]:
+    """The commands that need no password: those a template answers (HELP, a game's code sheet), the same for
+    everyone; STATUS and CANCEL touch a player's own orders."""
+    return frozenset(c.word for c in ruleset.commands() if c.template is not None)
 
 
 def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
@@ -226,7 +228,7 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     if refusal is not None:
         # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order
         # sheet is public, so a HELP without the password is no reason to refuse it.
-        asks_help = bool(mail.commands & PUBLIC_COMMANDS)
+        asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
         carries_orders = asks_help and _carries_orders(game, player, mail)
         if asks_help and not carries_orders and mail.from_addr == player.email:
             handle_orders(s, app, row, game, player, mail, run)  # his HELP, as if he had given the password
@@ -279,11 +281,12 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     finds the game. The mail itself stays held for the GM (the sender may be forged, hence once a day).
     With `player` and `problem`: a HELP that named a player but could not prove it was him, answered so."""
     assert mail.from_addr is not None
-    help_ = None
-    if mail.commands & PUBLIC_COMMANDS:
-        context = ruleset_named(game.ruleset).template_context(run.state(s, game, game.turn), game.turn) \
-            if not game.finished else {}
-        help_ = help_text(game, game.turn, context, mail.commands)
+    ruleset = ruleset_named(game.ruleset)
+    commands, _problems = game_commands(ruleset, game, mail)
+    public = commands & public_commands(ruleset)
+    context = ruleset.template_context(run.state(s, game, game.turn), game.turn) if public and not game.finished \
+        else {}
+    help_ = help_text(game, ruleset, game.turn, context, public)
     body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
                   sender=Echo(app.config.limits).line(mail.from_addr), problem=problem,
                   player=player.name if player is not None else None)
@@ -355,16 +358,25 @@ def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids:
     return _refusal(game, player, last.id, body)
 
 
-def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str],
+def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
               player: str | None = None) -> str | None:
-    """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet); `player`,
-    the reader when he is a player, lets the sheet show his own header lines."""
-    names = {"HELP": ["help.txt.j2"], "CODESHEET": ["codesheet.txt.j2", "help.txt.j2"]}
-    for command, templates in names.items():
-        if command in commands:
-            template = environment().select_template([f"{game.ruleset}/{t}" for t in templates])
-            return template.render(game=game.name, turn=turn, info=context, player=player)
+    """The answer to HELP or to a mail command the game declares (its template, with the framework's as
+    fallback); None for a mail with neither (STATUS and CANCEL the ack answers itself)."""
+    for word in sorted(commands):
+        command = ruleset.command(word)
+        if command is not None and command.template is not None:
+            return render(game.ruleset, command.template, game=game.name, turn=turn, player=player, info=context,
+                          rules=ruleset.rules_info(), command=word)
     return None
+
+
+def game_commands(ruleset: Ruleset, game: Game, mail: ReadMail) -> tuple[frozenset[str], list[str]]:
+    """The mail's commands this game has, and a problem for the ack for each it has not: intake recognises
+    every installed game's words before it knows the mail's game (maild/intake/header.py)."""
+    known = command_words(ruleset)
+    problems = [f"{word} is not a command of {game.name} (it has {', '.join(sorted(known))}); the line was not "
+                "read as an order either" for word in sorted(mail.commands - known)]
+    return mail.commands & known, problems
 
 
 def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datetime
@@ -397,6 +409,7 @@ def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, num
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
                   run: IntakeRun) -> None:
     ruleset = ruleset_named(game.ruleset)
+    commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
     turn, late = target_turn(run.turn(s, game, game.turn), ruleset, game, row.received_at)
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
@@ -404,7 +417,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     parsed = read.parsed
     refused: str | None = None
     cancelled: str | None = None
-    if "CANCEL" in mail.commands and turn is not None:
+    if "CANCEL" in commands and turn is not None:
         run.flush(s)  # the sets to cancel may have come earlier in this transaction
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
                                 ruleset.late_cancel_days)
@@ -422,7 +435,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
                               diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
     on_file: list[OrderSet] = []
-    if parsed.orders or "STATUS" in mail.commands:
+    if parsed.orders or "STATUS" in commands:
         on_file = run.on_file(s, game, number, player)
     if turn is not None and parsed.orders:
         new = OrderSet(player=player.name, seq=row.id, orders=parsed.orders)
@@ -439,7 +452,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         run.book(dict(
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id, orders=[],
             diagnostics=[d.to_json() for d in parsed.diagnostics], status=NOT_UNDERSTOOD, reason=None))
-    row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if mail.commands else "empty")
+    row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if commands else "empty")
     deadline = _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, game.turn)
@@ -450,14 +463,14 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   errors=echo("errors", [d for d in parsed.diagnostics if not d.warning]),
                   warnings=echo("warnings", [d for d in parsed.diagnostics if d.warning]),
                   refused=echo.line(refused), late=late if turn is not None else None,
-                  sender=echo.line(mail.from_addr), registered=player.email, commands=mail.commands,
-                  in_force=echo("in_force", [p.order for p in in_force]), problems=echo("problems", mail.problems),
-                  info=context, help_text=help_text(game, number, context, mail.commands, player.name),
-                  cancelled=cancelled,
+                  sender=echo.line(mail.from_addr), registered=player.email, commands=commands,
+                  in_force=echo("in_force", [p.order for p in in_force]),
+                  problems=echo("problems", [*mail.problems, *command_problems]), info=context,
+                  help_text=help_text(game, ruleset, number, context, commands, player.name), cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
-                  status=ruleset.status(state, game.turn, player.name) if "STATUS" in mail.commands else {},
+                  status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
                   ignored=echo("ignored", read.ignored),
-                  nothing=not (parsed.orders or parsed.diagnostics or mail.commands), **echo.context())
+                  nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
         subject=_answer_subject(mail.subject, game.name, "your orders"), body=body, game_id=game.id,

@@ -9,7 +9,10 @@ from typing import Any
 from maild.policies import FirstSetStands
 from maild.ruleset import (
     Diagnostic,
+    GmArg,
+    GmOrderSpec,
     LatePolicy,
+    MailCommand,
     Order,
     ParsedOrders,
     PlacedOrder,
@@ -49,13 +52,48 @@ RESUBMISSION = FirstSetStands(
 )
 
 
+GM_ORDER_SPECS = (
+    GmOrderSpec(
+        "pay", "gm_payment", "record a player's payment to his account",
+        "Record money a player sent (a cheque, a transfer) on his account. The payment is posted at the start of\n"
+        "the open month, before the CREDIT check and the month's fees, so it counts towards that month (a\n"
+        "player who owed may have his orders executed, and it counts towards the prepayment discount).\n"
+        "A payment that reached you after the month's due date belongs to the next month: record it after\n"
+        "this month has run. PLAYER is a player code or a family's name, in any case.\n\n"
+        "example: maild gm pay ren1 SFO 25.50 --note \"cheque 12\"",
+        (GmArg("player", "player", "the player's code (SFO) or one of his families (SFORZA)"),
+         GmArg("amount", "decimal", "the amount received, above zero", positive=True),
+         GmArg("note", "text", "what the account's history says of it", optional=True, default="payment")),
+        summary="payment of {amount:.2f} from {player}"),
+    GmOrderSpec(
+        "bulletin", "gm_bulletin", "a bulletin for the next newsletter",
+        "Print TEXT among the GM's bulletins of the open month's newsletter. The same bulletin twice is recorded\n"
+        "once.\n\nexample: maild gm bulletin ren1 \"Rome mourns; the conclave meets.\"",
+        (GmArg("text", "text", "the bulletin, as it is to be printed"),),
+        summary="bulletin", idempotent=True),
+    GmOrderSpec(
+        "amend", "gm_amend", "add to the game's world from a TOML file (new locations, families)",
+        "Add players, families, locations or roads to the running game, from a TOML file of the setup's shape\n"
+        "(docs/renaissance/world.md). It takes effect at the start of the open month. It is checked against the\n"
+        "world as the amendments already recorded for the month will leave it: one that clashes (a code or a\n"
+        "name used twice) is refused with the reason, and the same file again is a no-op.\n\n"
+        "example: maild gm amend ren1 amend-1493-05.toml",
+        (GmArg("amendment", "file", "the amendment (TOML)", metavar="FILE"),),
+        summary="amendment from {amendment}", idempotent=True),
+)
+
+
 class Renaissance(Ruleset):
+    """The 1493 world: each player directs families of personae, with orders in the Renaissance action codes,
+    carried out month by month."""
+
     name = "renaissance"
     # ORDERS: "Orders which reach me after the due date will be processed in the immediately subsequent turn
     # unless I receive contrary instructions within ten days of the day on which turn results are mailed out."
     late_policy: LatePolicy = "next_turn"
     late_cancel_days = 10
-    gm_kinds = frozenset({"gm_payment", "gm_bulletin", "gm_amend"})
+    gm_orders = GM_ORDER_SPECS
+    mail_commands = (MailCommand("CODESHEET", "the whole sheet of action codes", "codesheet.txt.j2"),)
     resubmission = RESUBMISSION
 
     def parse(self, text: str) -> ParsedOrders:
@@ -73,15 +111,30 @@ class Renaissance(Ruleset):
     def check(self, state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
         return checks.check(state, turn, player, orders)
 
-    def check_gm(self, state: State, kind: str, fields: dict[str, Any]) -> str | None:
-        if kind == "gm_payment" and fields["player"] not in state["players"]:
-            return f"no player {fields['player']!r} in this game (players: {', '.join(state['players'])})"
+    def check_gm(self, state: State, kind: str, fields: dict[str, Any], pending: tuple[Order, ...] = (),
+                 turn: int | None = None) -> str | None:
         if kind == "gm_amend":
+            # Against the world as the month's pending amendments will leave it, as the month will apply them
+            # (with its turn, so that LOCATION SETUPS' one location a player a turn counts them): two amendments
+            # adding the same code would otherwise both pass, and the second stop the month at its start.
+            ahead = copy_state(state)
             try:
-                setup_rules.amend(copy_state(state), fields["amendment"])
+                for order in pending:
+                    if order.kind == "gm_amend":
+                        setup_rules.amend(ahead, order.args["amendment"], turn=turn)
+                setup_rules.amend(ahead, fields["amendment"], turn=turn)
             except ValueError as exc:
-                return str(exc)
+                return str(exc) + (" (counting the amendments already recorded for this month)" if pending else "")
         return None
+
+    def find_player(self, state: State, word: str) -> str | None:
+        # A payment names the player by his code or by a family he directs, in any case.
+        key = family_key(word)
+        for code in state["players"]:
+            if code.upper() == word.upper():
+                return code
+        family = state["families"].get(key)
+        return family["player"] if family is not None else None
 
     def requested_turn(self, state: State, turn: int, orders: list[Order]) -> int | None:
         marked = [o for o in orders if o.kind == "for_turn"]

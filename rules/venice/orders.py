@@ -19,6 +19,7 @@ from .state import normalize
 
 GRAMMAR = "venice"
 BID_EXAMPLE = "bid 30$ for 2 of opera"
+BID_FORM = "bid X$ for N of ITEM"
 BORROW_EXAMPLE = "borrow 200$"
 
 # Every way the grammar lets a bid begin, so the hints below cover each parser state a mistake can hit.

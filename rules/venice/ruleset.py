@@ -9,6 +9,7 @@ from maild.ruleset import (
     Diagnostic,
     LatePolicy,
     Order,
+    OrderKind,
     ParsedOrders,
     PlacedOrder,
     PlayerSpec,
@@ -24,7 +25,15 @@ from .state import CLOSING, TOTAL_TURNS, State, turns_held
 
 
 class Venice(Ruleset):
+    """Venice: seven sealed-bid auctions of agendas and assets, then agendas realized and loans repaid."""
+
     name = "venice"
+    order_kinds = (
+        OrderKind("bid", order_rules.BID_FORM, "offer X$ a unit for up to N units of ITEM in this turn's auction",
+                  order_rules.BID_EXAMPLE),
+        OrderKind("borrow", "borrow X$", "borrow from the treasury, before the opening auction only",
+                  order_rules.BORROW_EXAMPLE),
+    )
     # Orders that arrive after a deadline are for the next auction, like a bid handed in after 17.15.
     late_policy: LatePolicy = "next_turn"
     # Never refused: a later mail replaces bids item by item.

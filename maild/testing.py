@@ -1,0 +1,259 @@
+"""A harness to test a game by mail, the way the daemon plays it: players' mails go into a Maildir inbox, a
+pass of the daemon reads them and answers, the GM runs a turn, and the acks, printouts and newsletters are
+read back as text from the outbox Maildir.
+
+    from maild.testing import Table
+
+    table = Table(tmp_path)                                  # SQLite in tmp_path, or PostgreSQL:
+                                                             # with postgres_schema(URL) as url: Table(p, db_url=url)
+    table.create_game("rps1", "rps", {"players": [...]})     # a setup table, a TOML file or "example:NAME"
+    table.send("ann@example.org", "throw rock")              # a plain-text mail from a player
+    table.intake()                                           # one pass: read the mail, queue and send the ack
+    print(table.ack("ann@example.org"))
+    table.run_turn("rps1")
+    print(table.printout("rps1", 1, "ann"), table.newsletter("rps1", 1))
+
+A game that lives outside `maild_rules` (in the tests, say) is made known with `maild.ruleset.register`.
+The lower-level helpers (`maildir_config`, `open_app`, `drop`, `run_pass`, `sent`) serve tests that need
+more control. docs/writing-a-ruleset.md shows the harness at work; maild's own tests use it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+from typing import Any
+
+from maild.app import App
+from maild.clock import Clock
+from maild.config import ReplyLimits, parse_config
+from maild.db import Database, upgrade
+from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
+
+GM_ADDRESS = "gm@example.org"
+
+
+def maildir_config(folder: Path, db_url: str, games: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A config (as its TOML would read) on `db_url`, with Maildirs inbox/ and outbox/ in `folder`, the GM at
+    referee@example.org, and `games` as its [[games]]."""
+    return {
+        "database": {"url": db_url},
+        "mail": {
+            "inbound": {"kind": "maildir", "path": str(folder / "inbox")},
+            "outbound": {"kind": "maildir", "path": str(folder / "outbox"), "from": GM_ADDRESS},
+        },
+        "daemon": {"gm": "referee@example.org"},
+        "games": list(games or []),
+    }
+
+
+def open_app(config: dict[str, Any], folder: Path, now: datetime) -> App:
+    """An App on `config` (relative paths from `folder`), its database upgraded, its clock frozen at `now`."""
+    parsed = parse_config(config, folder, None)
+    db = Database(parsed.database_url)
+    upgrade(db.engine)
+    return App(config=parsed, db=db, clock=Clock(now, frozen=True))
+
+
+def answering_every_mail(app: App) -> App:
+    """`app` with the per-address reply caps raised above any test's mails a player: for tests where each of
+    many mails from one player must be answered (the caps themselves are tests/test_replies.py's)."""
+    app.config = replace(app.config, limits=ReplyLimits(replies_per_hour=1000, replies_per_day=1000))
+    return app
+
+
+@contextmanager
+def postgres_schema(url: str, prefix: str = "t") -> Iterator[str]:
+    """A fresh schema in the PostgreSQL database at `url`, dropped afterwards: the URL to give maild."""
+    import sqlalchemy as sa
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(url)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def compose(sender: str, body: str, *, subject: str = "orders", to: str = GM_ADDRESS,
+            headers: dict[str, str] | None = None, message_id: str | None = None) -> bytes:
+    """A plain-text mail as a player's program would send it."""
+    lines = [f"From: Player <{sender}>", f"To: {to}", f"Subject: {subject}",
+             f"Message-ID: {message_id or f'<{uuid.uuid4().hex}@example.org>'}"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n" + body.replace("\n", "\r\n") + "\r\n").encode()
+
+
+def drop(app: App, raw: bytes, when: datetime) -> None:
+    """Deliver `raw` into the app's inbox Maildir, arrived at `when`."""
+    assert app.config.inbound.path is not None
+    path = deliver(app.config.inbound.path, raw)
+    os.utime(path, (when.timestamp(), when.timestamp()))
+
+
+def run_pass(app: App, at: datetime) -> None:
+    """One pass of the daemon at `at` (`maild run --once`): fetch and read the mail, run the deadlines due,
+    send the outbox into the outbox Maildir."""
+    from maild.daemon import Daemon
+
+    app.clock = Clock(at, frozen=True)
+    assert app.config.inbound.path and app.config.outbound.path
+    daemon = Daemon(app, MaildirInbox(app.config.inbound.path), MaildirSender(app.config.outbound.path),
+                    status_line=False)
+    asyncio.run(daemon.run(once=True))
+
+
+def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
+    """The mail delivered so far, oldest first; without the players' welcomes (mailed when a game is created)
+    unless `welcomes`."""
+    assert app.config.outbound.path is not None
+    new = app.config.outbound.path / "new"
+    if not new.is_dir():
+        return []
+    files = sorted(new.iterdir(), key=lambda p: (p.stat().st_mtime_ns, p.name))
+    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
+    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
+
+
+def _is_welcome(mail: EmailMessage) -> bool:
+    return "] welcome, " in str(mail["Subject"]) and mail["In-Reply-To"] is None  # an ack answers a mail
+
+
+def text_of(message: EmailMessage) -> str:
+    return str(message.get_content())
+
+
+class Table:
+    """One GM's maild in a folder, with games and players mailing it (see the module docstring)."""
+
+    def __init__(self, folder: Path, *, db_url: str | None = None, now: datetime | None = None,
+                 every_answer: bool = True) -> None:
+        self.folder = folder
+        self._config = maildir_config(folder, db_url or f"sqlite:///{folder / 'maild.db'}")
+        self.app = open_app(self._config, folder, now or datetime(2027, 1, 4, 9, 0, tzinfo=UTC))
+        if every_answer:  # a test's players mail more often than the reply caps allow a real one
+            answering_every_mail(self.app)
+        self._seen = 0
+
+    def now(self) -> datetime:
+        return self.app.now()
+
+    def advance(self, **delta: float) -> datetime:
+        """Move the clock on (`advance(hours=2)`)."""
+        self.app.clock = Clock(self.now() + timedelta(**delta), frozen=True)
+        return self.now()
+
+    def create_game(self, name: str, ruleset: str, setup: dict[str, Any] | Path | str, *,
+                    address: str = GM_ADDRESS, schedule: dict[str, Any] | None = None) -> None:
+        """Start game `name` of `ruleset` from a setup table, a TOML file or "example:NAME", listed in the
+        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns)."""
+        from maild.games import create_game, load_setup
+        from maild.paths import setup_path
+
+        if not isinstance(setup, dict):
+            setup = load_setup(setup_path(str(setup), self.folder))
+        entry: dict[str, Any] = {"name": name, "ruleset": ruleset, "setup": f"{name}.setup.toml",
+                                 "address": address}
+        if schedule is not None:
+            entry["schedule"] = schedule
+        self._config["games"].append(entry)
+        self.app.config = replace(parse_config(self._config, self.folder, None), limits=self.app.config.limits)
+        with self.app.db.session() as s:  # as `maild game create` does: the welcomes are queued with it
+            create_game(s, name, ruleset, setup, self.now(), self.app.config.game(name), self.app)
+
+    def send(self, sender: str, body: str, *, subject: str = "orders", to: str = GM_ADDRESS,
+             headers: dict[str, str] | None = None) -> None:
+        """A player's plain-text mail arrives now."""
+        drop(self.app, compose(sender, body, subject=subject, to=to, headers=headers), self.now())
+
+    def intake(self) -> list[EmailMessage]:
+        """One pass of the daemon now; the mails it sent."""
+        run_pass(self.app, self.now())
+        return self._new()
+
+    def run_turn(self, game: str) -> list[EmailMessage]:
+        """The GM's `maild turn run GAME` now, then a pass to send what it queued; the mails sent."""
+        from maild.turn import run_turn
+
+        outcome = run_turn(self.app, game, force=True)
+        if outcome.status != "done":
+            raise AssertionError(f"{game} turn {outcome.turn}: {outcome.status} {outcome.message}")
+        return self.intake()
+
+    def _new(self) -> list[EmailMessage]:
+        mails = sent(self.app, welcomes=True)
+        fresh, self._seen = mails[self._seen:], len(mails)
+        return fresh
+
+    def replay(self, game: str, turn: int) -> tuple[dict[str, str], str]:
+        """Turn `turn` of `game` resolved again from the state before it, with its recorded seed and the orders
+        on file, and its mail rendered (printouts by player, newsletter): what a re-run would mail. Nothing is
+        stored or sent."""
+        from maild.deadlines import format_deadline, game_timezone
+        from maild.games import get_game, get_turn, players_of, ruleset_named, state_before
+        from maild.orderbook import accepted_sets, orders_for_turn
+        from maild.turn import render_turn, resolve
+
+        with self.app.db.session() as s:
+            g = get_game(s, game)
+            done = get_turn(s, g, turn)
+            assert done is not None and done.status == "done", f"{game} turn {turn} has not run"
+            ruleset = ruleset_named(g.ruleset)
+            players = players_of(s, g)
+            orders = orders_for_turn(s, ruleset, g, turn, accepted_sets(s, g, turn), [p.name for p in players])
+            result = resolve(ruleset, state_before(s, g, turn), done, orders)
+            following = get_turn(s, g, turn + 1)  # none after the last turn
+            deadline = format_deadline(following.deadline if following else None,
+                                       game_timezone(self.app.config, game))
+            texts = render_turn(g, turn, result, following is None, deadline, players)
+            s.rollback()
+        return texts
+
+    def mails(self) -> list[EmailMessage]:
+        """Every mail sent so far, welcomes included, oldest first."""
+        return sent(self.app, welcomes=True)
+
+    def ack(self, to: str) -> str:
+        """The text of the last answer to `to` (an ack, HELP, an answer to a stranger)."""
+        answers = [m for m in self.mails() if str(m["To"]) == to and m["Auto-Submitted"] == "auto-replied"]
+        assert answers, f"no answer to {to}"
+        return text_of(answers[-1])
+
+    def welcome(self, game: str, player: str) -> str:
+        """The welcome `player` got when `game` was created (sent by the first `intake`)."""
+        found = [m for m in self.mails() if str(m["Subject"]).startswith(f"[{game}] welcome, {player}:")]
+        assert found, f"no welcome to {player} of {game}"
+        return text_of(found[-1])
+
+    def printout(self, game: str, turn: int, player: str) -> str:
+        return self._one(f"[{game}] turn {turn} printout for {player}")
+
+    def newsletter(self, game: str, turn: int) -> str:
+        return self._one(f"[{game}] turn {turn} newsletter")
+
+    def _one(self, subject: str) -> str:
+        found = [m for m in self.mails() if str(m["Subject"]) == subject]
+        assert len(found) == 1, (subject, [str(m["Subject"]) for m in self.mails()])
+        return text_of(found[0])
+
+    def close(self) -> None:
+        self.app.db.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,116 @@
+"""The contract test: every game in rules/ (found, not listed) and the tiny game of the tests
+(tests/rps_game.py) is played by mail through maild.testing: HELP is answered, an empty mail is answered
+sensibly, a game starts from its example setup, a turn runs with players' orders, and the turn resolved again
+gives byte-identical printouts and newsletter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from maild.games import ruleset_named
+from maild.gmcli import check_declarations
+from maild.paths import example_orders, setup_path
+from maild.ruleset import package_names
+from maild.testing import Table
+from maild.turn import rerun_turn
+from tests import rps_game
+
+
+def games() -> list[Any]:
+    cases = [pytest.param((name, f"example:{name}", example_orders(name)), id=name) for name in package_names()]
+    cases.append(pytest.param(("rps", rps_game.EXAMPLE_SETUP, rps_game.EXAMPLE_ORDERS), id="rps"))
+    return cases
+
+
+@pytest.fixture(params=games())
+def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Table, str, dict[str, str]]]:
+    ruleset, setup, orders = request.param
+    if isinstance(setup, str):
+        assert setup_path(setup, tmp_path).is_file(), f"{ruleset} ships no example setup (examples/{ruleset}/)"
+    with Table(tmp_path) as table:
+        table.create_game("g1", ruleset, setup)
+        yield table, ruleset, orders
+
+
+def players(table: Table, ruleset: str) -> dict[str, tuple[str, str | None]]:
+    """Player name -> (address, password) of game g1."""
+    from maild.games import get_game, state_before
+
+    with table.app.db.session() as s:
+        state = state_before(s, get_game(s, "g1"), 1)
+    return {p.name: (p.email, p.password) for p in ruleset_named(ruleset).players(state)}
+
+
+def test_help_is_answered_to_players_and_strangers(game: tuple[Table, str, dict[str, str]]) -> None:
+    table, ruleset, _orders = game
+    address, password = next(iter(players(table, ruleset).values()))
+    header = f"#g1 {next(iter(players(table, ruleset)))} {password}\n" if password else ""
+    table.send(address, f"{header}HELP")
+    table.send("newcomer@example.net", "HELP")
+    table.intake()
+    for who in (address, "newcomer@example.net"):
+        answer = table.ack(who)
+        # The game's own order sheet, or the framework's from the contract: it names the game either way.
+        assert "g1" in answer.split("\n\n", 2)[-1], answer
+        assert len(answer.splitlines()) > 8, answer
+
+
+def test_an_empty_mail_is_answered(game: tuple[Table, str, dict[str, str]]) -> None:
+    table, ruleset, _orders = game
+    name, (address, password) = next(iter(players(table, ruleset).items()))
+    table.send(address, f"#g1 {name} {password}\n" if password else "", subject="")
+    table.intake()
+    assert "held no orders" in table.ack(address)
+
+
+def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: tuple[Table, str, dict[str, str]]) -> None:
+    table, ruleset, orders = game
+    assert check_declarations(ruleset_named(ruleset)) == []
+    assert orders, f"{ruleset}: no example orders (examples/{ruleset}/orders/PLAYER.txt)"
+    known = players(table, ruleset)
+    for name, text in orders.items():
+        address, password = known[name]
+        table.send(address, f"#g1 {name} {password}\n{text}" if password else text)
+    table.intake()
+    for name in orders:
+        ack = table.ack(known[name][0])
+        assert "Understood" in ack and "Not understood" not in ack and "NOT ACCEPTED" not in ack, ack
+    table.run_turn("g1")
+    printouts = {name: table.printout("g1", 1, name) for name in known}
+    newsletter = table.newsletter("g1", 1)
+    assert all(printouts.values()) and newsletter
+    again, again_newsletter = table.replay("g1", 1)
+    assert again == printouts
+    assert again_newsletter == newsletter
+    # And the GM's `maild turn rerun g1 1` finds the same state.
+    assert [o.status for o in rerun_turn(table.app, "g1", 1)] == ["same"]
+
+
+@pytest.mark.parametrize("template", ["help.txt.j2", "codesheet.txt.j2"])
+def test_the_framework_templates_serve_every_game_from_its_declarations(template: str) -> None:
+    from maild.render import render
+    from maild.ruleset import installed_rulesets
+
+    for ruleset in installed_rulesets():
+        text = render(None, template, game="g1", turn=1, player=None, info={}, rules=ruleset.rules_info(),
+                      command="HELP")
+        assert ruleset.name.upper() in text and "g1" in text
+        for kind in ruleset.order_kinds:
+            assert kind.form in text and kind.help in text
+        if template == "help.txt.j2":
+            assert all(f"  {c.word:<12} {c.help}" in text for c in ruleset.commands())
+
+
+def test_a_game_without_templates_gets_the_frameworks() -> None:
+    from maild.render import render
+
+    # rps has no templates/rps/: each lookup falls back to templates/X.
+    assert render("rps", "codesheet.txt.j2", game="g1", turn=2, player=None, info={},
+                  rules=rps_game.RULESET.rules_info(), command="CODESHEET").startswith("RPS ORDERS (g1), turn 2\n")
+    printout = render("rps", "printout.txt.j2", game="g1", turn=2, player="ann", finished=False,
+                      next_deadline="soon", sections=[{"title": "Score", "lines": ["ann: 3"]}])
+    assert printout == "g1: turn 2 printout for ann\n\nScore\n  ann: 3\n\nNext deadline: soon.\n"
