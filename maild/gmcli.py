@@ -89,6 +89,8 @@ def overview() -> str:
                 usage = " ".join(usage.replace("[-h] ", "").split())
                 fits = len(usage) <= 40
                 lines += [f"  {usage:<40} {spec.help}"] if fits else [f"  {usage}", f"  {'':<40} {spec.help}"]
+    lines += ["", "examples:", "  maild gm list ren1", "  maild gm pay ren1 SFO 25.50 --note \"cheque 12\"",
+              "  maild gm withdraw 7"]
     return "\n".join(lines) + "\n"
 
 
@@ -197,7 +199,10 @@ def _same_order(s: Session, game: Game, kind: str, fields: dict[str, Any]) -> Gm
 
 def _framework_order(word: str, argv: list[str], make_app: Callable[[], App]) -> int:
     usage, text = FRAMEWORK_ORDERS[word]
-    p = argparse.ArgumentParser(prog=f"maild gm {word}", description=text)
+    examples = {"list": "examples:\n  maild gm list ren1\n  maild gm list ren1 --all",
+                "withdraw": "example:\n  maild gm withdraw 7      # the number `maild gm list` shows"}
+    p = argparse.ArgumentParser(prog=f"maild gm {word}", description=text, epilog=examples[word],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     if word == "list":
         p.add_argument("game", metavar="GAME")
         p.add_argument("--all", action="store_true", help="every turn's GM orders, not only the open turn's")

@@ -275,7 +275,18 @@ def test_every_command_help_ends_with_an_example() -> None:
 
     for path, parser in _parsers(build_parser()):
         if path[:1] == ("gm",):
-            continue  # the GM's orders come from the rulesets, with their own help
+            continue  # the GM's orders come from the rulesets, with their own help: read below
         text = parser.format_help()
         assert "example" in text, f"maild {' '.join(path)} --help has no example"
         assert "\n  maild " in text.split("\nexample")[-1], f"maild {' '.join(path)}: the example is no command"
+
+
+@pytest.mark.parametrize("argv", [["gm", "--help"], ["gm", "list", "--help"], ["gm", "withdraw", "--help"],
+                                  ["gm", "pay", "--help"], ["gm", "amend", "--help"]])
+def test_the_gm_orders_help_ends_with_an_example(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+    text = capsys.readouterr().out
+    assert "example" in text and "\n  maild gm " in text.split("example")[-1] or "example: maild gm " in text, text
