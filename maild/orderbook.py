@@ -24,19 +24,25 @@ _PLAYER_SEQS = (select(OrderSetRow.seq)
                        OrderSetRow.status == "accepted", OrderSetRow.player_id == bindparam("player")))
 
 
-def accepted_seqs(session: Session, game: Game, turn: int, player: Player) -> set[int]:
+def accepted_seqs(session: Session, game: Game, turn: int, player: Player, phase: str | None = None) -> set[int]:
     """The receipt sequences of a player's accepted order sets of a turn: what `accepted_sets` would return,
     without reading the orders."""
-    return set(session.scalars(_PLAYER_SEQS, {"game": game.id, "turn": turn, "player": player.id}))
+    query = _PLAYER_SEQS if phase is None else _PLAYER_SEQS.where(OrderSetRow.phase == phase)
+    return set(session.scalars(query, {"game": game.id, "turn": turn, "player": player.id}))
 
 
-def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None) -> dict[str, list[OrderSet]]:
-    """Accepted order sets of a turn, per player name, each list in receipt order."""
+def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None,
+                  phase: str | None = None) -> dict[str, list[OrderSet]]:
+    """Accepted order sets of a turn (with `phase`, of that phase of it), per player name, each list in
+    receipt order."""
     params = {"game": game.id, "turn": turn}
     if player is not None:
         params["player"] = player.id
+    query = _SETS if player is None else _PLAYER_SETS
+    if phase is not None:
+        query = query.where(OrderSetRow.phase == phase)
     book: dict[str, list[OrderSet]] = {}
-    for seq, orders, name in session.execute(_SETS if player is None else _PLAYER_SETS, params):
+    for seq, orders, name in session.execute(query, params):
         book.setdefault(name, []).append(OrderSet(player=name, seq=seq, orders=[Order.from_json(o) for o in orders]))
     return book
 
@@ -83,10 +89,11 @@ def gm_orders(session: Session, game: Game, turn: int) -> list[PlacedOrder]:
 
 
 def orders_for_turn(session: Session, ruleset: Ruleset, game: Game, turn: int, book: dict[str, list[OrderSet]],
-                    players: list[str]) -> dict[str, list[PlacedOrder]]:
-    """What `resolve` gets: every player's orders in force, and the GM's under GM_ORDERS when he gave any."""
+                    players: list[str], with_gm: bool = True) -> dict[str, list[PlacedOrder]]:
+    """What `resolve` gets: every player's orders in force, and the GM's under GM_ORDERS when he gave any
+    (and `with_gm`: a turn of several phases gives them to its first)."""
     orders = orders_in_force(ruleset, book, players)
-    gm = gm_orders(session, game, turn)
+    gm = gm_orders(session, game, turn) if with_gm else []
     if gm:
         orders[GM_ORDERS] = gm
     return orders

@@ -32,6 +32,7 @@ from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import cancel_late
 from maild.outbox import notify_gm
+from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.render import environment, render
 from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
 from maild.ruleset import OrderSet, ParsedOrders, Ruleset
@@ -259,7 +260,8 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     if mail.commands & {"HELP", "CODESHEET"}:
         context = ruleset_named(game.ruleset).template_context(run.state(s, game, game.turn), game.turn) \
             if not game.finished else {}
-        help_ = help_text(game, game.turn, context, mail.commands)
+        note = open_phase_note(s, ruleset_named(game.ruleset), game, game_timezone(app.config, game.name))
+        help_ = help_text(game, game.turn, context, mail.commands, phase_note=note)
     body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
                   sender=Echo(app.config.limits).line(mail.from_addr))
     held_back = give(s, app, Answer(
@@ -331,14 +333,16 @@ def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids:
 
 
 def help_text(game: Game, turn: int, context: dict[str, Any], commands: frozenset[str],
-              player: str | None = None) -> str | None:
+              player: str | None = None, phase_note: str | None = None) -> str | None:
     """HELP's order sheet, or CODESHEET's code sheet where the game has one (else its order sheet); `player`,
-    the reader when he is a player, lets the sheet show his own header lines."""
+    the reader when he is a player, lets the sheet show his own header lines; in a game of several phases a
+    turn, the sheet is headed by the phase now open and its deadline (`phase_note`)."""
     names = {"HELP": ["help.txt.j2"], "CODESHEET": ["codesheet.txt.j2", "help.txt.j2"]}
     for command, templates in names.items():
         if command in commands:
             template = environment().select_template([f"{game.ruleset}/{t}" for t in templates])
-            return template.render(game=game.name, turn=turn, info=context, player=player)
+            sheet = template.render(game=game.name, turn=turn, info=context, player=player)
+            return f"{phase_note}\n\n{sheet}" if phase_note else sheet
     return None
 
 
@@ -362,8 +366,15 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   run: IntakeRun) -> None:
     ruleset = ruleset_named(game.ruleset)
     tz = game_timezone(app.config, game.name)
-    turn, late = target_turn(run.turn(s, game, game.turn), ruleset, game, row.received_at)
+    current = run.turn(s, game, game.turn)
+    turn, late = target_turn(current, ruleset, game, row.received_at)
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
+    phase: PhaseTarget | None = None
+    if current is not None and not game.finished and is_phased(ruleset):  # the phase decides, not the turn
+        phase = target_phase(s, ruleset, game, current, player.name, row.received_at, ruleset.late_policy)
+        turn, late, number = (None, phase.refused, phase.turn) if phase.refused else (current, phase.late,
+                                                                                      phase.turn)
+    phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
     refused: str | None = None
@@ -377,6 +388,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
+    if phase is not None and turn is not None:
+        parsed = keep_phase_orders(ruleset, phase, parsed)
     if turn is None:
         refused = late
     elif parsed.orders:
@@ -387,33 +400,38 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                               diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
     on_file: list[OrderSet] = []
     if parsed.orders or "STATUS" in mail.commands:
-        on_file = run.on_file(s, game, number, player)
+        on_file = run.on_file(s, game, number, player, phase_name)
     if turn is not None and parsed.orders:
         new = OrderSet(player=player.name, seq=row.id, orders=parsed.orders)
         refused = ruleset.accept(on_file, new)
         if not refused:
             on_file.append(new)
-            run.pending = (game, number, player, new)
+            run.pending = (game, number, player, new, phase_name)
         run.book(dict(
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id,
             orders=[o.to_json() for o in parsed.orders], diagnostics=[d.to_json() for d in parsed.diagnostics],
-            status="refused" if refused else "accepted", reason=refused))
+            status="refused" if refused else "accepted", reason=refused, phase=phase_name))
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if mail.commands else "empty")
     deadline_turn = run.turn(s, game, number)
     deadline = deadline_turn.deadline if deadline_turn is not None else None
+    deadline_text = format_deadline(deadline, tz)
+    if phase is not None:
+        deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
+            f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, game.turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
-                  deadline=format_deadline(deadline, tz), orders=echo("orders", parsed.orders),
+                  deadline=deadline_text, phase=phase_name, orders=echo("orders", parsed.orders),
                   errors=echo("errors", [d for d in parsed.diagnostics if not d.warning]),
                   warnings=echo("warnings", [d for d in parsed.diagnostics if d.warning]),
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=mail.commands,
                   in_force=echo("in_force", [p.order for p in in_force]), problems=echo("problems", mail.problems),
-                  info=context, help_text=help_text(game, number, context, mail.commands, player.name),
-                  cancelled=cancelled,
+                  info=context, cancelled=cancelled,
+                  help_text=help_text(game, number, context, mail.commands, player.name,
+                                      open_phase_note(s, ruleset, game, tz)),
                   ignored=echo("ignored", read.ignored),
                   nothing=not (parsed.orders or parsed.diagnostics or mail.commands), **echo.context())
     _answered(row, give(s, app, Answer(
