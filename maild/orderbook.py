@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from maild.games import players_of
 from maild.models import Game, GmOrder, InboundMail, OrderSetRow, Player, Turn
+from maild.phases import open_row
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder, Ruleset
 
 _SETS = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, Player.id == OrderSetRow.player_id)
@@ -100,5 +101,12 @@ def orders_for_turn(session: Session, ruleset: Ruleset, game: Game, turn: int, b
 
 
 def players_without_orders(s: Session, game: Game, turn: int) -> list[Player]:
-    book = accepted_sets(s, game, turn)
-    return [p for p in players_of(s, game) if p.name not in book]
+    """Who has nothing on file for the turn; in a turn of phases, who must send in its open phase and has
+    nothing on file for it."""
+    phase = open_row(s, game.id, turn)
+    if phase is None:
+        book = accepted_sets(s, game, turn)
+        return [p for p in players_of(s, game) if p.name not in book]
+    book = accepted_sets(s, game, turn, phase=phase.name)
+    return [p for p in players_of(s, game)
+            if p.name not in book and (phase.must_send is None or p.name in phase.must_send)]

@@ -14,6 +14,7 @@ from maild.games import get_turn
 from maild.models import Game, Turn
 from maild.orderbook import players_without_orders
 from maild.outbox import queue_mail
+from maild.phases import open_row
 from maild.render import render
 
 
@@ -46,10 +47,14 @@ def queue_reminders(app: App) -> int:
             if not (turn.deadline - before <= now < turn.deadline):
                 continue
             deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name))
+            # In a turn of phases, a reminder before each phase (the turn's deadline is its open phase's).
+            phase = open_row(s, game.id, turn.number)
+            name = phase.name if phase is not None else None
+            which = f"the {name} of turn {turn.number}" if name else f"turn {turn.number}"
             for player in players_without_orders(s, game, turn.number):
                 body = render(game.ruleset, "reminder.txt.j2", game=game.name, player=player.name,
-                              turn=turn.number, deadline=deadline)
-                queued += queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}:{player.name}",
-                                     kind="reminder", to=[player.email], game_id=game.id,
-                                     subject=f"[{game.name}] no orders on file for turn {turn.number}", body=body)
+                              turn=turn.number, deadline=deadline, phase=name)
+                queued += queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}{f':{name}' if name else ''}:"
+                                     f"{player.name}", kind="reminder", to=[player.email], game_id=game.id,
+                                     subject=f"[{game.name}] no orders on file for {which}", body=body)
     return queued

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from maild.app import App
+from maild.cli import main
 from maild.clock import Clock
 from maild.config import parse_config
 from maild.db import Database, upgrade
@@ -52,16 +53,16 @@ def twophase() -> Iterator[None]:
         yield
 
 
-def game_entry(tmp_path: Path, phases: dict[str, Any]) -> dict[str, Any]:
+def game_entry(tmp_path: Path, phases: dict[str, Any], **schedule: Any) -> dict[str, Any]:
     setup = tmp_path / "duo.toml"
     setup.write_text(SETUP)
     return {"name": "duo", "ruleset": "twophase", "setup": str(setup), "address": "gm@example.org",
-            "schedule": {"timezone": "UTC", "phases": phases}}
+            "schedule": {"timezone": "UTC", "phases": phases, **schedule}}
 
 
-def make_phase_app(tmp_path: Path, db_url: str, phases: dict[str, Any] | None = None) -> App:
+def make_phase_app(tmp_path: Path, db_url: str, phases: dict[str, Any] | None = None, **schedule: Any) -> App:
     data = config_dict(tmp_path, db_url)
-    data["games"].append(game_entry(tmp_path, phases or AT))
+    data["games"].append(game_entry(tmp_path, phases or AT, **schedule))
     data["limits"] = {"replies_per_hour": 100, "replies_per_day": 100}
     config = parse_config(data, tmp_path, None)
     db = Database(config.database_url)
@@ -153,6 +154,26 @@ def test_a_phase_closes_early_and_its_results_go_out_before_the_next_deadline(tm
         assert after is not None and after["scores"] == {"alice": 1, "bob": 0, "carol": 1}
     # Turn 2 opens with its morning, timed by the morning's second `at`.
     assert phases_of(app, 2) == [("morning", "open", datetime(2026, 11, 28, 12, 0, tzinfo=UTC))]
+
+
+def test_reminders_go_before_each_phase_to_who_has_not_sent_for_it(tmp_path: Path, db_url: str) -> None:
+    app = make_phase_app(tmp_path, db_url, remind_before="7h")
+    at = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    send(app, "alice", "pick 3", at)
+    run_pass(app, at)  # 09:00 is within 7 hours of the morning's noon deadline
+    assert sorted(str(m["To"]) for m in sent(app) if "no orders on file for the morning of turn 1" in
+                  str(m["Subject"])) == ["bob@example.org", "carol@example.org"]
+    send(app, "bob", "pick 5", at)
+    send(app, "carol", "pick 7", at)
+    run_pass(app, at)  # the morning closes early
+    ten = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
+    send(app, "alice", "guess bob 5", ten)
+    run_pass(app, ten)  # the afternoon's deadline (18:00) is not yet 7 hours off: no reminder
+    assert not [m for m in sent(app) if "afternoon of turn 1" in str(m["Subject"])]
+    run_pass(app, datetime(2026, 11, 21, 11, 30, tzinfo=UTC))
+    # alice has a guess on file for the afternoon; her morning pick does not count for it.
+    assert sorted(str(m["To"]) for m in sent(app) if "no orders on file for the afternoon of turn 1" in
+                  str(m["Subject"])) == ["bob@example.org", "carol@example.org"]
 
 
 def test_a_mail_after_a_phase_deadline_counts_for_the_next_phase(tmp_path: Path, db_url: str) -> None:
@@ -295,3 +316,27 @@ def test_the_config_checks_phase_tables(tmp_path: Path) -> None:
                                           r"phase of turn 1"):
         parse({"phases": {"morning": {"at": ["2026-11-21T12:00", "2026-11-21T13:00"]},
                           "afternoon": {"at": ["2026-11-21T18:00", "2026-11-28T18:00"]}}})
+
+
+def test_maild_refuses_to_start_with_an_unknown_phase(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "duo.toml").write_text(SETUP)
+    config = tmp_path / "maild.toml"
+    config.write_text("""
+[database]
+url = "sqlite:///maild.db"
+[[games]]
+name = "duo"
+ruleset = "twophase"
+setup = "duo.toml"
+[games.schedule]
+timezone = "UTC"
+[games.schedule.phases.morning]
+cron = "0 12 * * sat"
+[games.schedule.phases.noon]
+cron = "0 13 * * sat"
+[games.schedule.phases.afternoon]
+cron = "0 18 * * sat"
+""")
+    assert main(["--config", str(config), "init"]) == 2
+    assert capsys.readouterr().err == (f"maild: {config}: games 'duo': schedule.phases.noon: ruleset twophase has "
+                                       "no phase 'noon' (its phases: morning, afternoon; extra: vote)\n")
