@@ -116,6 +116,14 @@ def open_row(s: Session, game_id: int, turn: int) -> TurnPhase | None:
                                             TurnPhase.status == "open").order_by(TurnPhase.position).limit(1))
 
 
+def state_after_phases(s: Session, game_id: int, turn: int) -> dict[str, Any] | None:
+    """The state after the last resolved phase of a turn, None before its first: what intake checks orders
+    against while the turn is under way."""
+    return s.scalar(select(TurnPhase.state).where(TurnPhase.game_id == game_id, TurnPhase.turn == turn,
+                                                  TurnPhase.status == "done")
+                    .order_by(TurnPhase.position.desc()).limit(1))
+
+
 def open_phase(s: Session, game: Game, turn: Turn, phase: Phase, position: int, must_send: list[str] | None,
                deadline: datetime | None, now: datetime) -> TurnPhase:
     """Open `phase` as the turn's next; the turn's deadline becomes the phase's."""

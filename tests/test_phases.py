@@ -134,10 +134,12 @@ def test_a_phase_closes_early_and_its_results_go_out_before_the_next_deadline(tm
 
     later = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
     send(app, "alice", "guess bob 5\npick 4", later)
-    send(app, "bob", "guess carol 1", later)
+    send(app, "bob", "guess carol 1\nguess alice 5", later)
     send(app, "carol", "guess alice 3", later)
     run_pass(app, later)
     assert "pick is an order of the morning; it is now the afternoon" in last_ack(app, "alice")
+    # Orders are checked against the state after the morning, where bob's pick is 5.
+    assert "line 2: guess alice 5\n      5 is your own pick" in last_ack(app, "bob")
     # The afternoon does not close early (the game says so): it waits for its deadline.
     assert phases_of(app)[-1] == ("afternoon", "open", AFTERNOON)
     assert due_turns(app) == []

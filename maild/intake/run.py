@@ -14,6 +14,7 @@ from maild.games import get_turn, players_of, state_before
 from maild.intake.read import ReadMail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import accepted_seqs, accepted_sets
+from maild.phases import state_after_phases
 from maild.replylimits import Gate
 from maild.ruleset import OrderSet
 
@@ -119,9 +120,12 @@ class IntakeRun:
             self._saved = []
 
     def state(self, s: Session, game: Game, turn: int) -> dict[str, Any]:
+        """The game's state as orders of `turn` are checked against it: the snapshot before the turn, or in a
+        turn of phases, the state after its last resolved phase."""
         key = (game.id, turn)
         if key not in self._states:
-            self._states[key] = state_before(s, game, turn)
+            phased = state_after_phases(s, game.id, turn)
+            self._states[key] = phased if phased is not None else state_before(s, game, turn)
         return self._states[key]
 
 

@@ -62,6 +62,12 @@ class TwoPhase(Ruleset):
     def players(self, state: dict[str, Any]) -> list[PlayerSpec]:
         return [PlayerSpec(p["name"], p["email"]) for p in state["players"]]
 
+    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        # Against the state after the morning: a guess may not name one's own pick (a rule for the tests).
+        mine = state["picks"].get(player)
+        return [Diagnostic(o.line, o.text, f"{mine} is your own pick") for o in orders
+                if o.kind == "guess" and o.args["n"] == mine]
+
     def resolve(self, state: dict[str, Any], turn: int, orders: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
         raise AssertionError("a game of phases is resolved a phase at a time")
