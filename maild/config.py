@@ -34,6 +34,7 @@ class PhaseSchedule:
     at: tuple[datetime, ...] = ()  # one deadline per turn
     cron: str | None = None  # the first time after the phase before it closed
     duration: timedelta | None = None  # this long after the phase opened
+    remind_before: timedelta | None = None  # instead of the schedule's, before this phase
 
 
 @dataclass(frozen=True)
@@ -329,14 +330,17 @@ def _schedule(s: Any, ctx: str) -> Schedule:
                           "phases.<name>] (a deadline per phase), not both")
     if not at and cron is None and not phases:
         raise ConfigError(f"{ctx}: schedule needs 'at' (a list of deadlines) or 'cron'")
-    remind = None
-    if "remind_before" in s:
-        try:
-            remind = parse_duration(str(s["remind_before"]))
-        except ValueError as exc:
-            raise ConfigError(f"{ctx}: schedule.remind_before: {exc}") from None
-    return Schedule(timezone=tz, at=tuple(at), cron=str(cron) if cron else None, remind_before=remind,
-                    phases=phases)
+    return Schedule(timezone=tz, at=tuple(at), cron=str(cron) if cron else None,
+                    remind_before=_duration(s, "remind_before", f"{ctx}: schedule"), phases=phases)
+
+
+def _duration(t: dict[str, Any], key: str, ctx: str) -> timedelta | None:
+    if key not in t:
+        return None
+    try:
+        return parse_duration(str(t[key]))
+    except ValueError as exc:
+        raise ConfigError(f"{ctx}.{key}: {exc}") from None
 
 
 def _deadlines(s: dict[str, Any], tz: ZoneInfo, ctx: str) -> tuple[list[datetime], str | None]:
@@ -371,19 +375,11 @@ def _phase_schedules(t: Any, tz: ZoneInfo, ctx: str) -> tuple[PhaseSchedule, ...
     phases = []
     for name, p in t.items():
         where = f"{ctx}: schedule.phases.{name}"
-        unknown = sorted(set(p) - {"at", "cron", "duration"})
-        if unknown:
-            raise ConfigError(f"{where}.{unknown[0]}: unknown key (expected at, cron or duration)")
         at, cron = _deadlines(p, tz, where)
-        duration = None
-        if "duration" in p:
-            try:
-                duration = parse_duration(str(p["duration"]))
-            except ValueError as exc:
-                raise ConfigError(f"{where}.duration: {exc}") from None
+        duration, remind = (_duration(p, key, where) for key in ("duration", "remind_before"))
         if sum(1 for given in (at, cron, duration) if given) != 1:
             raise ConfigError(f"{where}: give exactly one of 'at', 'cron' or 'duration'")
-        phases.append(PhaseSchedule(name=name, at=tuple(at), cron=cron, duration=duration))
+        phases.append(PhaseSchedule(name=name, at=tuple(at), cron=cron, duration=duration, remind_before=remind))
     with_at = [p for p in phases if p.at]
     # Within a turn the phases close in the order written: the k-th deadline of each phase comes after the
     # k-th of the phase before it, and before the (k+1)-th of the first.

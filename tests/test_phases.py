@@ -159,10 +159,12 @@ def test_a_phase_closes_early_and_its_results_go_out_before_the_next_deadline(tm
 
 
 def test_reminders_go_before_each_phase_to_who_has_not_sent_for_it(tmp_path: Path, db_url: str) -> None:
-    app = make_phase_app(tmp_path, db_url, remind_before="7h")
+    # Four hours before each phase, but seven before the afternoon.
+    app = make_phase_app(tmp_path, db_url, {**AT, "afternoon": {**AT["afternoon"], "remind_before": "7h"}},
+                         remind_before="4h")
     at = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
     send(app, "alice", "pick 3", at)
-    run_pass(app, at)  # 09:00 is within 7 hours of the morning's noon deadline
+    run_pass(app, at)  # 09:00 is within 4 hours of the morning's noon deadline
     assert sorted(str(m["To"]) for m in sent(app) if "no orders on file for the morning of turn 1" in
                   str(m["Subject"])) == ["bob@example.org", "carol@example.org"]
     send(app, "bob", "pick 5", at)
@@ -170,7 +172,7 @@ def test_reminders_go_before_each_phase_to_who_has_not_sent_for_it(tmp_path: Pat
     run_pass(app, at)  # the morning closes early
     ten = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
     send(app, "alice", "guess bob 5", ten)
-    run_pass(app, ten)  # the afternoon's deadline (18:00) is not yet 7 hours off: no reminder
+    run_pass(app, ten)  # the afternoon's deadline (18:00) is not yet 7 hours off: no reminder yet
     assert not [m for m in sent(app) if "afternoon of turn 1" in str(m["Subject"])]
     run_pass(app, datetime(2026, 11, 21, 11, 30, tzinfo=UTC))
     # alice has a guess on file for the afternoon; her morning pick does not count for it.
