@@ -22,14 +22,16 @@ from maild.config import GameConfig, PhaseSchedule
 from maild.deadlines import format_deadline, phase_deadline
 from maild.errors import ConfigError
 from maild.models import Game, OrderSetRow, Player, Turn, TurnPhase
-from maild.ruleset import Diagnostic, LatePolicy, Order, ParsedOrders, Phase, Ruleset
+from maild.ruleset import ONE_PHASE, Diagnostic, LatePolicy, Order, ParsedOrders, Phase, Ruleset
 
 # How long an extra phase (a vote) stays open when neither the config nor the ruleset says.
 DEFAULT_EXTRA_DURATION = timedelta(days=1)
 
 
 def is_phased(ruleset: Ruleset) -> bool:
-    return len(ruleset.phases()) > 1
+    """Whether the ruleset declares phases of its own (one named otherwise, or with kinds, counts too); a
+    ruleset that keeps the default runs its turns as one step, untouched by this module."""
+    return ruleset.phases() != (Phase(ONE_PHASE),)
 
 
 def regular_phases(ruleset: Ruleset) -> list[Phase]:

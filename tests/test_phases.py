@@ -22,22 +22,14 @@ from maild.db import Database, upgrade
 from maild.errors import ConfigError
 from maild.games import get_game, sync_games
 from maild.models import OrderSetRow, OutboundMail, Snapshot, Turn, TurnPhase
+from maild.phases import is_phased
+from maild.ruleset import Phase, Ruleset, load_ruleset
 from maild.turn import due_turns, rerun_turn
 from tests.conftest import config_dict
 from tests.phasegame.game import installed
 from tests.test_flow import drop, mail, run_pass, sent
 
-SETUP = """
-[[players]]
-name = "alice"
-email = "alice@example.org"
-[[players]]
-name = "bob"
-email = "bob@example.org"
-[[players]]
-name = "carol"
-email = "carol@example.org"
-"""
+SETUP = "".join(f'[[players]]\nname = "{n}"\nemail = "{n}@example.org"\n' for n in ("alice", "bob", "carol"))
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # a Saturday
 MORNING = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -344,3 +336,14 @@ cron = "0 18 * * sat"
     assert main(["--config", str(config), "init"]) == 2
     assert capsys.readouterr().err == (f"maild: {config}: games 'duo': schedule.phases.noon: ruleset twophase has "
                                        "no phase 'noon' (its phases: morning, afternoon; extra: vote)\n")
+
+
+def test_only_a_ruleset_that_declares_phases_runs_them() -> None:
+    class OnePhaseOfItsOwn(Ruleset):
+        def phases(self) -> tuple[Phase, ...]:
+            return (Phase("orders", frozenset({"bid"})),)
+
+    # Venice keeps the default, and so its turns run as before; a single phase of one's own, with its kinds,
+    # is a phase like any other.
+    assert not is_phased(load_ruleset("venice")) and not is_phased(load_ruleset("renaissance"))
+    assert is_phased(OnePhaseOfItsOwn()) and is_phased(load_ruleset("twophase"))
