@@ -19,7 +19,7 @@ from maild.app import App
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import players_of, state_before
 from maild.models import Game, Snapshot, Turn, TurnPhase
-from maild.orderbook import accepted_sets, orders_for_turn
+from maild.orderbook import accepted_sets, gm_orders, orders_for_turn
 from maild.phases import deadline_of, declared, next_regular, open_first_phase, open_phase, rows_of
 from maild.ruleset import Phase, PhaseResult, Ruleset, TurnResult
 from maild.turn import TurnOutcome, finish_turn, queue_turn_mail
@@ -42,7 +42,8 @@ def run_phase(s: Session, app: App, game: Game, turn: Turn, ruleset: Ruleset) ->
     row.result = {"events": result.events, "missing": missing, "missing_share": share}
     following = None if result.finished else _following(ruleset, rows, row, result, turn.number)
     if following is None:
-        finish_turn(s, app, game, turn, result, missing, share, phase=row.name)
+        finish_turn(s, app, game, turn, result, missing, share, gm_orders=bool(gm_orders(s, game, turn.number)),
+                    phase=row.name)
         return TurnOutcome(game.name, turn.number, "done", f"{row.name} done, the turn is over")
     phase, must_send = following
     after = max((r.deadline for r in rows if r.deadline is not None), default=now)
