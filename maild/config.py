@@ -27,11 +27,23 @@ class MailboxConfig:
 
 
 @dataclass(frozen=True)
+class PhaseSchedule:
+    """[games.schedule.phases.<name>]: when a phase of a turn closes (see docs/phases.md)."""
+
+    name: str
+    at: tuple[datetime, ...] = ()  # one deadline per turn
+    cron: str | None = None  # the first time after the phase before it closed
+    duration: timedelta | None = None  # this long after the phase opened
+    remind_before: timedelta | None = None  # instead of the schedule's, before this phase
+
+
+@dataclass(frozen=True)
 class Schedule:
     timezone: ZoneInfo
     at: tuple[datetime, ...] = ()  # aware datetimes, one per turn
     cron: str | None = None
     remind_before: timedelta | None = None
+    phases: tuple[PhaseSchedule, ...] = ()  # in the order written; instead of at/cron, for turns of phases
 
 
 @dataclass(frozen=True)
@@ -311,15 +323,37 @@ def _schedule(s: Any, ctx: str) -> Schedule:
         tz = ZoneInfo(str(s.get("timezone", "UTC")))
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(f"{ctx}: schedule.timezone: unknown time zone {s.get('timezone')!r}") from None
+    at, cron = _deadlines(s, tz, f"{ctx}: schedule")
+    phases = _phase_schedules(s.get("phases"), tz, ctx)
+    if phases and (at or cron is not None):
+        raise ConfigError(f"{ctx}: schedule: give either 'at'/'cron' (one deadline a turn) or [games.schedule."
+                          "phases.<name>] (a deadline per phase), not both")
+    if not at and cron is None and not phases:
+        raise ConfigError(f"{ctx}: schedule needs 'at' (a list of deadlines) or 'cron'")
+    return Schedule(timezone=tz, at=tuple(at), cron=str(cron) if cron else None,
+                    remind_before=_duration(s, "remind_before", f"{ctx}: schedule"), phases=phases)
+
+
+def _duration(t: dict[str, Any], key: str, ctx: str) -> timedelta | None:
+    if key not in t:
+        return None
+    try:
+        return parse_duration(str(t[key]))
+    except ValueError as exc:
+        raise ConfigError(f"{ctx}.{key}: {exc}") from None
+
+
+def _deadlines(s: dict[str, Any], tz: ZoneInfo, ctx: str) -> tuple[list[datetime], str | None]:
+    """A table's `at` list (in order, in `tz` where no zone is written) and `cron` rule, checked."""
     at: list[datetime] = []
     for item in s.get("at", []):
         try:
             dt = item if isinstance(item, datetime) else datetime.fromisoformat(str(item))
         except ValueError:
-            raise ConfigError(f"{ctx}: schedule.at: {item!r} is not an ISO-8601 date and time") from None
+            raise ConfigError(f"{ctx}.at: {item!r} is not an ISO-8601 date and time") from None
         at.append(dt if dt.tzinfo else dt.replace(tzinfo=tz))
     if at != sorted(at):
-        raise ConfigError(f"{ctx}: schedule.at: deadlines must be in order")
+        raise ConfigError(f"{ctx}.at: deadlines must be in order")
     cron = s.get("cron")
     if cron is not None:
         from maild.deadlines import validate_cron
@@ -327,13 +361,38 @@ def _schedule(s: Any, ctx: str) -> Schedule:
         try:
             validate_cron(str(cron), tz)
         except ValueError as exc:
-            raise ConfigError(f"{ctx}: schedule.cron: {exc}") from None
-    if not at and cron is None:
-        raise ConfigError(f"{ctx}: schedule needs 'at' (a list of deadlines) or 'cron'")
-    remind = None
-    if "remind_before" in s:
-        try:
-            remind = parse_duration(str(s["remind_before"]))
-        except ValueError as exc:
-            raise ConfigError(f"{ctx}: schedule.remind_before: {exc}") from None
-    return Schedule(timezone=tz, at=tuple(at), cron=str(cron) if cron else None, remind_before=remind)
+            raise ConfigError(f"{ctx}.cron: {exc}") from None
+    return at, str(cron) if cron is not None else None
+
+
+def _phase_schedules(t: Any, tz: ZoneInfo, ctx: str) -> tuple[PhaseSchedule, ...]:
+    """[games.schedule.phases.<name>] tables, in the order written: each `at`, `cron` or `duration`. Whether
+    the names are the ruleset's phases is checked when the game starts (maild.phases.check_schedule)."""
+    if t is None:
+        return ()
+    if not isinstance(t, dict) or not all(isinstance(v, dict) for v in t.values()):
+        raise ConfigError(f"{ctx}: schedule.phases: expected tables [games.schedule.phases.<name>]")
+    phases = []
+    for name, p in t.items():
+        where = f"{ctx}: schedule.phases.{name}"
+        at, cron = _deadlines(p, tz, where)
+        duration, remind = (_duration(p, key, where) for key in ("duration", "remind_before"))
+        if sum(1 for given in (at, cron, duration) if given) != 1:
+            raise ConfigError(f"{where}: give exactly one of 'at', 'cron' or 'duration'")
+        phases.append(PhaseSchedule(name=name, at=tuple(at), cron=cron, duration=duration, remind_before=remind))
+    with_at = [p for p in phases if p.at]
+    # Within a turn the phases close in the order written: the k-th deadline of each phase comes after the
+    # k-th of the phase before it, and before the (k+1)-th of the first.
+    for before, after in zip(with_at, with_at[1:], strict=False):
+        for n, (a, b) in enumerate(zip(before.at, after.at, strict=False), start=1):
+            if b <= a:
+                raise ConfigError(f"{ctx}: schedule.phases.{after.name}.at: the deadline of turn {n} "
+                                  f"({b.isoformat()}) is not after that of {before.name} ({a.isoformat()})")
+    if len(with_at) > 1:
+        first, last = with_at[0], with_at[-1]
+        for n, (a, b) in enumerate(zip(last.at, first.at[1:], strict=False), start=1):
+            if b <= a:
+                raise ConfigError(f"{ctx}: schedule.phases.{first.name}.at: the deadline of turn {n + 1} "
+                                  f"({b.isoformat()}) is not after the last phase of turn {n} "
+                                  f"({a.isoformat()})")
+    return tuple(phases)

@@ -130,6 +130,8 @@ class Daemon:
                     report.errors.append(f"turn {number} of {name} failed: {outcome.message}")
                     continue
                 report.turns.append(f"{name}:{outcome.turn} {outcome.status}")
+                if outcome.status == "phase_done":  # the turn's next phase may be due already
+                    tried.discard((name, number))
 
     def _startup_fields(self) -> dict[str, str]:
         """What a GM checks first when the daemon starts: which games it runs and when their turns are

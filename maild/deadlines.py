@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.cron import CronTrigger
 
-from maild.config import Config, Schedule
+from maild.config import Config, PhaseSchedule, Schedule
 
 
 def validate_cron(expr: str, tz: ZoneInfo) -> None:
@@ -16,13 +16,31 @@ def validate_cron(expr: str, tz: ZoneInfo) -> None:
 
 def deadline_for(schedule: Schedule, turn: int, after: datetime) -> datetime | None:
     """Deadline of `turn`: the turn-th entry of `at`, or the first cron time strictly after `after`
-    (the previous turn's deadline, or the game's start for turn 1). None when the schedule has run out."""
-    if schedule.at:
-        return schedule.at[turn - 1] if turn <= len(schedule.at) else None
-    assert schedule.cron is not None
-    trigger = CronTrigger.from_crontab(schedule.cron, timezone=schedule.timezone)
+    (the previous turn's deadline, or the game's start for turn 1). None when the schedule has run out.
+    With a deadline per phase, that of the turn's first phase (the first written with `at` or `cron`)."""
+    if schedule.phases:
+        first = next(p for p in schedule.phases if p.at or p.cron)
+        return phase_deadline(schedule, first, turn, after, after)
+    return _deadline(schedule.at, schedule.cron, schedule.timezone, turn, after)
+
+
+def phase_deadline(schedule: Schedule, phase: PhaseSchedule, turn: int, after: datetime, opened: datetime
+                   ) -> datetime | None:
+    """Deadline of a phase of `turn`: as a turn's from its `at` or `cron` (`after` being the deadline of the
+    phase before it), or `duration` after it `opened`."""
+    if phase.duration is not None:
+        return opened + phase.duration
+    return _deadline(phase.at, phase.cron, schedule.timezone, turn, after)
+
+
+def _deadline(at: tuple[datetime, ...], cron: str | None, tz: ZoneInfo, turn: int, after: datetime
+              ) -> datetime | None:
+    if at:
+        return at[turn - 1] if turn <= len(at) else None
+    assert cron is not None
+    trigger = CronTrigger.from_crontab(cron, timezone=tz)
     # CronTrigger answers "at or after now"; a deadline must come strictly after the previous one.
-    fire = trigger.get_next_fire_time(None, after.astimezone(schedule.timezone) + timedelta(seconds=1))
+    fire = trigger.get_next_fire_time(None, after.astimezone(tz) + timedelta(seconds=1))
     return fire
 
 

@@ -16,6 +16,7 @@ from maild.config import Config, GameConfig
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.errors import GameError
 from maild.models import Game, Player, Snapshot, Turn
+from maild.phases import check_schedule, is_phased, open_first_phase, refresh_phase_deadline
 from maild.ruleset import Ruleset, SetupError, load_ruleset
 from maild.welcome import queue_welcomes
 
@@ -64,7 +65,9 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
     deadline = None
     if gcfg is not None and gcfg.schedule is not None:
         deadline = deadline_for(gcfg.schedule, 1, now)
-    session.add(Turn(game_id=game.id, number=1, deadline=deadline, seed=turn_seed(game.seed, 1), status="open"))
+    first = Turn(game_id=game.id, number=1, deadline=deadline, seed=turn_seed(game.seed, 1), status="open")
+    session.add(first)
+    open_first_phase(session, ruleset, game, first, state, now)
     session.flush()
     if app is not None:
         queue_welcomes(session, app, game, ruleset, state, players_of(session, game), 1,
@@ -78,6 +81,7 @@ def sync_games(session: Session, config: Config, now: datetime, app: App | None 
     welcomed (see create_game)."""
     created = []
     for gcfg in config.games:
+        check_schedule(gcfg, ruleset_named(gcfg.ruleset), str(config.path or "config"))
         game = session.scalar(select(Game).where(Game.name == gcfg.name))
         if game is None:
             create_game(session, gcfg.name, gcfg.ruleset, gcfg.setup, now, gcfg, app)
@@ -90,6 +94,10 @@ def sync_games(session: Session, config: Config, now: datetime, app: App | None 
 def refresh_deadline(session: Session, game: Game, gcfg: GameConfig) -> None:
     turn = open_turn(session, game)
     if turn is None or gcfg.schedule is None:
+        return
+    ruleset = ruleset_named(game.ruleset)
+    if is_phased(ruleset):
+        refresh_phase_deadline(session, gcfg, ruleset, game, turn)
         return
     previous = get_turn(session, game, turn.number - 1)
     after = previous.deadline if previous is not None and previous.deadline is not None else game.created_at

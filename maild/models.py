@@ -116,6 +116,8 @@ class OrderSetRow(Base):
     diagnostics: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(20))  # accepted / refused
     reason: Mapped[str | None] = mapped_column(Text)
+    # The phase of the turn the orders are for, in a game of several phases a turn (None: a one-phase game).
+    phase: Mapped[str | None] = mapped_column(String(50))
 
 
 class GmOrder(Base):
@@ -144,6 +146,32 @@ class Turn(Base):
     status: Mapped[str] = mapped_column(String(20), default="open")  # open / held / released / done
     note: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
+
+
+class TurnPhase(Base):
+    """One phase of a turn in a game of several phases a turn (see maild/phases.py): opened in order, each
+    resolved exactly once, with its own deadline, seed and the state after it. The Turn row's deadline is
+    that of its open phase, so whatever watches turn deadlines watches phases."""
+
+    __tablename__ = "turn_phases"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "name", name="uq_turn_phases_game_turn_name"),
+                      UniqueConstraint("game_id", "turn", "position", name="uq_turn_phases_game_turn_position"),
+                      Index("ix_turn_phases_status", "status"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    turn: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)  # 0, 1, ... in the order the phases opened
+    name: Mapped[str] = mapped_column(String(50))
+    extra: Mapped[bool] = mapped_column(default=False)  # opened by a phase's result, not by the schedule
+    closes_early: Mapped[bool] = mapped_column(default=False)  # once everyone in must_send has sent
+    must_send: Mapped[list[str] | None] = mapped_column(JSON)  # player names; None: every player
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(20), default="open")  # open / done
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the game state after this phase
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
 
 

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from maild.games import players_of
 from maild.models import Game, GmOrder, InboundMail, OrderSetRow, Player, Turn
+from maild.phases import open_row
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder, Ruleset
 
 # The status of a mail's order set none of whose lines could be read: it holds only diagnostics, booked so the
@@ -28,19 +29,25 @@ _PLAYER_SEQS = (select(OrderSetRow.seq)
                        OrderSetRow.status == "accepted", OrderSetRow.player_id == bindparam("player")))
 
 
-def accepted_seqs(session: Session, game: Game, turn: int, player: Player) -> set[int]:
+def accepted_seqs(session: Session, game: Game, turn: int, player: Player, phase: str | None = None) -> set[int]:
     """The receipt sequences of a player's accepted order sets of a turn: what `accepted_sets` would return,
     without reading the orders."""
-    return set(session.scalars(_PLAYER_SEQS, {"game": game.id, "turn": turn, "player": player.id}))
+    query = _PLAYER_SEQS if phase is None else _PLAYER_SEQS.where(OrderSetRow.phase == phase)
+    return set(session.scalars(query, {"game": game.id, "turn": turn, "player": player.id}))
 
 
-def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None) -> dict[str, list[OrderSet]]:
-    """Accepted order sets of a turn, per player name, each list in receipt order."""
+def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None,
+                  phase: str | None = None) -> dict[str, list[OrderSet]]:
+    """Accepted order sets of a turn (with `phase`, of that phase of it), per player name, each list in
+    receipt order."""
     params = {"game": game.id, "turn": turn}
     if player is not None:
         params["player"] = player.id
+    query = _SETS if player is None else _PLAYER_SETS
+    if phase is not None:
+        query = query.where(OrderSetRow.phase == phase)
     book: dict[str, list[OrderSet]] = {}
-    for seq, orders, name in session.execute(_SETS if player is None else _PLAYER_SETS, params):
+    for seq, orders, name in session.execute(query, params):
         book.setdefault(name, []).append(OrderSet(player=name, seq=seq, orders=[Order.from_json(o) for o in orders]))
     return book
 
@@ -88,15 +95,23 @@ def gm_orders(session: Session, game: Game, turn: int) -> list[PlacedOrder]:
 
 
 def orders_for_turn(session: Session, ruleset: Ruleset, game: Game, turn: int, book: dict[str, list[OrderSet]],
-                    players: list[str]) -> dict[str, list[PlacedOrder]]:
-    """What `resolve` gets: every player's orders in force, and the GM's under GM_ORDERS when he gave any."""
+                    players: list[str], with_gm: bool = True) -> dict[str, list[PlacedOrder]]:
+    """What `resolve` gets: every player's orders in force, and the GM's under GM_ORDERS when he gave any
+    (and `with_gm`: a turn of several phases gives them to its first)."""
     orders = orders_in_force(ruleset, book, players)
-    gm = gm_orders(session, game, turn)
+    gm = gm_orders(session, game, turn) if with_gm else []
     if gm:
         orders[GM_ORDERS] = gm
     return orders
 
 
 def players_without_orders(s: Session, game: Game, turn: int) -> list[Player]:
-    book = accepted_sets(s, game, turn)
-    return [p for p in players_of(s, game) if p.name not in book]
+    """Who has nothing on file for the turn; in a turn of phases, who must send in its open phase and has
+    nothing on file for it."""
+    phase = open_row(s, game.id, turn)
+    if phase is None:
+        book = accepted_sets(s, game, turn)
+        return [p for p in players_of(s, game) if p.name not in book]
+    book = accepted_sets(s, game, turn, phase=phase.name)
+    return [p for p in players_of(s, game)
+            if p.name not in book and (phase.must_send is None or p.name in phase.must_send)]

@@ -12,6 +12,7 @@ import inspect
 import logging
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -97,6 +98,36 @@ class TurnResult:
     events: list[dict[str, Any]] = field(default_factory=list)  # what happened, machine-readable
     finished: bool = False  # the game is over after this turn
 
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a turn, as a ruleset declares it (see `Ruleset.phases` and docs/phases.md)."""
+
+    name: str  # a word players read: "morning", "spring"; [games.schedule.phases.<name>] in the config
+    kinds: frozenset[str] | None = None  # the order kinds it takes; None: every kind
+    closes_early: bool = False  # resolved as soon as everyone who must send has an order set on file
+    extra: bool = False  # not in the turn's sequence: opened only by a phase's result (`OpenPhase`)
+    duration: timedelta | None = None  # an extra phase stays open this long unless the config says
+
+
+@dataclass(frozen=True)
+class OpenPhase:
+    """A phase's result asking the framework to open a declared extra phase (a vote among some players)
+    next; when it closes, `resolve_phase` is called with its name and orders, and the turn goes on."""
+
+    name: str
+    must_send: tuple[str, ...]  # who answers; the phase closes once all of them have
+
+
+@dataclass
+class PhaseResult(TurnResult):
+    """What one phase of a turn gives: the state after it, this phase's printouts and newsletter."""
+
+    open_phase: OpenPhase | None = None
+
+
+# The name of the one phase of a game that declares none: its turns run as they always did.
+ONE_PHASE = "turn"
 
 LatePolicy = Literal["next_turn", "refuse"]
 
@@ -275,6 +306,23 @@ class Ruleset:
         GM's own orders under GM_ORDERS when he gave any. All chance comes from `rng`, seeded and recorded by
         the framework, so a re-run gives the same result."""
         raise NotImplementedError
+
+    def phases(self) -> tuple[Phase, ...]:
+        """The phases of a turn in order, and the extra phases a result may open. Default: one phase taking
+        every kind of order, which runs `resolve` at the turn's deadline (a game of one deadline a turn)."""
+        return (Phase(ONE_PHASE),)
+
+    def must_send(self, state: dict[str, Any], turn: int, phase: str) -> list[str] | None:
+        """Who must send orders in `phase` for it to close early (a phase declared `closes_early`), read
+        from the state when the phase opens; None (the default) for every player."""
+        return None
+
+    def resolve_phase(self, state: dict[str, Any], turn: int, phase: str, orders: dict[str, list[PlacedOrder]],
+                      rng: random.Random) -> TurnResult:
+        """Run phase `phase` of turn `turn`, as `resolve` runs a turn: `orders` are those sent for this
+        phase (the GM's come with the turn's first phase); `state` is the state after the phase before. A
+        `PhaseResult` may ask for an extra phase (`open_phase`). Default: `resolve`, for a one-phase game."""
+        return self.resolve(state, turn, orders, rng)
 
     def total_turns(self, state: dict[str, Any]) -> int | None:
         """How many turns the game lasts, or None if open-ended (the default)."""

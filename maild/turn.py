@@ -26,6 +26,7 @@ from maild.models import Game, GmOrder, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
 from maild.orderbook import accepted_sets, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
+from maild.phases import closed_early, is_phased, open_first_phase
 from maild.render import render
 from maild.ruleset import GM_ORDERS, PlacedOrder, Ruleset, TurnResult
 from maild.welcome import queue_welcomes
@@ -42,14 +43,16 @@ class TurnOutcome:
 
 
 def due_turns(app: App) -> list[tuple[str, int]]:
-    """Open (or released) turns whose deadline has passed, oldest deadline first."""
+    """Open (or released) turns whose deadline has passed, or whose open phase closed early (everyone who must
+    send has sent), oldest deadline first."""
     now = app.now()
     with app.db.session() as s:
         rows = s.execute(select(Game.name, Turn.number, Turn.deadline).join(Turn, Turn.game_id == Game.id)
                          .where(Game.finished.is_(False), Turn.number == Game.turn,
                                 Turn.status.in_(("open", "released")), Turn.deadline.is_not(None))).all()
-    return sorted(((name, n) for name, n, deadline in rows if deadline <= now),
-                  key=lambda t: t[1])
+        due = [(name, n) for name, n, deadline in rows if deadline <= now]
+        due += [t for t in closed_early(s) if t not in due]
+    return sorted(due, key=lambda t: t[1])
 
 
 def usual_missing(s: Session, game: Game, before: int, last: int = 3) -> float:
@@ -150,6 +153,10 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool) ->
             log.warning("%s turn %d runs without %d mails stored before it that could not be read yet",
                         name, turn.number, unread)
         ruleset = ruleset_named(game.ruleset)
+        if is_phased(ruleset):
+            from maild.phased_turn import run_phase  # it builds on this module's turn ending
+
+            return run_phase(s, app, game, turn, ruleset)
         players = [p.name for p in players_of(s, game)]
         book = accepted_sets(s, game, turn.number)
         missing = [p for p in players if p not in book]
@@ -184,9 +191,10 @@ def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[st
 
 
 def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult, missing: list[str],
-                share: float, gm_orders: bool = False) -> None:
+                share: float, gm_orders: bool = False, phase: str | None = None) -> None:
     """Store the turn's result and queue its mail. `gm_orders`: the GM gave orders this turn (an amendment
-    may have brought a family to a player already in the game), so every player is offered a welcome."""
+    may have brought a family to a player already in the game), so every player is offered a welcome.
+    `phase`: in a game of several phases a turn, the turn's last phase, whose results these are."""
     now = app.now()
     s.add(Snapshot(game_id=game.id, turn=turn.number + 1, state=result.state))
     turn.status = "done"
@@ -203,8 +211,10 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         gcfg = app.config.game(game.name)
         if gcfg is not None and gcfg.schedule is not None:
             next_deadline = deadline_for(gcfg.schedule, turn.number + 1, turn.deadline or now)
-        s.add(Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
-                   seed=turn_seed(game.seed, turn.number + 1), status="open"))
+        following = Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
+                         seed=turn_seed(game.seed, turn.number + 1), status="open")
+        s.add(following)
+        open_first_phase(s, ruleset, game, following, result.state, now)
     joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
@@ -214,7 +224,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
                   + "\n".join(json.dumps(e, sort_keys=True, default=str) for e in errors) + "\n", game.id)
         log.error("%s turn %d: %d orders failed with an error", game.name, turn.number, len(errors))
     deadline_text = format_deadline(next_deadline, game_timezone(app.config, game.name))
-    queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text)
+    queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text, phase=phase)
     if not finished and (joined or gm_orders):
         welcome = players_of(s, game) if gm_orders else [p for p in players_of(s, game) if p.name in joined]
         queue_welcomes(s, app, game, ruleset, result.state, welcome, turn.number + 1, deadline_text)
@@ -241,10 +251,13 @@ NEWSLETTER_RECIPIENTS = 50
 
 
 def render_turn(game: Game, number: int, result: TurnResult, finished: bool, next_deadline: str,
-                players: list[Player], missed: dict[str, Any] | None = None) -> tuple[dict[str, str], str]:
+                players: list[Player], missed: dict[str, Any] | None = None, phase: str | None = None
+                ) -> tuple[dict[str, str], str]:
     """The texts of a turn's mail: each player's printout (by name; for those the result has one, with the
-    orders of his that were not carried out, `missed`) and the newsletter."""
-    common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline}
+    orders of his that were not carried out, `missed`) and the newsletter. In a game of several phases a turn,
+    each phase's results go out on their own (`phase` names it; templates get it, None otherwise)."""
+    common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline,
+              "phase": phase}
     missed = missed or {}
     printouts = {p.name: render(game.ruleset, "printout.txt.j2", **common, player=p.name,
                                 not_carried_out=missed.get(p.name), **result.printouts[p.name])
@@ -253,12 +266,17 @@ def render_turn(game: Game, number: int, result: TurnResult, finished: bool, nex
 
 
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
-                    next_deadline: str, key_suffix: str = "", subject_note: str = "") -> None:
+                    next_deadline: str, key_suffix: str = "", subject_note: str = "", phase: str | None = None
+                    ) -> None:
     """Every player's printout, and the newsletter to everyone. The turn runs once (its keys are new), so
-    the rows go in with one INSERT; a rerun gives them keys of their own."""
+    the rows go in with one INSERT; a rerun gives them keys of their own. In a game of several phases a turn,
+    each phase's results go out on their own (`phase` names it; templates get it, None otherwise)."""
     players = players_of(s, game)
+    if phase is not None:
+        key_suffix = f":{phase}{key_suffix}"
+        subject_note = f" ({phase}){subject_note}"
     missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits)
-    printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed)
+    printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed, phase)
     rows = []
     for player in players:
         if player.name in printouts:
@@ -313,6 +331,11 @@ def _rerun(app: App, name: str, number: int, mail: bool, store: bool) -> list[Tu
         ruleset = ruleset_named(game.ruleset)
         players = [p.name for p in players_of(s, game)]
         for turn in done:
+            if is_phased(ruleset):
+                from maild.phased_turn import rerun_phases  # it builds on this module's turn ending
+
+                outcomes.append(rerun_phases(s, app, game, turn, ruleset, mail))
+                continue
             state = state_before(s, game, turn.number)
             book = accepted_sets(s, game, turn.number)
             result = resolve(ruleset, state, turn, orders_for_turn(s, ruleset, game, turn.number, book, players))

@@ -32,6 +32,7 @@ from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
+from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
 from maild.render import render
 from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
@@ -286,7 +287,8 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     public = commands & public_commands(ruleset)
     context = ruleset.template_context(run.state(s, game, game.turn), game.turn) if public and not game.finished \
         else {}
-    help_ = help_text(game, ruleset, game.turn, context, public)
+    note = open_phase_note(s, ruleset, game, game_timezone(app.config, game.name)) if public else None
+    help_ = help_text(game, ruleset, game.turn, context, public, phase_note=note)
     body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
                   sender=Echo(app.config.limits).line(mail.from_addr), problem=problem,
                   player=player.name if player is not None else None)
@@ -359,14 +361,17 @@ def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids:
 
 
 def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
-              player: str | None = None) -> str | None:
+              player: str | None = None, phase_note: str | None = None) -> str | None:
     """The answer to HELP or to a mail command the game declares (its template, with the framework's as
-    fallback); None for a mail with neither (STATUS and CANCEL the ack answers itself)."""
+    fallback); None for a mail with neither (STATUS and CANCEL the ack answers itself). `player`, the reader
+    when he is a player, lets the sheet show his own header lines; in a game of several phases a turn, the
+    sheet is headed by the phase now open and its deadline (`phase_note`)."""
     for word in sorted(commands):
         command = ruleset.command(word)
         if command is not None and command.template is not None:
-            return render(game.ruleset, command.template, game=game.name, turn=turn, player=player, info=context,
-                          rules=ruleset.rules_info(), command=word)
+            sheet = render(game.ruleset, command.template, game=game.name, turn=turn, player=player, info=context,
+                           rules=ruleset.rules_info(), command=word)
+            return f"{phase_note}\n\n{sheet}" if phase_note else sheet
     return None
 
 
@@ -411,8 +416,15 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
-    turn, late = target_turn(run.turn(s, game, game.turn), ruleset, game, row.received_at)
+    current = run.turn(s, game, game.turn)
+    turn, late = target_turn(current, ruleset, game, row.received_at)
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
+    phase: PhaseTarget | None = None
+    if current is not None and not game.finished and is_phased(ruleset):  # the phase decides, not the turn
+        phase = target_phase(s, ruleset, game, current, player.name, row.received_at, ruleset.late_policy)
+        turn, late, number = (None, phase.refused, phase.turn) if phase.refused else (current, phase.late,
+                                                                                      phase.turn)
+    phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
     refused: str | None = None
@@ -426,6 +438,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
+    if phase is not None and turn is not None:
+        parsed = keep_phase_orders(ruleset, phase, parsed)
     if turn is None:
         refused = late
     elif parsed.orders:
@@ -436,37 +450,44 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                               diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
     on_file: list[OrderSet] = []
     if parsed.orders or "STATUS" in commands:
-        on_file = run.on_file(s, game, number, player)
+        on_file = run.on_file(s, game, number, player, phase_name)
     if turn is not None and parsed.orders:
         new = OrderSet(player=player.name, seq=row.id, orders=parsed.orders)
         refused = ruleset.accept(on_file, new)
         if not refused:
             on_file.append(new)
-            run.pending = (game, number, player, new)
+            run.pending = (game, number, player, new, phase_name)
         run.book(dict(
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id,
             orders=[o.to_json() for o in parsed.orders], diagnostics=[d.to_json() for d in parsed.diagnostics],
-            status="refused" if refused else "accepted", reason=refused))
+            status="refused" if refused else "accepted", reason=refused, phase=phase_name))
     elif turn is not None and any(not d.warning for d in parsed.diagnostics):
         # Nothing to accept, but the turn's printout repeats what was not understood (`notcarried`).
         run.book(dict(
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id, orders=[],
-            diagnostics=[d.to_json() for d in parsed.diagnostics], status=NOT_UNDERSTOOD, reason=None))
+            diagnostics=[d.to_json() for d in parsed.diagnostics], status=NOT_UNDERSTOOD, reason=None,
+            phase=phase_name))
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if commands else "empty")
     deadline = _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
+    deadline_text = format_deadline(deadline, tz)
+    if phase is not None:
+        deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
+            f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, game.turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
-                  deadline=format_deadline(deadline, tz), orders=echo("orders", parsed.orders),
+                  deadline=deadline_text, phase=phase_name, orders=echo("orders", parsed.orders),
                   errors=echo("errors", [d for d in parsed.diagnostics if not d.warning]),
                   warnings=echo("warnings", [d for d in parsed.diagnostics if d.warning]),
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=commands,
                   in_force=echo("in_force", [p.order for p in in_force]),
                   problems=echo("problems", [*mail.problems, *command_problems]), info=context,
-                  help_text=help_text(game, ruleset, number, context, commands, player.name), cancelled=cancelled,
+                  help_text=help_text(game, ruleset, number, context, commands, player.name,
+                                      open_phase_note(s, ruleset, game, tz)),
+                  cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
                   ignored=echo("ignored", read.ignored),

@@ -14,6 +14,7 @@ from maild.games import get_turn, players_of, state_before
 from maild.intake.read import ReadMail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import accepted_seqs, accepted_sets
+from maild.phases import state_after_phases
 from maild.replylimits import Gate
 from maild.ruleset import OrderSet
 
@@ -36,9 +37,11 @@ class IntakeRun:
         self._players: dict[int, PlayerIndex] = {}
         self._turns: dict[tuple[int, int], Turn | None] = {}
         self._states: dict[tuple[int, int], dict[str, Any]] = {}
-        self._books: dict[tuple[int, int, int], list[OrderSet]] = {}
-        self._stale: set[tuple[int, int, int]] = set()  # books read in an earlier transaction
-        self.pending: tuple[Game, int, Player, OrderSet] | None = None  # set by the mail just processed
+        # Keyed by game, turn, player and phase (None in a one-phase game).
+        self._books: dict[tuple[int, int, int, str | None], list[OrderSet]] = {}
+        self._stale: set[tuple[int, int, int, str | None]] = set()  # books read in an earlier transaction
+        # Set by the mail just processed: game, turn, player, order set, phase.
+        self.pending: tuple[Game, int, Player, OrderSet, str | None] | None = None
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
         self.gate = Gate()  # answers held back by the reply limits, not yet reported
         # Writes held back to the end of the transaction, to go as one executemany each (`flush`).
@@ -71,28 +74,32 @@ class IntakeRun:
             self._turns[key] = get_turn(s, game, number)
         return self._turns[key]
 
-    def on_file(self, s: Session, game: Game, turn: int, player: Player) -> list[OrderSet]:
-        """The player's accepted order sets (a copy: `accepted` adds the new one once it is stored)."""
-        key = (game.id, turn, player.id)
+    def on_file(self, s: Session, game: Game, turn: int, player: Player, phase: str | None = None
+                ) -> list[OrderSet]:
+        """The player's accepted order sets (a copy: `accepted` adds the new one once it is stored); in a game
+        of several phases, those of `phase`."""
+        key = (game.id, turn, player.id, phase)
         if key in self._stale:
             # Read in an earlier transaction: still good if the same sets are accepted now (a look at their
             # receipt sequences, not their orders, which cost most of a big book's reading).
             self._stale.discard(key)
             self.flush(s)
-            if {o.seq for o in self._books[key]} != accepted_seqs(s, game, turn, player):
+            if {o.seq for o in self._books[key]} != accepted_seqs(s, game, turn, player, phase):
                 del self._books[key]
         if key not in self._books:
             self.flush(s)  # the query must see the sets booked earlier in this transaction
-            self._books[key] = accepted_sets(s, game, turn, player).get(player.name, [])
+            self._books[key] = accepted_sets(s, game, turn, player, phase).get(player.name, [])
         return list(self._books[key])
 
     def forget(self, game: Game, turn: int, player: Player) -> None:
-        """Drop the cached book of a player whose sets changed status (a CANCEL)."""
-        self._books.pop((game.id, turn, player.id), None)
-        self._stale.discard((game.id, turn, player.id))
+        """Drop the cached books of a player whose sets changed status (a CANCEL)."""
+        for key in [k for k in self._books if k[:3] == (game.id, turn, player.id)]:
+            self._books.pop(key, None)
+            self._stale.discard(key)
 
-    def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet) -> None:
-        self._books.setdefault((game.id, turn, player.id), []).append(order_set)
+    def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet, phase: str | None = None
+                 ) -> None:
+        self._books.setdefault((game.id, turn, player.id, phase), []).append(order_set)
 
     def book(self, order_set: dict[str, Any]) -> None:
         """An `order_sets` row to insert with the others of this transaction."""
@@ -113,9 +120,12 @@ class IntakeRun:
             self._saved = []
 
     def state(self, s: Session, game: Game, turn: int) -> dict[str, Any]:
+        """The game's state as orders of `turn` are checked against it: the snapshot before the turn, or in a
+        turn of phases, the state after its last resolved phase."""
         key = (game.id, turn)
         if key not in self._states:
-            self._states[key] = state_before(s, game, turn)
+            phased = state_after_phases(s, game.id, turn)
+            self._states[key] = phased if phased is not None else state_before(s, game, turn)
         return self._states[key]
 
 
