@@ -9,9 +9,57 @@ from apscheduler.triggers.cron import CronTrigger
 
 from maild.config import Config, PhaseSchedule, Schedule
 
+# crontab(5) counts the days of the week from 0 = Sunday (7 is Sunday too); APScheduler's CronTrigger from 0 =
+# Monday. A GM writes crontab, so the day field is read as crontab means it and handed on as day names.
+_CRON_DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
+
+
+def _cron_day(token: str) -> int:
+    word = token.strip().lower()[:3]
+    if word in _CRON_DAYS:
+        return _CRON_DAYS.index(word)
+    if not word.isdigit() or int(word) > 7:
+        raise ValueError(f"day of week {token!r}: expected 0-7 (0 and 7 are Sunday) or a day's name")
+    return int(word) % 7
+
+
+def crontab_days(field: str) -> str:
+    """The day-of-week field of a crontab line as day names, which APScheduler reads the same way."""
+    if field == "*":
+        return field
+    days: set[int] = set()
+    for part in field.split(","):
+        span, _, step_text = part.partition("/")
+        step = int(step_text) if step_text else 1
+        if step < 1:
+            raise ValueError(f"day of week {part!r}: the step must be at least 1")
+        if span == "*":
+            first, last = 0, 6
+        elif "-" in span:
+            a, b = span.split("-", 1)
+            first, last = _cron_day(a), _cron_day(b)
+            if b.strip() == "7":
+                last = 7  # "5-7" is Friday to Sunday
+        else:
+            first = last = _cron_day(span)
+            if step_text:
+                last = 6  # "1/2": from Monday, every other day
+        if last < first:
+            raise ValueError(f"day of week {part!r}: a range must not run backwards")
+        days.update(d % 7 for d in range(first, last + 1, step))
+    return ",".join(_CRON_DAYS[d] for d in sorted(days))
+
+
+def cron_trigger(expr: str, tz: ZoneInfo) -> CronTrigger:
+    """A trigger for a crontab line (minute hour day month day-of-week), day numbers as crontab means them."""
+    fields = expr.split()
+    if len(fields) == 5:
+        fields[4] = crontab_days(fields[4])
+    return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
+
 
 def validate_cron(expr: str, tz: ZoneInfo) -> None:
-    CronTrigger.from_crontab(expr, timezone=tz)
+    cron_trigger(expr, tz)
 
 
 def deadline_for(schedule: Schedule, turn: int, after: datetime) -> datetime | None:
@@ -38,7 +86,7 @@ def _deadline(at: tuple[datetime, ...], cron: str | None, tz: ZoneInfo, turn: in
     if at:
         return at[turn - 1] if turn <= len(at) else None
     assert cron is not None
-    trigger = CronTrigger.from_crontab(cron, timezone=tz)
+    trigger = cron_trigger(cron, tz)
     # CronTrigger answers "at or after now"; a deadline must come strictly after the previous one.
     fire = trigger.get_next_fire_time(None, after.astimezone(tz) + timedelta(seconds=1))
     return fire

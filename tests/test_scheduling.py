@@ -197,3 +197,32 @@ def test_the_expected_deadline_follows_a_cron_chain_and_a_list() -> None:
     assert expected_deadline(listed, 1, None, 2) == monday.replace(day=24)
     assert expected_deadline(listed, 1, monday, 3) is None  # the list has run out
     assert expected_deadline(None, 1, monday, 2) is None
+
+
+@pytest.mark.parametrize("field, names", [
+    ("6", "sat"), ("0", "sun"), ("7", "sun"), ("1-5", "mon,tue,wed,thu,fri"), ("5-7", "sun,fri,sat"),
+    ("*/2", "sun,tue,thu,sat"), ("sat,sun", "sun,sat"), ("MON-wed", "mon,tue,wed"), ("1/3", "mon,thu"),
+    ("*", "*"),
+])
+def test_cron_days_of_the_week_count_as_crontab_does(field: str, names: str) -> None:
+    from maild.deadlines import crontab_days
+
+    assert crontab_days(field) == names
+
+
+def test_a_saturday_cron_deadline_falls_on_saturday() -> None:
+    from maild.config import Schedule
+    from maild.deadlines import deadline_for
+
+    rome = ZoneInfo("Europe/Rome")
+    # crontab(5): day of week 6 is Saturday. 2026-11-25 is a Wednesday, so the next is Saturday 28 November.
+    when = deadline_for(Schedule(timezone=rome, cron="0 12 * * 6"), 1, datetime(2026, 11, 25, 9, 0, tzinfo=rome))
+    assert when == datetime(2026, 11, 28, 12, 0, tzinfo=rome) and when.strftime("%A") == "Saturday"
+
+
+@pytest.mark.parametrize("field", ["8", "5-2", "x", "1/0"])
+def test_bad_cron_days_are_refused(field: str) -> None:
+    from maild.deadlines import crontab_days
+
+    with pytest.raises(ValueError):
+        crontab_days(field)
