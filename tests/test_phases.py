@@ -26,8 +26,8 @@ from maild.phases import is_phased
 from maild.ruleset import Phase, Ruleset, load_ruleset
 from maild.turn import due_turns, rerun_turn
 from tests.conftest import config_dict
+from tests.mailflow import drop, mail, run_pass, sent
 from tests.phasegame.game import installed
-from tests.test_flow import drop, mail, run_pass, sent
 
 SETUP = "".join(f'[[players]]\nname = "{n}"\nemail = "{n}@example.org"\n' for n in ("alice", "bob", "carol"))
 

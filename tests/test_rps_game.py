@@ -83,3 +83,16 @@ def test_scores_answers_with_the_standings_and_the_game_ends_after_its_rounds(tm
         assert "rps1: SCORES (turn 2)\n\n  1. ann: 4\n  2. bob: 1\n  3. cat: 1\n" in table.ack("cat@example.org")
         table.run_turn("rps1")
         assert "The game is over." in table.newsletter("rps1", 2)
+
+
+def test_the_frameworks_printout_repeats_what_was_not_understood(tmp_path: Path) -> None:
+    # The tiny game has no printout template of its own: the framework's shows the orders not carried out.
+    with Table(tmp_path) as table:
+        table.create_game("rps1", "rps", EXAMPLE_SETUP)
+        table.send("ann@example.org", "throw rock\nthrow lizard", subject="round one")
+        table.intake()
+        table.run_turn("rps1")
+        printout = table.printout("rps1", 1, "ann")
+        assert "Orders not carried out\n" in printout
+        assert "line 2: throw lizard" in printout.split("Orders not carried out")[1]
+        assert "Orders not carried out" not in table.printout("rps1", 1, "cat")
