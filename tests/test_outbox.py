@@ -189,3 +189,16 @@ def test_a_batch_with_mixed_results_records_each_mail(tmp_path: Path, db_url: st
         assert rows["k1"].next_attempt_at == T0 + timedelta(seconds=30)
         assert rows["k3"].last_error == "refused: x@example.org: 550 no"
         assert sorted(k for k in rows if k.startswith("gm:")) == ["gm:failed:3", "gm:failed:4"]
+
+
+def test_mails_delivered_in_one_second_are_read_in_delivery_order(tmp_path: Path) -> None:
+    import os
+
+    from maild.mail.maildir import MaildirInbox, deliver
+
+    # Same mtime for all (as a test's drop or a restored backup gives): the names alone keep the order.
+    paths = [deliver(tmp_path / "inbox", f"Subject: {n}\r\n\r\nx\r\n".encode()) for n in range(30)]
+    for path in paths:
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+    fetched = asyncio.run(MaildirInbox(tmp_path / "inbox").fetch_new())
+    assert [m.raw.split(b"\r\n")[0] for m in fetched] == [f"Subject: {n}".encode() for n in range(30)]

@@ -87,7 +87,10 @@ def deliver(path: Path, raw: bytes, name: str | None = None) -> Path:
     ensure_maildir(path)
     if name is None:
         now = datetime.now(UTC)
-        name = f"{int(now.timestamp())}.M{now.microsecond}P{os.getpid()}R{os.urandom(4).hex()}.{socket.gethostname()}"
+        # Microseconds zero-padded: two mails with the same mtime (a restored backup, a test) are read in name
+        # order, and "M99000" must not sort after "M100000" of a later mail of the same second.
+        name = (f"{int(now.timestamp())}.M{now.microsecond:06d}P{os.getpid()}R{os.urandom(4).hex()}."
+                f"{socket.gethostname()}")
     tmp = path / "tmp" / name
     with open(tmp, "wb") as f:
         f.write(raw)
