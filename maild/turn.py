@@ -22,9 +22,9 @@ from maild.db import retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
 from maild.intake.pipeline import process_new
-from maild.models import Game, GmOrder, InboundMail, Player, Snapshot, Turn
+from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
-from maild.orderbook import accepted_sets, orders_for_turn
+from maild.orderbook import accepted_sets, gm_orders, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.phases import closed_early, is_phased, open_first_phase
 from maild.render import render
@@ -91,8 +91,7 @@ def turn_failed(app: App, name: str, exc: Exception) -> TurnOutcome:
             game = get_game(s, name)
             number = game.turn
             turn = get_turn(s, game, game.turn)
-            pending = s.scalar(select(func.count()).select_from(GmOrder).where(
-                GmOrder.game_id == game.id, GmOrder.turn == game.turn)) or 0
+            pending = len(gm_orders(s, game, game.turn))  # withdrawn ones never reach the turn
             if turn is not None:
                 turn.note = f"failed: {reason}"[:2000]
             digest = hashlib.sha256(reason.encode()).hexdigest()[:16]

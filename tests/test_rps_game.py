@@ -3,11 +3,17 @@ PostgreSQL: its rules worked by hand, its GM order and its mail command."""
 
 from __future__ import annotations
 
+import email
 import random
+from email.policy import default
 from pathlib import Path
+
+import pytest
+from sqlalchemy import select
 
 from maild.games import get_game, get_turn
 from maild.gmcli import record
+from maild.models import OutboundMail
 from maild.testing import Table
 from tests.rps_game import EXAMPLE_SETUP, THROWS
 
@@ -96,3 +102,28 @@ def test_the_frameworks_printout_repeats_what_was_not_understood(tmp_path: Path)
         assert "Orders not carried out\n" in printout
         assert "line 2: throw lizard" in printout.split("Orders not carried out")[1]
         assert "Orders not carried out" not in table.printout("rps1", 1, "cat")
+
+
+def test_a_failed_turns_mail_counts_only_the_gm_orders_still_pending(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from maild.gmcli import withdraw
+    from maild.ruleset import load_ruleset
+    from maild.turn import run_turn
+
+    with Table(tmp_path) as table:
+        table.create_game("rps1", "rps", EXAMPLE_SETUP)
+        with table.app.db.session() as s:
+            record(s, table.app, "rps1", "bonus", ["rps1", "cat", "5"])
+            record(s, table.app, "rps1", "bonus", ["rps1", "ann", "2"])
+        with table.app.db.session() as s:
+            withdraw(s, table.app, 2)
+
+        def broken(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("no lots left")
+
+        monkeypatch.setattr(load_ruleset("rps"), "resolve", broken)
+        assert run_turn(table.app, "rps1", force=True).status == "failed"
+        with table.app.db.session() as s:  # queued for the GM, not sent yet
+            [raw] = s.scalars(select(OutboundMail.raw).where(OutboundMail.kind == "gm"))
+        body = " ".join(email.message_from_bytes(raw, policy=default).get_content().split())  # type: ignore[attr-defined]
+        assert "1 GM order is pending for this turn" in body  # the withdrawn bonus does not count
