@@ -1,0 +1,226 @@
+"""The Law of the Jungle's game state: characters, houses and the empire the GM feeds in.
+
+The framework stores the state as a JSON dict; `World.load` reads it into these dataclasses at the start of
+a phase and `World.dump` writes it back, so no code of the game handles raw dicts but this module. The
+layout is documented in docs/law-of-the-jungle.md ("The state").
+
+Names are the keys: a character, a city, a unit, a technology is named once in the game, and players write
+those names in their orders. `key(name)` is how names compare (case and runs of blanks do not matter).
+
+Attributes, food and gold are whole numbers (docs/law-of-the-jungle.md, LJ-OQ-02): every formula result is
+rounded where the rules say, or down where they do not (`maild_rules.jungle.numbers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+GODS = ("Huitzilopochtli", "Quetzalcoatl", "Tezcatlipoca", "Tlaloc")
+ATTRIBUTES = ("xp", "fame", "wisdom", "craft")  # Combat Experience, Fame, Wisdom, Craftsmanship
+ROLES = ("peasant", "citizen", "specialist", "tlatoani", "soldier")
+PARTS = ("morning", "afternoon")  # the two halves of a council session in which characters act
+
+
+def key(name: str) -> str:
+    """How names compare: case and runs of blanks do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass
+class Title:
+    """One title: kind is the rules' title ("Inventor", "Priest", "Skilled", "Slave", "Tenant" ...), subject
+    its X (a technology, a god, an attack type, a character), n its (N) where it has one."""
+
+    kind: str
+    subject: str = ""
+    n: int | None = None
+
+    def label(self) -> str:
+        words = {
+            "Inventor": "Inventor of Technology {s}", "Builder": "Builder of Building {s}",
+            "Minister": "Minister of Policy {s}", "Slave": "Slave of {s}", "Owner": "Owner of {s}",
+            "Tenant": "Tenant of {s}", "Captain": "Captain of Unit {s}", "Conqueror": "Conqueror of City {s}",
+            "Hero": "Hero of City {s}", "Destroyer": "Destroyer of City {s}", "Priest": "Priest of {s}",
+            "Experienced": "Experienced at {s}", "Skilled": "Skilled at {s}", "Master": "Master of {s}",
+            "Defiant Slave": "Defiant Slave",
+        }
+        text = words.get(self.kind, self.kind + " {s}").format(s=self.subject).strip()
+        return f"{text} ({self.n})" if self.n is not None else text
+
+
+@dataclass
+class Character:
+    name: str
+    house: str  # the player (house) the character belongs to
+    xp: int = 1
+    fame: int = 0
+    wisdom: int = 1
+    craft: int = 1
+    role: str = "peasant"  # one of ROLES; a soldier is any character in a unit
+    city: str | None = None  # the city he lives in (None while in a unit away from cities)
+    hex: str | None = None  # the workable hex he lives on, within `city`
+    unit: str | None = None  # the unit he is enlisted in
+    titles: list[Title] = field(default_factory=list)
+    beakers: int = 0  # this session's science beakers (lost at the session's end)
+    hammers: int = 0  # this session's production hammers
+    defend: int = 0  # how many Defend actions have resolved this session (x2 each)
+    alive: bool = True
+    since: int = 0  # the session he came into the game: he acts from the next one (LJ-OQ-30)
+
+    def title(self, kind: str, subject: str | None = None) -> Title | None:
+        return next((t for t in self.titles if t.kind == kind and (subject is None or t.subject == subject)), None)
+
+    def drop_title(self, kind: str, subject: str | None = None) -> None:
+        self.titles = [t for t in self.titles if not (t.kind == kind and (subject is None or t.subject == subject))]
+
+    @property
+    def owner(self) -> str | None:
+        """The character who owns him, if he is a slave."""
+        t = self.title("Slave")
+        return t.subject if t else None
+
+    @property
+    def landlord(self) -> str | None:
+        """The citizen (or Tlatoani) whose land he is a tenant on."""
+        t = self.title("Tenant")
+        return t.subject if t else None
+
+
+@dataclass
+class House:
+    name: str  # the player's name: the house is the player
+    email: str
+    food: int = 0
+    gold: int = 0
+    password: str | None = None
+    since: int = 0  # the session the house joined
+
+
+@dataclass
+class Hex:
+    name: str
+    food: int = 0
+    hammers: int = 0
+    beakers: int = 0
+    gold: int = 0
+    citizen: str | None = None  # the citizen owning the land tile (the Tlatoani owns the city hex)
+
+
+@dataclass
+class City:
+    name: str
+    hexes: dict[str, Hex] = field(default_factory=dict)  # the workable hexes, by name
+    centre: str = ""  # the city hex
+    tlatoani: str | None = None
+    citizens: int = 0  # citizens (population) in the city, from the GM
+    specialist_slots: int = 0
+    puppet: bool = False
+    happiness: int = 0
+    strength: int = 0  # the city strength: the location strength of attacks in the city
+    income: int = 0  # City Specific Income and Trade per Economic Overview
+    expenses: int = 0  # City Specific Expenses per Economic Overview
+    food: int = 0  # the city's net food production
+    position: tuple[int, int] | None = None  # map coordinates, for "within 2 hexes" (LJ-OQ-31)
+    builds: dict[str, int] = field(default_factory=dict)  # buildings and units producible here -> cost
+
+
+@dataclass
+class Unit:
+    name: str
+    kind: str = "Warrior"
+    level: int | None = None  # None: a non-military unit (word limit 15)
+    health: int = 10
+    military: bool = True
+    melee: int = 0  # the unit's melee strength: the location strength of attacks in the unit
+    city: str | None = None  # the city it is in or nearest to
+    position: tuple[int, int] | None = None
+    captain: str | None = None
+    orders: str = ""  # the Captain's standing orders
+    orders_session: int | None = None  # the session they were given
+    fortify: bool = False  # the last orders were over the word limit: the unit fortifies
+
+
+@dataclass
+class Empire:
+    treasury: int = 0  # the empire's gold, from the GM
+    expenses: int = 0  # Empire Wide Expenses
+    beakers_per_citizen: int = 0
+    hammers_per_citizen: int = 0
+    food_per_citizen: int = 0
+    technologies: dict[str, int] = field(default_factory=dict)  # researchable now -> era
+    policies: dict[str, int] = field(default_factory=dict)  # adoptable now -> era
+    policy_due: bool = False  # the GM says a new policy is to be adopted
+    known: list[str] = field(default_factory=list)  # technologies already discovered
+
+
+@dataclass
+class World:
+    """The whole state of a game of The Law of the Jungle."""
+
+    session: int = 0  # the last council session resolved (0 before the first)
+    kicked_off: bool = False
+    festival: str | None = None  # the god of this session's festival, drawn when the Morning opens
+    houses: dict[str, House] = field(default_factory=dict)
+    characters: dict[str, Character] = field(default_factory=dict)
+    cities: dict[str, City] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    empire: Empire = field(default_factory=Empire)
+    # The planned second actions of the Morning that use both actions (Travel, a doubled Order, Defend
+    # twice): character -> the action as stored, kept for the Afternoon.
+    both: dict[str, dict[str, Any]] = field(default_factory=dict)
+    policy_support: list[dict[str, Any]] = field(default_factory=list)  # {character, policy, fame}
+    proposals: list[dict[str, Any]] = field(default_factory=list)  # rule changes and diplomacy, for the GM
+    todo: list[dict[str, Any]] = field(default_factory=list)  # this session's to-do list for the GM
+    log: list[dict[str, Any]] = field(default_factory=list)  # this phase's events (printouts, newsletter)
+    settings: dict[str, Any] = field(default_factory=dict)  # the setup's options
+
+    # -- lookups --------------------------------------------------------------------------------------
+    def character(self, name: str) -> Character | None:
+        c = self.characters.get(name)
+        if c is not None:
+            return c
+        wanted = key(name)
+        return next((c for n, c in self.characters.items() if key(n) == wanted), None)
+
+    def members(self, house: str) -> list[Character]:
+        return [c for c in self.characters.values() if c.house == house and c.alive]
+
+    def living(self) -> list[Character]:
+        return [c for c in self.characters.values() if c.alive]
+
+    # -- JSON -----------------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, state: dict[str, Any]) -> World:
+        w = cls(**{f.name: state[f.name] for f in fields(cls)
+                   if f.name in state and f.name not in ("houses", "characters", "cities", "units", "empire")})
+        w.houses = {n: House(**h) for n, h in state.get("houses", {}).items()}
+        w.characters = {n: _character(c) for n, c in state.get("characters", {}).items()}
+        w.cities = {n: _city(c) for n, c in state.get("cities", {}).items()}
+        w.units = {n: _unit(u) for n, u in state.get("units", {}).items()}
+        w.empire = Empire(**state.get("empire", {}))
+        return w
+
+    def dump(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _character(d: dict[str, Any]) -> Character:
+    d = dict(d)
+    d["titles"] = [Title(**t) for t in d.get("titles", [])]
+    return Character(**d)
+
+
+def _city(d: dict[str, Any]) -> City:
+    d = dict(d)
+    d["hexes"] = {n: Hex(**h) for n, h in d.get("hexes", {}).items()}
+    if d.get("position") is not None:
+        d["position"] = tuple(d["position"])
+    return City(**d)
+
+
+def _unit(d: dict[str, Any]) -> Unit:
+    d = dict(d)
+    if d.get("position") is not None:
+        d["position"] = tuple(d["position"])
+    return Unit(**d)
