@@ -56,6 +56,11 @@ class Council:
     rng: random.Random
     part: str  # "morning", "afternoon" or "evening"
     reports: list[Report] = field(default_factory=list)
+    # Every action of this part in resolution order, and the index of the one resolving: for what looks at
+    # other actions of the same part (a joint attack waits for its slowest participant).
+    actions: list[Action] = field(default_factory=list)
+    position: int = 0
+    scratch: dict[str, Any] = field(default_factory=dict)  # per-part bookkeeping of handlers, by their module
     events: list[dict[str, Any]] = field(default_factory=list)  # machine-readable, for TurnResult.events
 
     @property
