@@ -1,0 +1,254 @@
+"""The Law of the Jungle (Aztlan) as a maild ruleset: the contract's hooks, each handing over to the part of
+the game that holds the rule (orders, engine, chart, setup, the GM's update)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from maild.policies import LaterReplacesSameKey
+from maild.ruleset import (
+    Diagnostic,
+    GmOrderSpec,
+    Order,
+    OrderKind,
+    ParsedOrders,
+    Phase,
+    PhaseResult,
+    PlacedOrder,
+    PlayerSpec,
+    Ruleset,
+    TurnResult,
+)
+
+from . import chart, engine
+from .actions import KEYWORDS
+from .model import World, key
+
+try:  # the orders of helper B (grammar/jungle.lark); a minimal reading until they are there
+    from . import orders as _orders
+except ImportError:  # pragma: no cover - replaced once the orders land
+    _orders = None  # type: ignore[assignment]
+try:
+    from . import update as _update
+except ImportError:  # pragma: no cover
+    _update = None  # type: ignore[assignment]
+
+
+def order_key(order: Order) -> tuple[str, ...]:
+    """What a later mail's order replaces (LaterReplacesSameKey): the action on file for the same character in
+    the same part (a phase's mails are its own order sets); a JOIN replaces a JOIN; each pre-game purchase is
+    its own (several stand before the kick-off, engine.PREGAME)."""
+    if order.kind == engine.JOIN:
+        return (engine.JOIN,)
+    who = key(str(order.args.get("character") or ""))
+    if order.kind in engine.PREGAME:
+        thing = order.args.get("resource") or order.args.get("attribute") or order.args.get("name") or ""
+        return (who, order.kind, key(str(thing)), str(order.line))
+    return (who,)
+
+
+_JOIN = re.compile(r"^\W*join\W+(?P<name>.+?)(?:\s+(?:in|at)\s+(?P<city>.+?))?(?:\s+hex\s+(?P<hex>.+?))?\W*$",
+                   re.IGNORECASE)
+_NAMED = re.compile(r"^\s*(?:for\s+)?(?P<name>[^:*]+?)\s*:\s*$", re.IGNORECASE)
+
+
+def minimal_parse(text: str) -> ParsedOrders:
+    """Until the game's orders (maild_rules.jungle.orders) are there: JOIN lines, and each bold keyword an
+    action with its text; a line "Name:" names the character of the actions after it."""
+    from maild.keywords import Keywords, extract
+
+    parsed = ParsedOrders()
+    lines = text.split("\n")
+    character: dict[int, str] = {}
+    current = None
+    for n, line in enumerate(lines, start=1):
+        m = _NAMED.match(line)
+        if m and "**" not in line:
+            current = m.group("name").strip()
+        if current:
+            character[n] = current
+        j = _JOIN.match(line.replace("**", ""))
+        if j:
+            args = {"name": j.group("name").strip(), "city": (j.group("city") or "").strip() or None,
+                    "hex": (j.group("hex") or "").strip() or None}
+            parsed.orders.append(Order(n, line.strip(), "join", args, f"join as {args['name']}"))
+    found = extract(text, Keywords.of(KEYWORDS))
+    for a in found.actions:
+        args: dict[str, Any] = {"character": character.get(a.line), "text": a.text}
+        parsed.orders.append(Order(a.line, a.text, a.keyword, args, f"{a.keyword} {a.text}".strip()))
+    parsed.orders.sort(key=lambda o: o.line)
+    return parsed
+
+
+def _order_kinds() -> tuple[OrderKind, ...]:
+    if _orders is not None and hasattr(_orders, "ORDER_KINDS"):
+        return tuple(_orders.ORDER_KINDS)
+    return tuple(OrderKind(f"**{k.title()}**", f"**{k.title()}** ...", f"the action {k}") for k in KEYWORDS)
+
+
+def _gm_orders() -> tuple[GmOrderSpec, ...]:
+    if _update is not None and hasattr(_update, "UPDATE_ORDER"):
+        return (_update.UPDATE_ORDER,)
+    return ()
+
+
+class Jungle(Ruleset):
+    """The Law of the Jungle (Aztlan): you rule a house of Aztec characters. Each council session has a
+    Morning and an Afternoon; each character acts once in each. Write each action as its keyword in bold
+    (**Attack** Xolotl, duel), under a line with the character's name and a colon when your house has more
+    than one. JOIN Name in City signs you up."""
+
+    name = "jungle"
+    reads_emphasis = True
+    late_policy = "next_turn"
+    resubmission = LaterReplacesSameKey(
+        key=order_key,
+        second_mail=("Send a later mail any time before this part's deadline: an action in it replaces the "
+                     "action on file for the same character, and the other actions on file stand."))
+    order_kinds = _order_kinds()
+    gm_orders = _gm_orders()
+    sign_up_word = "JOIN"
+
+    # -- orders --------------------------------------------------------------------------------------------------
+    def parse(self, text: str) -> ParsedOrders:
+        if _orders is not None and hasattr(_orders, "parse"):
+            return _orders.parse(text)
+        return minimal_parse(text)
+
+    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        world = World.load(state)
+        found: list[Diagnostic] = []
+        if _orders is not None and hasattr(_orders, "check"):
+            found += _orders.check(world, world.session + 1, player, [o for o in orders if o.kind != engine.JOIN])
+        return found
+
+    def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
+                 pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
+        if _update is None or not hasattr(_update, "check_update"):
+            return None
+        return _update.check_update(World.load(state), fields.get("file", fields))
+
+    # -- sign-up by mail ------------------------------------------------------------------------------------------
+    def sign_up(self, state: dict[str, Any], turn: int, address: str, display_name: str | None,
+                orders: ParsedOrders) -> Any:
+        """A stranger's JOIN: his house is named after his character (one word, as players are named in the
+        header line); refused with the reason when the name or the place is not right."""
+        from maild.ruleset import SignUp  # type: ignore[attr-defined]  # the framework's sign-up (helper A)
+
+        joins = [o for o in orders.orders if o.kind == engine.JOIN]
+        if not joins:
+            return "to join the game, write JOIN, your character's name and a city: JOIN Itzel in Tenochtitlan"
+        world = World.load(state)
+        args = joins[-1].args
+        name = str(args.get("name") or "").strip()
+        house = "_".join(name.split())
+        if not house:
+            return "JOIN needs your character's name: JOIN Itzel in Tenochtitlan"
+        if house in world.houses or world.character(name) is not None:
+            return f"the name {name} is taken: choose another"
+        why = None
+        check_join = engine.step("check_join")
+        if check_join is not None:
+            why = check_join(world, name, args.get("city"), args.get("hex"))
+        if why:
+            return why
+        args["email"] = address  # the house's address, for the state (House.email)
+        return SignUp(player=house, password=None)
+
+    # -- the game --------------------------------------------------------------------------------------------------
+    def new_game(self, setup: dict[str, Any]) -> dict[str, Any]:
+        from .setup import new_world
+
+        return new_world(setup).dump()
+
+    def players(self, state: dict[str, Any]) -> list[PlayerSpec]:
+        return [PlayerSpec(h["name"], h["email"], h.get("password")) for h in state.get("houses", {}).values()]
+
+    def phases(self) -> tuple[Phase, ...]:
+        return (Phase("morning"), Phase("afternoon"))
+
+    def resolve(self, state: dict[str, Any], turn: int, orders: dict[str, list[PlacedOrder]],
+                rng: random.Random) -> TurnResult:
+        raise AssertionError("a council session is resolved a part at a time (resolve_phase)")
+
+    def resolve_phase(self, state: dict[str, Any], turn: int, phase: str, orders: dict[str, list[PlacedOrder]],
+                      rng: random.Random) -> TurnResult:
+        world = World.load(state)
+        session = world.session + 1
+        if phase == "morning":
+            part = engine.morning(world, orders, rng)
+            reports, events, parts = part.council.reports, part.council.events, ("morning",)
+            todo: list[dict[str, Any]] | None = None
+        else:
+            after, evening = engine.afternoon(world, orders, rng)
+            reports = after.council.reports + evening.council.reports
+            events = after.council.events + evening.council.events
+            parts = ("afternoon", "evening")
+            todo = evening.todo
+        houses = sorted(set(world.houses) | {p for p in orders if p in world.houses})
+        printouts = {h: chart.printout(world, h, reports, session, parts) for h in houses}
+        for p in orders:  # a sender who is no house (a refused JOIN) still reads why
+            if p not in printouts and not p.startswith("#"):
+                printouts[p] = chart.printout(world, p, reports, session, parts)
+        result = PhaseResult(world.dump(), printouts, chart.newsletter(world, reports, session, parts), events)
+        if todo is not None:
+            self._gm_report(result, world, todo)
+        return result
+
+    @staticmethod
+    def _gm_report(result: TurnResult, world: World, todo: list[dict[str, Any]]) -> None:
+        """The GM's to-do mail after the Evening (TurnResult.gm_report, D1's todo.gm_report)."""
+        if not hasattr(result, "gm_report"):
+            return
+        report = engine.step("gm_report")
+        if report is not None:
+            result.gm_report = report(world, todo)
+
+    # -- what players read besides the printouts --------------------------------------------------------------------
+    def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
+        world = World.load(state)
+        if player not in world.houses:
+            return None
+        mine = world.members(player)
+        lines = [f"You rule the house of {player}." if mine else f"Your house {player} has no character yet."]
+        for c in mine:
+            lines.append(f"{c.name}, a {c.role}, lives {chart.where(c)}: {chart.attributes(c)}.")
+        house = world.houses[player]
+        lines.append(f"Your house's food: {house.food}, gold: {house.gold}.")
+        how = ["Each council session has a Morning and an Afternoon, each with its own deadline; every character",
+               "acts once in each. Write each action as its keyword in bold: **Attack** Xolotl, duel",
+               "(in plain text put two asterisks on each side). When your house has more than one character,",
+               "start each character's actions with a line of his name and a colon: Itzel:",
+               "The results of the Morning come before the Afternoon's deadline; the Evening follows the",
+               "Afternoon: food is eaten and the session closes."]
+        if not world.kicked_off:
+            how.append("Before the kick-off your characters may only Purchase, Train and Recruit.")
+        festival = [f"This session's festival is that of {world.festival}."] if world.festival else \
+            ["The festival of the first council is drawn at the kick-off and announced in the newsletter."]
+        return {"sections": [{"title": "Your house", "lines": lines}, {"title": "How to act", "lines": how},
+                             {"title": "Festival", "lines": festival}],
+                "welcome_for": ""}
+
+    def status(self, state: dict[str, Any], turn: int, player: str) -> dict[str, Any]:
+        world = World.load(state)
+        house = world.houses.get(player)
+        if house is None:
+            return {}
+        out: dict[str, Any] = {"Food": house.food, "Gold": house.gold}
+        for c in world.members(player):
+            out[c.name] = f"{c.role}, {chart.attributes(c)}, {chart.where(c)}"
+        return out
+
+    def export_players(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        world = World.load(state)
+        return {h.name: {"email": h.email, "food": h.food, "gold": h.gold,
+                         "characters": {c.name: {"role": c.role, "xp": c.xp, "fame": c.fame, "wisdom": c.wisdom,
+                                                 "craft": c.craft, "titles": [t.label() for t in c.titles]}
+                                        for c in world.members(h.name)}}
+                for h in world.houses.values()}
+
+    def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
+        world = World.load(state)
+        return {"festival": world.festival, "session": world.session + 1, "kicked_off": world.kicked_off}
