@@ -451,7 +451,8 @@ def _joins(council: Council, orders: dict[str, list[PlacedOrder]], emails: dict[
             continue
         args = order.args
         try:
-            c = join(world, house, emails.get(house, ""), args.get("name"), args.get("city"), args.get("hex"),
+            email = str(args.get("email") or emails.get(house, ""))  # Jungle.sign_up puts the sender's address
+            c = join(world, house, email, args.get("name"), args.get("city"), args.get("hex"),
                      council.session, council.rng)
         except (Void, ValueError) as why:
             council.tell(house, f"{order.summary or order.text}: not carried out: {why}")
