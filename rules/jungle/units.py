@@ -291,10 +291,7 @@ def enlist(council: Council, actor: Character, action: Action) -> None:
     actor.unit = unit.name
     actor.city = unit.city
     actor.hex = None
-    retenant(world, actor)
-    for t in world.living():  # his tenants lose him: "if either the peasant or the citizen move from the hex"
-        if t.landlord == actor.name:
-            retenant(world, t)
+    retenant(world, actor)  # his own tenancy; the land he owns stays his (tenancy is transfers')
     council.tell(actor.house, f"{actor.name} enlists in unit {unit.name}.")
 
 
