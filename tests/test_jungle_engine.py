@@ -355,3 +355,22 @@ def test_resolve_phase_gives_every_house_a_printout_and_the_newsletter(log: list
     chart_lines = after.newsletter["sections"][-1]["lines"]
     assert chart_lines[0] == "1. Itzel (house of ann), peasant, Fame 5; none"
     assert "  actions used this session: 1 of 2" in after.printouts["ann"]["sections"][-1]["lines"]
+
+
+def test_the_commented_jungle_game_of_config_example_fits_the_ruleset(tmp_path: Any) -> None:
+    # config.example.toml shows a jungle game commented out: uncommented, it is a config maild takes, and its
+    # schedule gives the ruleset's two phases (maild.phases.check_schedule refuses any other).
+    import tomllib
+    from pathlib import Path
+
+    from maild.config import parse_config
+    from maild.phases import check_schedule
+
+    text = (Path(__file__).parents[1] / "config.example.toml").read_text()
+    block = text[text.index("# name = \"jungle1\""):]
+    block = "[[games]]\n" + "\n".join(line[2:] for line in block.splitlines() if line.startswith("# "))
+    data = tomllib.loads(block)
+    data["games"][0]["setup"] = str(Path(__file__).parents[1] / "examples/jungle/setup.toml")
+    config = parse_config(data, tmp_path, None)
+    check_schedule(config.game("jungle1"), Jungle())
+    assert [p.name for p in config.game("jungle1").schedule.phases] == ["morning", "afternoon"]

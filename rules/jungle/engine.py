@@ -56,6 +56,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "gm_report": ("todo",),
     "retenant": ("transfers", "land"),
     "check_join": ("houses",),
+    "note_trapped": ("houses",),
 }
 
 
@@ -379,6 +380,9 @@ def evening(world: World, rng: random.Random) -> Part:
     world.both.clear()
     world.settings.pop("tenants_at_start", None)
     world.session += 1
+    trapped = step("note_trapped")  # SIGNING UP AGAIN counts sessions spent as Slave-Tenants
+    if trapped is not None:
+        trapped(world)
     if not world.kicked_off and world.session >= int(world.settings.get("signup_sessions", 1)):
         _kick_off(council)
     if world.kicked_off:
