@@ -92,6 +92,12 @@ def test_a_second_join_from_him_is_his_order_not_a_second_sign_up(table: Table) 
     assert "Hello Zoe," in second and "signed you up" not in second and "join as Zed" in second
     assert booked(table, "Zoe") == [(1, "accepted", ["join"], None), (1, "accepted", ["join"], None)]
 
+    # Nor with a header line naming a player that is not: his address is already Zoe's.
+    table.send("zoe@example.org", "#r1 Zed\njoin Zed")
+    table.intake()
+    assert "Zed" not in players(table)
+    assert "zoe@example.org is already Zoe's address in r1" in (mails_in(table)[-1][1] or "")
+
     table.run_turn("r1")
     # The first JOIN (the earlier mail) brought him in as Zoe; the second, resolved after it, is void.
     printout = table.printout("r1", 1, "Zoe")

@@ -91,7 +91,10 @@ def sign_up(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail
     if not isinstance(answer, SignUp):
         return SignUpRefused(str(answer), f"sign-up refused by the game: {answer}")
     name = answer.player.strip()
-    problem = _bad_name(name, run.players(s, game).by_name)
+    index = run.players(s, game)
+    problem = _bad_name(name, index.by_name)
+    if address in index.by_email:  # his mail named another player on a header line: never a second sign-up
+        problem = f"{address} is already {index.by_email[address].name}'s address in {game.name}"
     if problem is None and is_phased(ruleset):
         problem = _join_not_taken(s, ruleset, game, run, row, read.parsed, lines)
     if problem is not None:
@@ -100,7 +103,6 @@ def sign_up(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail
                     joined_at=row.received_at)
     s.add(player)
     s.flush()
-    index = run.players(s, game)
     index.by_name[name.lower()] = player
     index.by_email[address] = player
     log.info("%s: %s <%s> signed up by mail %d", game.name, name, address, row.id)
