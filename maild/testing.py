@@ -186,16 +186,8 @@ class Table:
         return self._new()
 
     def run_turn(self, game: str) -> list[EmailMessage]:
-        """The GM's `maild turn run GAME` now, then a pass to send what it queued; the mails sent. In a game of
-        phases, every phase still open in the turn, one after another (`run_phase` runs one)."""
-        mails = self.run_phase(game)
-        while self._phase_done:
-            mails += self.run_phase(game)
-        return mails
-
-    def run_phase(self, game: str) -> list[EmailMessage]:
-        """The GM's `maild turn run GAME` now, which resolves the open phase of a game of phases (the whole
-        turn of a game of one), then a pass; the mails sent."""
+        """The GM's `maild turn run GAME` now (in a game of phases: its open phase), then a pass to send what it
+        queued; the mails sent."""
         from maild.turn import run_turn
 
         outcome = run_turn(self.app, game, force=True)
@@ -203,6 +195,14 @@ class Table:
             raise AssertionError(f"{game} turn {outcome.turn}: {outcome.status} {outcome.message}")
         self._phase_done = outcome.status == "phase_done"
         return self.intake()
+
+    def run_whole_turn(self, game: str) -> list[EmailMessage]:
+        """`run_turn` until the turn is over: in a game of phases, every phase still open in the turn, one
+        after another; the mails sent."""
+        mails = self.run_turn(game)
+        while self._phase_done:
+            mails += self.run_turn(game)
+        return mails
 
     def _new(self) -> list[EmailMessage]:
         mails = sent(self.app, welcomes=True)

@@ -79,7 +79,7 @@ def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: tuple[Table,
     for name in orders:
         ack = table.ack(known[name][0])
         assert "Understood" in ack and "Not understood" not in ack and "NOT ACCEPTED" not in ack, ack
-    table.run_turn("g1")
+    table.run_whole_turn("g1")
     phases = [p.name for p in ruleset_named(ruleset).phases() if not p.extra]
     if phases == [ONE_PHASE]:
         printouts = {name: table.printout("g1", 1, name) for name in known}
