@@ -1,1 +1,4 @@
 """Every module of action handlers, imported so that their ``@handles`` register (maild_rules.jungle.council)."""
+
+import maild_rules.jungle.attacks  # noqa: F401  Attack, Defend
+import maild_rules.jungle.gods  # noqa: F401  Offering, Sacrifice
