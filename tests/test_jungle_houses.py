@@ -26,6 +26,7 @@ from maild_rules.jungle.houses import (
     recruit,
     split_houses,
     split_share,
+    store_groups,
     train,
     train_cost,
 )
@@ -195,6 +196,9 @@ def test_join_houses_needs_both_highest_fame_characters() -> None:
     assert (w.houses["aztec"].food, w.houses["aztec"].gold) == (40, 100)
     assert (w.houses["mexica"].food, w.houses["mexica"].gold) == (0, 0)
     assert current_characters(w, "mexica") == 4
+    # one store feeds the four: aztec's, with Moctezuma, Xochitl, Cuauhtli and Ocelotl
+    groups = {h.name: sorted(c.name for c in cs) for h, cs in store_groups(w)}
+    assert groups == {"aztec": ["Cuauhtli", "Moctezuma", "Ocelotl", "Xochitl"], "tolteca": ["Itzel"]}
 
 
 def test_a_join_offer_lapses_with_its_session() -> None:

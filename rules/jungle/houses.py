@@ -55,6 +55,13 @@ def characters_of(world: World, house: str) -> list[Character]:
     return [c for c in world.living() if c.house in houses]
 
 
+def store_groups(world: World) -> list[tuple[House, list[Character]]]:
+    """Each store of food and gold with the living characters it feeds: one entry per house that is not
+    joined to another, holding its characters and those of the houses joined with it (for eating, stealing
+    and the charts: a joined house's own record holds no stores)."""
+    return [(h, characters_of(world, name)) for name, h in sorted(world.houses.items()) if head(world, name) == name]
+
+
 def current_characters(world: World, house: str) -> int:
     """"Current Characters" of Procreate and Recruit (LJ-OQ-56): the house's living characters counted when
     the action resolves, wherever they are (in units, enslaved by others: a slave still belongs to his house);
