@@ -324,7 +324,8 @@ def test_the_morning_opens_with_the_update_joins_incomes_blessings_revolts(no_st
     no_steps["join"] = join
     w = engine_world()
     orders = {GM_ORDERS: [placed("gm_update", None, 1, file={"x": 1})],
-              "eve": [placed("join", None, 3, name="Ameyal", city="Tenochtitlan", email="eve@example.org")],
+              "eve": [placed("join", None, 3, name="Ameyal", city="Tenochtitlan",
+                             sign_up_address="eve@example.org")],
               "ann": [placed("train", None, 2)]}
     p = engine.morning(w, orders, random.Random(0))
     assert calls == ["update 1", "join Ameyal", "incomes", "blessings", "revolts"]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maild.ruleset import GM_ORDERS, PlacedOrder
+from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, PlacedOrder
 
 from . import handlers  # noqa: F401 - every @handles of the game registers on import
 from .council import HANDLERS, Action, Council, Void
@@ -455,7 +455,7 @@ def _joins(council: Council, orders: dict[str, list[PlacedOrder]], emails: dict[
             continue
         args = order.args
         try:
-            email = str(args.get("email") or emails.get(house, ""))  # Jungle.sign_up puts the sender's address
+            email = str(args.get(SIGN_UP_ADDRESS) or args.get("email") or emails.get(house, ""))
             c = join(world, house, email, args.get("name"), args.get("city"), args.get("hex"),
                      council.session, council.rng)
         except (Void, ValueError) as why:

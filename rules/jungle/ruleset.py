@@ -19,6 +19,7 @@ from maild.ruleset import (
     PlacedOrder,
     PlayerSpec,
     Ruleset,
+    SignUp,
     TurnResult,
 )
 
@@ -132,11 +133,9 @@ class Jungle(Ruleset):
 
     # -- sign-up by mail ------------------------------------------------------------------------------------------
     def sign_up(self, state: dict[str, Any], turn: int, address: str, display_name: str | None,
-                orders: ParsedOrders) -> Any:
+                orders: ParsedOrders) -> SignUp | str:
         """A stranger's JOIN: his house is named after his character (one word, as players are named in the
         header line); refused with the reason when the name or the place is not right."""
-        from maild.ruleset import SignUp  # type: ignore[attr-defined]  # the framework's sign-up (helper A)
-
         joins = [o for o in orders.orders if o.kind == engine.JOIN]
         if not joins:
             return "to join the game, write JOIN, your character's name and a city: JOIN Itzel in Tenochtitlan"
@@ -154,7 +153,6 @@ class Jungle(Ruleset):
             why = check_join(world, name, args.get("city"), args.get("hex"))
         if why:
             return why
-        args["email"] = address  # the house's address, for the state (House.email)
         return SignUp(player=house, password=None)
 
     # -- the game --------------------------------------------------------------------------------------------------
