@@ -45,13 +45,23 @@ def character_lines(world: World, c: Character) -> list[str]:
     return lines
 
 
-def house_chart(world: World, house: str) -> list[str]:
-    """The chart of a house: its stores, then each living character (by Fame, then name)."""
+def by_house(world: World) -> dict[str, list[Character]]:
+    """Every character (living or dead) by house, in one pass: for charts of every house at once."""
+    out: dict[str, list[Character]] = {}
+    for c in world.characters.values():
+        out.setdefault(c.house, []).append(c)
+    return out
+
+
+def house_chart(world: World, house: str, characters: list[Character] | None = None) -> list[str]:
+    """The chart of a house: its stores, then each living character (by Fame, then name). `characters`: the
+    house's characters if the caller has them (`by_house`)."""
     h = world.houses.get(house)
+    mine = characters if characters is not None else [c for c in world.characters.values() if c.house == house]
     lines = [f"House of {house}: food {h.food if h else 0}, gold {h.gold if h else 0}"]
-    for c in sorted(world.members(house), key=lambda c: (-c.fame, key(c.name))):
+    for c in sorted((c for c in mine if c.alive), key=lambda c: (-c.fame, key(c.name))):
         lines += character_lines(world, c)
-    dead = sorted(c.name for c in world.characters.values() if c.house == house and not c.alive)
+    dead = sorted(c.name for c in mine if not c.alive)
     if dead:
         lines.append(f"Dead: {', '.join(dead)}")
     return lines
@@ -64,11 +74,11 @@ def public_chart(world: World) -> list[str]:
             for i, c in enumerate(ranked, start=1)] or ["(no characters yet)"]
 
 
-def _part_lines(reports: list[Report], house: str | None) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def report_lines(reports: list[Report]) -> dict[str | None, dict[str, list[str]]]:
+    """The reports by house (None: the newsletter), then by part, in the order told: one pass."""
+    out: dict[str | None, dict[str, list[str]]] = {}
     for r in reports:
-        if r.house == house:
-            out.setdefault(r.part, []).append(r.text)
+        out.setdefault(r.house, {}).setdefault(r.part, []).append(r.text)
     return out
 
 
@@ -80,19 +90,26 @@ def session_name(world: World, session: int) -> str:
     return f"session {session} (council of T{session - first})"
 
 
-def printout(world: World, house: str, reports: list[Report], session: int, parts: tuple[str, ...]
-             ) -> dict[str, Any]:
-    """A house's printout for one phase: what its actions did, part by part, and its chart."""
-    by_part = _part_lines(reports, house)
+def printouts(world: World, houses: list[str], reports: list[Report], session: int, parts: tuple[str, ...]
+              ) -> dict[str, dict[str, Any]]:
+    """Every house's printout for one phase: what its actions did, part by part, and its chart."""
+    told = report_lines(reports)
+    characters = by_house(world)
+    return {h: printout(world, h, told.get(h, {}), session, parts, characters.get(h, [])) for h in houses}
+
+
+def printout(world: World, house: str, told: dict[str, list[str]], session: int, parts: tuple[str, ...],
+             characters: list[Character] | None = None) -> dict[str, Any]:
+    """A house's printout for one phase from what it was told, by part (`report_lines`), and its chart."""
     sections = [{"title": f"{PART_TITLES[p]} of {session_name(world, session)}",
-                 "lines": by_part.get(p) or ["Nothing for your house."]} for p in parts]
-    sections.append({"title": "Your house", "lines": house_chart(world, house)})
+                 "lines": told.get(p) or ["Nothing for your house."]} for p in parts]
+    sections.append({"title": "Your house", "lines": house_chart(world, house, characters)})
     return {"sections": sections, "session": session}
 
 
 def newsletter(world: World, reports: list[Report], session: int, parts: tuple[str, ...]) -> dict[str, Any]:
     """The newsletter of one phase: the festival, the council report of each part, the public chart."""
-    by_part = _part_lines(reports, None)
+    by_part = report_lines(reports).get(None, {})
     if not world.festival:
         festival = "No festival is held yet: the first is drawn at the kick-off."
     elif "evening" in parts:

@@ -185,11 +185,9 @@ class Jungle(Ruleset):
             events = after.council.events + evening.council.events
             parts = ("afternoon", "evening")
             todo = evening.todo
-        houses = sorted(set(world.houses) | {p for p in orders if p in world.houses})
-        printouts = {h: chart.printout(world, h, reports, session, parts) for h in houses}
-        for p in orders:  # a sender who is no house (a refused JOIN) still reads why
-            if p not in printouts and not p.startswith("#"):
-                printouts[p] = chart.printout(world, p, reports, session, parts)
+        # Every house, and a sender who is no house (a refused JOIN) still reads why.
+        houses = sorted(set(world.houses) | {p for p in orders if not p.startswith("#")})
+        printouts = chart.printouts(world, houses, reports, session, parts)
         result = PhaseResult(world.dump(), printouts, chart.newsletter(world, reports, session, parts), events)
         if todo is not None:
             self._gm_report(result, world, todo)
