@@ -73,7 +73,7 @@ def generate(houses: int, characters: int, cities: int, rng: random.Random) -> W
                       hammers=rng.randint(0, 4))
         w.characters[c.name] = c
     living = list(w.characters.values())
-    for i, city in enumerate(w.cities.values()):  # a Tlatoani and citizens owning land, their tenants
+    for city in w.cities.values():  # a Tlatoani and citizens owning land, their tenants
         residents = [c for c in living if c.city == city.name and c.role == "peasant" and not c.unit]
         if not residents:
             continue
@@ -87,7 +87,7 @@ def generate(houses: int, characters: int, cities: int, rng: random.Random) -> W
             owner = city.hexes[c.hex].citizen
             if owner and owner != c.name:
                 c.titles.append(Title("Tenant", owner))
-    for i, unit in enumerate(w.units.values()):
+    for unit in w.units.values():
         soldiers = [c for c in living if c.city == unit.city and c.role == "peasant" and not c.landlord][:6]
         for c in soldiers:
             c.unit, c.role, c.hex = unit.name, "soldier", None
