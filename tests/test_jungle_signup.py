@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from maild.cli import game_export, game_line
 from maild.config import parse_config
 from maild.errors import ConfigError
 from maild.games import get_game, state_before
@@ -74,10 +75,15 @@ def test_a_strangers_join_makes_him_a_player_with_his_orders_on_file(table: Tabl
     # The GM hears of each sign-up in a notice of its own.
     notice = to(table, GM, "Zoe signed up")
     assert len(notice) == 1 and "zoe@example.org" in text_of(notice[0])
-    # His state has no Zoe before the turn: nothing else broke meanwhile (STATUS, the JSON export).
+    # The state has no Zoe before the turn; nothing else breaks meanwhile: STATUS, `game list`, the export.
     table.send("zoe@example.org", "STATUS")
     table.intake()
     assert "join as Zoe" in table.ack("zoe@example.org")
+    with table.app.db.session() as s:
+        game = get_game(s, "r1")
+        assert "no orders from: ann, bob" in game_line(s, game)
+        assert game_export(s, table.app, game)["players"]["Zoe"] == {"email": "zoe@example.org",
+                                                                    "orders_on_file": True}
 
 
 def test_a_second_join_from_him_is_his_order_not_a_second_sign_up(table: Table) -> None:
