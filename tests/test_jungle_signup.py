@@ -19,6 +19,7 @@ from maild.games import get_game, state_before
 from maild.intake.read import ReadMail
 from maild.intake.signup import sign_up_lines
 from maild.models import InboundMail, OrderSetRow, OutboundMail, Player
+from maild.ruleset import SIGN_UP_ADDRESS
 from maild.testing import Table, maildir_config, text_of
 from maild.turn import rerun_turn
 from tests.jungle_signup_fixtures import LATE, PHASED, ROSTER, SETUP
@@ -97,6 +98,9 @@ def test_a_second_join_from_him_is_his_order_not_a_second_sign_up(table: Table) 
     second = table.ack("zoe@example.org")
     assert "Hello Zoe," in second and "signed you up" not in second and "join as Zed" in second
     assert booked(table, "Zoe") == [(1, "accepted", ["join"], None), (1, "accepted", ["join"], None)]
+    with table.app.db.session() as s:  # both carry his address: what a mail read again would give too
+        assert [r.orders[0]["args"] for r in s.scalars(select(OrderSetRow).order_by(OrderSetRow.id))] == [
+            {"name": "Zoe", SIGN_UP_ADDRESS: "zoe@example.org"}, {"name": "Zed", SIGN_UP_ADDRESS: "zoe@example.org"}]
 
     # Nor with a header line naming a player that is not: his address is already Zoe's.
     table.send("zoe@example.org", "#r1 Zed\njoin Zed")
