@@ -139,8 +139,9 @@ class PhaseResult(TurnResult):
     open_phase: OpenPhase | None = None
 
 
-#: The key the framework adds to the args of each order of a sign-up mail read from a line starting with the
-#: sign-up word: the address he signed up from (his Player row's), for the ruleset's `players(state)`.
+#: The key the framework adds to the args of each order read from a line starting with the sign-up word (in a
+#: game that has one): the sender's registered address (for a sign-up, the one he signed up from), for the
+#: ruleset's `players(state)`. A player cannot write it: it is set on every such order, whatever he wrote.
 SIGN_UP_ADDRESS = "sign_up_address"
 
 # The name of the one phase of a game that declares none: its turns run as they always did.

@@ -226,7 +226,7 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
     queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text, phase=phase)
     if not finished:
         everyone = players_of(s, game)
-        welcome = everyone if gm_orders else [p for p in everyone if p.name in joined]
+        welcome = list(everyone) if gm_orders else [p for p in everyone if p.name in joined]
         welcome += signed_up_unwelcomed(s, game, [p for p in everyone if p not in welcome])
         if welcome:
             # A player who signed up by mail is in the state once the turn took his JOIN; not before.
@@ -275,8 +275,8 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
                     ) -> None:
     """Every player's printout, the newsletter to everyone, and the GM's report when the result has one
     (`TurnResult.gm_report`). The turn runs once (its keys are new), so the rows go in with one INSERT; a rerun
-    gives them keys of their own. In a game of several phases a turn,
-    each phase's results go out on their own (`phase` names it; templates get it, None otherwise)."""
+    gives them keys of their own. In a game of several phases a turn, each phase's results go out on their
+    own (`phase` names it; templates get it, None otherwise)."""
     players = players_of(s, game)
     if phase is not None:
         key_suffix = f":{phase}{key_suffix}"

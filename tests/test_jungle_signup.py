@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from maild.cli import game_export, game_line
 from maild.config import parse_config
 from maild.errors import ConfigError
 from maild.games import get_game, state_before
 from maild.intake.read import ReadMail
 from maild.intake.signup import sign_up_lines
 from maild.models import InboundMail, OrderSetRow, OutboundMail, Player
+from maild.ruleset import SIGN_UP_ADDRESS
 from maild.testing import Table, maildir_config, text_of
 from maild.turn import rerun_turn
 from tests.jungle_signup_fixtures import LATE, PHASED, ROSTER, SETUP
@@ -74,10 +76,15 @@ def test_a_strangers_join_makes_him_a_player_with_his_orders_on_file(table: Tabl
     # The GM hears of each sign-up in a notice of its own.
     notice = to(table, GM, "Zoe signed up")
     assert len(notice) == 1 and "zoe@example.org" in text_of(notice[0])
-    # His state has no Zoe before the turn: nothing else broke meanwhile (STATUS, the JSON export).
+    # The state has no Zoe before the turn; nothing else breaks meanwhile: STATUS, `game list`, the export.
     table.send("zoe@example.org", "STATUS")
     table.intake()
     assert "join as Zoe" in table.ack("zoe@example.org")
+    with table.app.db.session() as s:
+        game = get_game(s, "r1")
+        assert "no orders from: ann, bob" in game_line(s, game)
+        assert game_export(s, table.app, game)["players"]["Zoe"] == {"email": "zoe@example.org",
+                                                                    "orders_on_file": True}
 
 
 def test_a_second_join_from_him_is_his_order_not_a_second_sign_up(table: Table) -> None:
@@ -91,6 +98,9 @@ def test_a_second_join_from_him_is_his_order_not_a_second_sign_up(table: Table) 
     second = table.ack("zoe@example.org")
     assert "Hello Zoe," in second and "signed you up" not in second and "join as Zed" in second
     assert booked(table, "Zoe") == [(1, "accepted", ["join"], None), (1, "accepted", ["join"], None)]
+    with table.app.db.session() as s:  # both carry his address: what a mail read again would give too
+        assert [r.orders[0]["args"] for r in s.scalars(select(OrderSetRow).order_by(OrderSetRow.id))] == [
+            {"name": "Zoe", SIGN_UP_ADDRESS: "zoe@example.org"}, {"name": "Zed", SIGN_UP_ADDRESS: "zoe@example.org"}]
 
     # Nor with a header line naming a player that is not: his address is already Zoe's.
     table.send("zoe@example.org", "#r1 Zed\njoin Zed")

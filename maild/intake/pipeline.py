@@ -442,7 +442,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
-    if signed_up:  # the sign-up order carries his address into the state (see SIGN_UP_ADDRESS)
+    if ruleset.sign_up_word:  # a sign-up order carries his address into the state (see SIGN_UP_ADDRESS)
         lines = sign_up_lines(ruleset, mail)
         parsed = ParsedOrders([dataclasses.replace(o, args={**o.args, SIGN_UP_ADDRESS: player.email})
                                if o.line in lines else o for o in parsed.orders], parsed.diagnostics)
