@@ -407,12 +407,13 @@ def test_escape_succeeds_and_fails():
     1.2: success, he is free and gains 1 of each. Again enslaved: 0.20 * 2 = 0.4: the principal attacker fails,
     the owner gains 1 of each (LJ-OQ-39)."""
     w = small_world()
-    t = person(w, "Tochtli", "cal", xp=9, wisdom=4, fame=1)
+    t = person(w, "Tochtli", "cal", xp=9, wisdom=4, fame=1, titles=[Title("Defiant Slave", n=1)])
     y = person(w, "Yaretzi", "ben")
     enslave(w, t, y)
     a = act(t, "attack", target="Yaretzi", type="escape")
     attack(council_of(w, ScriptedRandom(60), actions=[a]), t, a)
     assert t.owner is None and y.title("Owner") is None
+    assert t.title("Defiant Slave").label() == "Defiant Slave (1)"  # kept after freedom (LJ-OQ-48)
     assert (t.xp, t.wisdom, t.fame) == (10, 5, 2)
     enslave(w, t, y)
     # now 10, 5, 2: sqrt10 + sqrt5 + sqrt2 = 6.81; D 2; (8.81 + 4)/6 = 2.135; 0.20 * 2.135 = 0.427
