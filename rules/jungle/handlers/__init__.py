@@ -6,4 +6,6 @@ import maild_rules.jungle.giving  # noqa: F401 - "give"
 import maild_rules.jungle.gods  # noqa: F401 - offering, sacrifice
 import maild_rules.jungle.houses  # noqa: F401 - procreate, recruit, train, purchase, join/split houses, propose rule
 import maild_rules.jungle.land  # noqa: F401 - move, travel, toil, evict
+import maild_rules.jungle.policies  # noqa: F401 - support policy
+import maild_rules.jungle.research  # noqa: F401 - research, produce
 import maild_rules.jungle.units  # noqa: F401 - enlist, order, desert, disband, retire
