@@ -16,6 +16,7 @@ Every draw goes through maild.draws; "Random Number" is `Council.random` (LJ-OQ-
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from maild.draws import unweighted_sample, weighted_choice, weighted_sample
@@ -55,13 +56,13 @@ def free_tiles(world: World, city: City) -> list[str]:
     return [h for h in city.hexes if h != city.centre and landlord_of(world, city.name, h) is None]
 
 
-def fame_draw(people: list[Character], k: int, rng) -> list[Character]:
+def fame_draw(people: list[Character], k: int, rng: random.Random) -> list[Character]:
     """`k` of `people` drawn one by one "at random, weighted by Fame"; when nobody left has any Fame the draw
     is unweighted (maild.draws' rule, LJ-OQ-12)."""
     return weighted_sample(people, [c.fame for c in people], min(k, len(people)), rng)
 
 
-def inverse_fame_choice(people: list[Character], rng) -> Character:
+def inverse_fame_choice(people: list[Character], rng: random.Random) -> Character:
     """One of `people` "weighted by 1/Fame" (LJ-OQ-11): a weight of 1/0 is infinite, so when some have Fame 0
     one of them is drawn for certain (each of them equally likely); otherwise weights 1/Fame."""
     zeros = [c for c in people if c.fame <= 0]

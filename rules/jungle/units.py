@@ -20,6 +20,7 @@ The readings (LJ-OQ-47, 52, 53, 54) are in docs/law-of-the-jungle.md, "Units, ci
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from maild.draws import unweighted_sample, weighted_choice, weighted_sample
@@ -93,7 +94,7 @@ def settle(world: World, character: Character, city: City, hex_name: str) -> Non
 
 
 # -- health: deaths and NPCs ------------------------------------------------------------------------------
-def casualties(world: World, unit: Unit, old: int, new: int, rng) -> list[Character | None]:
+def casualties(world: World, unit: Unit, old: int, new: int, rng: random.Random) -> list[Character | None]:
     """Who dies when the unit's health falls from `old` to `new`: one draw per place lost, without
     replacement, weighted by 1/XP over the player characters and the NPCs (XP 1); None stands for an NPC.
 
@@ -280,7 +281,8 @@ def enlist(council: Council, actor: Character, action: Action) -> None:
     if actor.unit is not None and key(actor.unit) == key(unit.name):
         raise Void(f"{actor.name} is already in unit {unit.name}")
     if captaincies(world, actor):
-        raise Void(f"{actor.name} is a Captain: he leaves his unit only by Retire, Disband or giving the captaincy")
+        raise Void(f"{actor.name} is a Captain: he leaves his unit only by Retire, Disband, Desert "
+                   "or giving the captaincy")
     if unit.health <= 0:
         raise Void(f"unit {unit.name} is destroyed")
     enlisted = len(members(world, unit))
