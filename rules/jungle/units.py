@@ -107,10 +107,15 @@ def casualties(world: World, unit: Unit, old: int, new: int, rng: random.Random)
     return weighted_sample(pool, weights, k, rng)
 
 
-def health_changed(council: Council, unit: Unit, old: int, new: int) -> None:
+def health_changed(council: Council, unit: Unit | str, old: int, new: int) -> None:
     """The unit's health went from `old` to `new` (the GM's update): "When a unit loses health, some of those
     characters are killed ... Killed characters are selected at random, weighted by 1/XP." A gain needs
     nothing: "NPCs automatically and immediately fill in the restored character spots"."""
+    if not isinstance(unit, Unit):
+        found = find_unit(council.world, unit)
+        if found is None:
+            raise KeyError(f"no unit {unit!r}")
+        unit = found
     unit.health = new
     if new >= old and new > 0:
         return
