@@ -1,3 +1,6 @@
 """Every module of action handlers, imported so that their ``@handles`` register (maild_rules.jungle.council)."""
-from .. import cities as cities  # noqa: F401  (Spend, Propose, Annex)
-from .. import units as units  # noqa: F401  (Enlist, Order, Desert, Disband, Retire)
+
+import maild_rules.jungle.attacks  # noqa: F401  Attack, Defend
+import maild_rules.jungle.cities  # noqa: F401  Spend, Propose, Annex
+import maild_rules.jungle.gods  # noqa: F401  Offering, Sacrifice
+import maild_rules.jungle.units  # noqa: F401  Enlist, Order, Desert, Disband, Retire
