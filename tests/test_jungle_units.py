@@ -255,7 +255,9 @@ def test_disband_scatters_everyone_on_random_hexes_of_the_nearest_city() -> None
 
 
 def test_nearest_city_by_position_when_the_gm_names_none() -> None:
-    """A unit at (5, 5) with no city: Tenochtitlan at (0, 0) is 5 steps away, Texcoco at (6, 3) 2 steps."""
+    """A unit at (5, 5) with no city (odd-r offsets, places.hex_distance): in cube coordinates (3, -8, 5);
+    Tenochtitlan at (0, 0) is (0, 0, 0), 8 steps away; Texcoco at (6, 3) is (6 - 1, -8, 3) = (5, -8, 3),
+    max(2, 0, 2) = 2 steps: Texcoco."""
     w = aztlan()
     w.cities["Tenochtitlan"].position = (0, 0)
     w.cities["Texcoco"].position = (6, 3)

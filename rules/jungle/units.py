@@ -29,6 +29,7 @@ from maild.wordlimit import check_words
 from . import deaths
 from .council import Action, Council, Void, handles
 from .model import Character, City, Unit, World, key
+from .places import hex_distance
 from .transfers import retenant, transfer_captaincy
 from .wordlimits import word_limit
 
@@ -199,20 +200,15 @@ def consume(council: Council, unit: Unit, cause: str) -> None:
 # -- where leavers go ----------------------------------------------------------------------------------------
 def nearest_city(world: World, unit: Unit) -> City | None:
     """The nearest Aztec city of a unit (LJ-OQ-54): the GM's `Unit.city` ("the city it is in or nearest
-    to"); without it the city nearest its map position (hex steps on the GM's coordinates, ties by name)."""
+    to"); without it the city nearest its map position (`places.hex_distance`, ties by name)."""
     c = find_city(world, unit.city)
     if c is not None:
         return c
     placed = [c for c in world.cities.values() if c.position is not None]
     if unit.position is None or not placed:
         return None
-    ux, uy = unit.position
-
-    def steps(city: City) -> int:
-        x, y = city.position  # type: ignore[misc]
-        return max(abs(x - ux), abs(y - uy))
-
-    return min(sorted(placed, key=lambda c: c.name), key=steps)
+    here = unit.position
+    return min(sorted(placed, key=lambda c: c.name), key=lambda c: hex_distance(here, c.position))
 
 
 def destination(council: Council, args: dict, unit: Unit) -> tuple[City, str]:
