@@ -67,9 +67,10 @@ def _leave_tile(world: World, actor: Character) -> None:
 @handles("move")
 def move(council: Council, actor: Character, action: Action) -> None:
     """MOVE: "Peasants and Citizens may move to another workable hex tile within the same city." A citizen
-    takes his citizenship to the new tile, which must be nobody else's land."""
+    takes his citizenship to the new tile, which must be nobody else's land; a specialist (a citizen in a
+    specialist slot, with no land) just moves. The Tlatoani lives on the city hex and does not move."""
     world = council.world
-    if actor.role not in ("peasant", "citizen"):
+    if actor.role not in ("peasant", "citizen", "specialist"):
         raise Void(f"only peasants and citizens may move; {actor.name} is a {actor.role}")
     _free_to_go(actor, "move")
     assert actor.city is not None and actor.hex is not None
