@@ -161,3 +161,12 @@ def test_evict_moves_the_tenant_to_a_tile_of_the_citizens_choice() -> None:
     evict(council(w), cu, act(cu, "evict", tenant="itzel", hex="T2"))
     assert (i.hex, i.landlord) == ("T2", None)
     assert x.hex == "T2"
+
+
+def test_toil_on_a_tile_the_gm_took_away_is_void() -> None:
+    """The GM's update removed T2 from Tenochtitlan's workable hexes: Xochitl's toil there is void."""
+    w = aztlan()
+    del w.cities["Tenochtitlan"].hexes["T2"]
+    x = w.characters["Xochitl"]
+    with pytest.raises(Void, match="no longer a workable hex"):
+        toil(council(w), x, act(x, "toil"))
