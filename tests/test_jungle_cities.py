@@ -328,3 +328,14 @@ def test_a_citizen_dying_in_a_unit_is_replaced_in_the_city_of_his_land() -> None
     assert w.cities["Tenochtitlan"].hexes["T1"].citizen is None
     cities.citizens_changed(c, "tenochtitlan", 3, 2)
     assert w.characters["Yaotl"].role == "peasant" and c.rng.done
+
+
+def test_income_goes_to_the_store_of_the_house_joined() -> None:
+    """House aztec joined mexica ("a single house for all game purposes"): Moctezuma's 28 gold (40 - 12, no
+    empire expenses) goes to mexica's store."""
+    w = aztlan()
+    w.houses["aztec"].joined = "mexica"
+    t = w.cities["Tenochtitlan"]
+    t.income, t.expenses = 40, 12
+    incomes.begin_session(council(w))
+    assert (w.houses["aztec"].gold, w.houses["mexica"].gold) == (0, 28)

@@ -28,6 +28,7 @@ from maild.wordlimit import check_words
 
 from . import deaths
 from .council import Action, Council, Void, handles
+from .houses import pool
 from .model import Character, City, Unit, World, key
 from .places import hex_distance
 from .transfers import retenant, transfer_captaincy
@@ -143,7 +144,7 @@ def share_unit_gain(council: Council, unit: Unit, attribute: str, amount: int, g
         people += [c for c in members(world, general) if c not in people]
     for c in people:
         if attribute == "gold":
-            world.houses[c.house].gold += amount
+            pool(world, c.house).gold += amount
         else:
             setattr(c, attribute, getattr(c, attribute) + amount)
         council.tell(c.house, f"{c.name} earns {amount} {_word(attribute)} with unit {unit.name}.")
