@@ -166,6 +166,10 @@ def test_a_unit_killed_kills_everyone_and_a_gain_fills_with_npcs() -> None:
     u2.health = 3
     units.health_changed(council(w2), u2, 3, 8)  # no draw: the scripted RNG is empty
     assert u2.health == 8 and units.npcs(w2, u2) == 6
+    u3 = Unit("Scouts", health=4)
+    w2.units["Scouts"] = u3
+    units.health_changed(council(w2), "scouts", 4, 1)  # NPCs only: no draw
+    assert u3.health == 1
 
 
 def test_captain_killed_elsewhere_is_succeeded_by_fame() -> None:

@@ -119,8 +119,8 @@ def health_changed(council: Council, unit: Unit | str, old: int, new: int) -> No
             raise KeyError(f"no unit {unit!r}")
         unit = found
     unit.health = new
-    if new >= old and new > 0:
-        return
+    if (new >= old and new > 0) or not members(council.world, unit):
+        return  # a gain, or only NPCs to lose: nobody tracked dies, no draw is taken
     dead = [c for c in casualties(council.world, unit, old, new, council.rng) if c is not None]
     cause = f"unit {unit.name} was destroyed" if new <= 0 else f"killed while unit {unit.name} lost health"
     # The Captain dies last, so that his successor is drawn among the survivors only.
