@@ -312,3 +312,30 @@ def test_handlers_are_registered() -> None:
     import maild_rules.jungle.handlers  # noqa: F401
 
     assert {"spend", "propose", "annex", "enlist", "order", "desert", "disband", "retire"} <= set(HANDLERS)
+
+
+def test_a_citizen_dying_in_a_unit_is_replaced_in_the_city_of_his_land() -> None:
+    """Cuauhtli (owner of T1 in Tenochtitlan) enlisted; the GM's update names the city by name. He dies in
+    his unit: T1 is freed and Tenochtitlan draws a citizen: Tochtli 0, Xochitl 1, Yaotl 3, randrange(4) = 3
+    -> 3-0-1 = 2 < 3: Yaotl. The update then lowers Tenochtitlan 3 -> 2 by name: citizens Cuauhtli is dead,
+    Yaotl (Fame 3) alone: randrange(1) = 0, demoted."""
+    w = aztlan()
+    cu = w.characters["Cuauhtli"]
+    cu.unit, cu.city, cu.hex = "Jaguar Warriors", "Tenochtitlan", None
+    c = council(w, [3, 0])
+    kill(c, cu, "killed in battle")
+    assert w.characters["Yaotl"].role == "citizen"
+    assert w.cities["Tenochtitlan"].hexes["T1"].citizen is None
+    cities.citizens_changed(c, "tenochtitlan", 3, 2)
+    assert w.characters["Yaotl"].role == "peasant" and c.rng.done
+
+
+def test_income_goes_to_the_store_of_the_house_joined() -> None:
+    """House aztec joined mexica ("a single house for all game purposes"): Moctezuma's 28 gold (40 - 12, no
+    empire expenses) goes to mexica's store."""
+    w = aztlan()
+    w.houses["aztec"].joined = "mexica"
+    t = w.cities["Tenochtitlan"]
+    t.income, t.expenses = 40, 12
+    incomes.begin_session(council(w))
+    assert (w.houses["aztec"].gold, w.houses["mexica"].gold) == (0, 28)

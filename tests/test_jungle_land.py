@@ -28,6 +28,15 @@ def test_a_peasant_moves_within_his_city_and_becomes_a_tenant() -> None:
         move(council(w), m, act(m, "move", hex="T2"))
 
 
+def test_a_specialist_moves_without_land() -> None:
+    """A specialist is a citizen without land: he moves (T2 -> T0), owns nothing there, and is no tenant."""
+    w = aztlan()
+    x = w.characters["Xochitl"]
+    x.role = "specialist"
+    move(council(w), x, act(x, "move", hex="T0"))
+    assert (x.hex, x.landlord, w.cities["Tenochtitlan"].hexes["T0"].citizen) == ("T0", None, None)
+
+
 def test_a_citizen_takes_his_land_with_him() -> None:
     """Cuauhtli T1 -> T2: T2 becomes his land, T1 nobody's; Itzel on T1 is no longer a tenant ("The title of
     Tenant is immediately lost if either the peasant or the citizen move from the hex."). He may not move to
@@ -152,3 +161,12 @@ def test_evict_moves_the_tenant_to_a_tile_of_the_citizens_choice() -> None:
     evict(council(w), cu, act(cu, "evict", tenant="itzel", hex="T2"))
     assert (i.hex, i.landlord) == ("T2", None)
     assert x.hex == "T2"
+
+
+def test_toil_on_a_tile_the_gm_took_away_is_void() -> None:
+    """The GM's update removed T2 from Tenochtitlan's workable hexes: Xochitl's toil there is void."""
+    w = aztlan()
+    del w.cities["Tenochtitlan"].hexes["T2"]
+    x = w.characters["Xochitl"]
+    with pytest.raises(Void, match="no longer a workable hex"):
+        toil(council(w), x, act(x, "toil"))

@@ -166,6 +166,10 @@ def test_a_unit_killed_kills_everyone_and_a_gain_fills_with_npcs() -> None:
     u2.health = 3
     units.health_changed(council(w2), u2, 3, 8)  # no draw: the scripted RNG is empty
     assert u2.health == 8 and units.npcs(w2, u2) == 6
+    u3 = Unit("Scouts", health=4)
+    w2.units["Scouts"] = u3
+    units.health_changed(council(w2), "scouts", 4, 1)  # NPCs only: no draw
+    assert u3.health == 1
 
 
 def test_captain_killed_elsewhere_is_succeeded_by_fame() -> None:
@@ -255,7 +259,9 @@ def test_disband_scatters_everyone_on_random_hexes_of_the_nearest_city() -> None
 
 
 def test_nearest_city_by_position_when_the_gm_names_none() -> None:
-    """A unit at (5, 5) with no city: Tenochtitlan at (0, 0) is 5 steps away, Texcoco at (6, 3) 2 steps."""
+    """A unit at (5, 5) with no city (odd-r offsets, places.hex_distance): in cube coordinates (3, -8, 5);
+    Tenochtitlan at (0, 0) is (0, 0, 0), 8 steps away; Texcoco at (6, 3) is (6 - 1, -8, 3) = (5, -8, 3),
+    max(2, 0, 2) = 2 steps: Texcoco."""
     w = aztlan()
     w.cities["Tenochtitlan"].position = (0, 0)
     w.cities["Texcoco"].position = (6, 3)

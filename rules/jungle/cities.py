@@ -16,6 +16,7 @@ Every draw goes through maild.draws; "Random Number" is `Council.random` (LJ-OQ-
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from maild.draws import unweighted_sample, weighted_choice, weighted_sample
@@ -55,19 +56,28 @@ def free_tiles(world: World, city: City) -> list[str]:
     return [h for h in city.hexes if h != city.centre and landlord_of(world, city.name, h) is None]
 
 
-def fame_draw(people: list[Character], k: int, rng) -> list[Character]:
+def fame_draw(people: list[Character], k: int, rng: random.Random) -> list[Character]:
     """`k` of `people` drawn one by one "at random, weighted by Fame"; when nobody left has any Fame the draw
     is unweighted (maild.draws' rule, LJ-OQ-12)."""
     return weighted_sample(people, [c.fame for c in people], min(k, len(people)), rng)
 
 
-def inverse_fame_choice(people: list[Character], rng) -> Character:
+def inverse_fame_choice(people: list[Character], rng: random.Random) -> Character:
     """One of `people` "weighted by 1/Fame" (LJ-OQ-11): a weight of 1/0 is infinite, so when some have Fame 0
     one of them is drawn for certain (each of them equally likely); otherwise weights 1/Fame."""
     zeros = [c for c in people if c.fame <= 0]
     if zeros:
         return unweighted_sample(zeros, 1, rng)[0]
     return weighted_choice(people, [Fraction(1, c.fame) for c in people], rng)
+
+
+def _city(world: World, city: City | str) -> City:
+    if isinstance(city, City):
+        return city
+    found = find_city(world, city)
+    if found is None:
+        raise KeyError(f"no city {city!r}")
+    return found
 
 
 # -- citizens ------------------------------------------------------------------------------------------------
@@ -97,10 +107,11 @@ def make_citizen(council: Council, city: City, character: Character) -> bool:
     return True
 
 
-def new_citizens(council: Council, city: City, count: int) -> list[Character]:
+def new_citizens(council: Council, city: City | str, count: int) -> list[Character]:
     """"New citizens are chosen at random, weighted by Fame": `count` of the city's peasants (LJ-OQ-12), as
     long as there is land or a specialist slot for them. Returns those drawn."""
     world = council.world
+    city = _city(world, city)
     chosen: list[Character] = []
     for _ in range(count):
         if not free_tiles(world, city) and len(specialists_of(world, city)) >= city.specialist_slots:
@@ -116,11 +127,12 @@ def new_citizens(council: Council, city: City, count: int) -> list[Character]:
     return chosen
 
 
-def demote(council: Council, city: City) -> Character | None:
+def demote(council: Council, city: City | str) -> Character | None:
     """"a random citizen is demoted to peasant, weighted by 1/Fame": one of the city's citizen characters
     (LJ-OQ-11); he loses his land and stays where he lives, a peasant. None when the city has none (an NPC
     citizen starved)."""
     world = council.world
+    city = _city(world, city)
     people = citizens_of(world, city)
     if not people:
         return None
@@ -137,9 +149,10 @@ def demote(council: Council, city: City) -> Character | None:
     return c
 
 
-def citizens_changed(council: Council, city: City, old: int, new: int) -> None:
+def citizens_changed(council: Council, city: City | str, old: int, new: int) -> None:
     """The GM's update changed the city's citizens from `old` to `new`: each citizen gained brings a new
     citizen character, each citizen lost (a citizen "starves to death in game") demotes one (LJ-OQ-11)."""
+    city = _city(council.world, city)
     city.citizens = new
     if new > old:
         new_citizens(council, city, new - old)
@@ -220,11 +233,18 @@ def after_death(council: Council, character: Character) -> None:
     if ruled is not None:
         ruled.tlatoani = None
         crown(council, ruled)
-    if character.role in CITIZEN_ROLES and character.city is not None:
-        city = find_city(world, character.city)
+    if character.role not in CITIZEN_ROLES:
+        return
+    places = []
+    for city_name, tile in lands_of(world, character):
+        world.cities[city_name].hexes[tile].citizen = None
+        if city_name not in places:
+            places.append(city_name)
+    if not places and character.city is not None:  # a specialist: no land, his city
+        places.append(character.city)
+    for name in places:
+        city = find_city(world, name)
         if city is not None:
-            for city_name, tile in lands_of(world, character):
-                world.cities[city_name].hexes[tile].citizen = None
             new_citizens(council, city, 1)
 
 

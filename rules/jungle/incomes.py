@@ -13,6 +13,7 @@ from math import floor
 
 from .cities import citizens_of, total_citizens
 from .council import Council
+from .houses import pool
 from .model import City
 
 #: title -> (attribute it adds N to each session). Inventor: "a science beaker bonus equal to (N)";
@@ -45,7 +46,7 @@ def city_output(council: Council) -> None:
             continue
         gold = tlatoani_gold(city.income, city.expenses, world.empire.expenses, city.citizens, everyone)
         food = tlatoani_food(city)
-        house = world.houses[ruler.house]
+        house = pool(world, ruler.house)  # a joined house's stores are the house it joined
         house.gold += gold
         house.food += food
         council.tell(ruler.house, f"{ruler.name} receives the output of {city.name}: {gold} gold, {food} food.")

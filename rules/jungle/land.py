@@ -43,11 +43,15 @@ def _both(action: Action) -> bool:
     return bool(action.both or action.args.get("both"))
 
 
-def _free_to_go(actor: Character, what: str) -> None:
+def _free_to_go(world: World, actor: Character, what: str) -> None:
     if actor.unit is not None:
         raise Void(f"{actor.name} is in the unit {actor.unit}: he must desert or retire from it to {what}")
     if actor.city is None or actor.hex is None:
         raise Void(f"{actor.name} does not live on a hex of a city")
+    city = world.cities.get(actor.city)
+    if city is None or actor.hex not in city.hexes:
+        # the GM's update took the city or the tile away (razed, captured, no longer workable)
+        raise Void(f"{actor.name}'s home, {actor.hex} in {actor.city}, is no longer a workable hex of an Aztec city")
 
 
 def _leave_tile(world: World, actor: Character) -> None:
@@ -67,11 +71,12 @@ def _leave_tile(world: World, actor: Character) -> None:
 @handles("move")
 def move(council: Council, actor: Character, action: Action) -> None:
     """MOVE: "Peasants and Citizens may move to another workable hex tile within the same city." A citizen
-    takes his citizenship to the new tile, which must be nobody else's land."""
+    takes his citizenship to the new tile, which must be nobody else's land; a specialist (a citizen in a
+    specialist slot, with no land) just moves. The Tlatoani lives on the city hex and does not move."""
     world = council.world
-    if actor.role not in ("peasant", "citizen"):
+    if actor.role not in ("peasant", "citizen", "specialist"):
         raise Void(f"only peasants and citizens may move; {actor.name} is a {actor.role}")
-    _free_to_go(actor, "move")
+    _free_to_go(world, actor, "move")
     assert actor.city is not None and actor.hex is not None
     city = world.cities[actor.city]
     target = find_hex(world, city.name, action.args.get("hex"))
@@ -84,7 +89,7 @@ def move(council: Council, actor: Character, action: Action) -> None:
         owner = landlord_of(world, city.name, target)
         if owner is not None and key(owner) != key(actor.name):
             raise Void(f"{target} is the land of {owner}: a citizen moves only to a tile nobody owns")
-        if city.hexes[old].citizen is not None and key(city.hexes[old].citizen or "") == key(actor.name):
+        if key(city.hexes[old].citizen or "") == key(actor.name):
             city.hexes[old].citizen = None
             city.hexes[target].citizen = actor.name
     actor.hex = target
@@ -105,7 +110,7 @@ def travel(council: Council, actor: Character, action: Action) -> None:
     second, and the second is checked again when it resolves (a character captured or enlisted on the way
     does not arrive)."""
     world = council.world
-    _free_to_go(actor, "travel")
+    _free_to_go(world, actor, "travel")
     assert actor.city is not None
     dest = find_city(world, action.args.get("city"))
     if dest is None:
@@ -168,7 +173,7 @@ def toil(council: Council, actor: Character, action: Action) -> None:
     world = council.world
     if actor.role != "peasant":
         raise Void(f"only peasants may toil; {actor.name} is a {actor.role}")
-    _free_to_go(actor, "toil")
+    _free_to_go(world, actor, "toil")
     assert actor.city is not None and actor.hex is not None
     retenant(world, actor)
     out = toil_output(world, actor.city, actor.hex)

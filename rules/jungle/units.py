@@ -20,6 +20,7 @@ The readings (LJ-OQ-47, 52, 53, 54) are in docs/law-of-the-jungle.md, "Units, ci
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from maild.draws import unweighted_sample, weighted_choice, weighted_sample
@@ -27,7 +28,9 @@ from maild.wordlimit import check_words
 
 from . import deaths
 from .council import Action, Council, Void, handles
+from .houses import pool
 from .model import Character, City, Unit, World, key
+from .places import hex_distance
 from .transfers import retenant, transfer_captaincy
 from .wordlimits import word_limit
 
@@ -93,7 +96,7 @@ def settle(world: World, character: Character, city: City, hex_name: str) -> Non
 
 
 # -- health: deaths and NPCs ------------------------------------------------------------------------------
-def casualties(world: World, unit: Unit, old: int, new: int, rng) -> list[Character | None]:
+def casualties(world: World, unit: Unit, old: int, new: int, rng: random.Random) -> list[Character | None]:
     """Who dies when the unit's health falls from `old` to `new`: one draw per place lost, without
     replacement, weighted by 1/XP over the player characters and the NPCs (XP 1); None stands for an NPC.
 
@@ -106,13 +109,18 @@ def casualties(world: World, unit: Unit, old: int, new: int, rng) -> list[Charac
     return weighted_sample(pool, weights, k, rng)
 
 
-def health_changed(council: Council, unit: Unit, old: int, new: int) -> None:
+def health_changed(council: Council, unit: Unit | str, old: int, new: int) -> None:
     """The unit's health went from `old` to `new` (the GM's update): "When a unit loses health, some of those
     characters are killed ... Killed characters are selected at random, weighted by 1/XP." A gain needs
     nothing: "NPCs automatically and immediately fill in the restored character spots"."""
+    if not isinstance(unit, Unit):
+        found = find_unit(council.world, unit)
+        if found is None:
+            raise KeyError(f"no unit {unit!r}")
+        unit = found
     unit.health = new
-    if new >= old and new > 0:
-        return
+    if (new >= old and new > 0) or not members(council.world, unit):
+        return  # a gain, or only NPCs to lose: nobody tracked dies, no draw is taken
     dead = [c for c in casualties(council.world, unit, old, new, council.rng) if c is not None]
     cause = f"unit {unit.name} was destroyed" if new <= 0 else f"killed while unit {unit.name} lost health"
     # The Captain dies last, so that his successor is drawn among the survivors only.
@@ -136,7 +144,7 @@ def share_unit_gain(council: Council, unit: Unit, attribute: str, amount: int, g
         people += [c for c in members(world, general) if c not in people]
     for c in people:
         if attribute == "gold":
-            world.houses[c.house].gold += amount
+            pool(world, c.house).gold += amount
         else:
             setattr(c, attribute, getattr(c, attribute) + amount)
         council.tell(c.house, f"{c.name} earns {amount} {_word(attribute)} with unit {unit.name}.")
@@ -193,20 +201,15 @@ def consume(council: Council, unit: Unit, cause: str) -> None:
 # -- where leavers go ----------------------------------------------------------------------------------------
 def nearest_city(world: World, unit: Unit) -> City | None:
     """The nearest Aztec city of a unit (LJ-OQ-54): the GM's `Unit.city` ("the city it is in or nearest
-    to"); without it the city nearest its map position (hex steps on the GM's coordinates, ties by name)."""
+    to"); without it the city nearest its map position (`places.hex_distance`, ties by name)."""
     c = find_city(world, unit.city)
     if c is not None:
         return c
     placed = [c for c in world.cities.values() if c.position is not None]
     if unit.position is None or not placed:
         return None
-    ux, uy = unit.position
-
-    def steps(city: City) -> int:
-        x, y = city.position  # type: ignore[misc]
-        return max(abs(x - ux), abs(y - uy))
-
-    return min(sorted(placed, key=lambda c: c.name), key=steps)
+    here = unit.position
+    return min(sorted(placed, key=lambda c: c.name), key=lambda c: hex_distance(here, c.position))
 
 
 def destination(council: Council, args: dict, unit: Unit) -> tuple[City, str]:
@@ -280,7 +283,8 @@ def enlist(council: Council, actor: Character, action: Action) -> None:
     if actor.unit is not None and key(actor.unit) == key(unit.name):
         raise Void(f"{actor.name} is already in unit {unit.name}")
     if captaincies(world, actor):
-        raise Void(f"{actor.name} is a Captain: he leaves his unit only by Retire, Disband or giving the captaincy")
+        raise Void(f"{actor.name} is a Captain: he leaves his unit only by Retire, Disband, Desert "
+                   "or giving the captaincy")
     if unit.health <= 0:
         raise Void(f"unit {unit.name} is destroyed")
     enlisted = len(members(world, unit))
