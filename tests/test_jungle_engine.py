@@ -375,3 +375,19 @@ def test_the_commented_jungle_game_of_config_example_fits_the_ruleset(tmp_path: 
     config = parse_config(data, tmp_path, None)
     check_schedule(config.game("jungle1"), Jungle())
     assert [p.name for p in config.game("jungle1").schedule.phases] == ["morning", "afternoon"]
+
+
+def test_a_morning_mail_may_carry_the_afternoon_action(log: list[Any]) -> None:
+    # "Morning:" / "Afternoon:" labels (the orders' part): the Afternoon action of a Morning mail is kept in the
+    # state and resolves in the Afternoon, unless a later mail gives that character another one.
+    w = engine_world()
+    c = part(w, "morning", {"ann": [placed("train", None, 1, line=1, part="morning"),
+                                    placed("move", None, 1, line=2, part="afternoon")],
+                            "bob": [placed("move", None, 2, line=2, part="afternoon")]})
+    assert log == [("morning", "train", "Itzel", "ann")]
+    assert "move afternoon: kept for the Afternoon." in lines(c, "ann")
+    council = Council(w, random.Random(1), "afternoon")
+    orders = engine.with_kept(w, {"bob": [placed("toil", None, 7)]})  # bob's later mail replaces his
+    engine.run_actions(council, engine.gather(council, orders))
+    assert log[1:] == [("afternoon", "toil", "Xolotl", "bob"), ("afternoon", "move", "Itzel", "ann")]
+    assert "afternoon_orders" not in w.settings

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, PlacedOrder
+from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, Order, PlacedOrder
 
 from . import handlers  # noqa: F401 - every @handles of the game registers on import
 from .council import HANDLERS, Action, Council, Void
@@ -135,8 +135,9 @@ def _action(c: Character, placed: PlacedOrder, part: str, house: str) -> Action:
     o = placed.order
     args = dict(o.args)
     args.pop("character", None)
+    text = (o.summary or o.text).replace("your character", c.name, 1)  # the orders' words for a nameless actor
     return Action(character=c.name, keyword=o.kind, args=args, part=part, seq=placed.seq, house=house,
-                  text=o.summary or o.text, both=bool(args.get("both", False)))
+                  text=text, both=bool(args.get("both", False)))
 
 
 def _latest(actions: list[Action]) -> tuple[Action | None, list[Action]]:
@@ -161,6 +162,16 @@ def gather(council: Council, orders: dict[str, list[PlacedOrder]]) -> list[Actio
             continue
         for placed in sorted(orders[house], key=lambda p: (p.seq, p.order.line)):
             if placed.order.kind == JOIN:
+                continue
+            label = placed.order.args.get("part")
+            if label == "afternoon" and part == "morning":  # one mail for both parts: kept for the Afternoon
+                world.settings.setdefault("afternoon_orders", []).append(
+                    {"house": house, "seq": placed.seq, "order": placed.order.to_json()})
+                council.tell(house, f"{placed.order.summary or placed.order.text}: kept for the Afternoon.")
+                continue
+            if label == "morning" and part == "afternoon":
+                council.tell(house, f"{placed.order.summary or placed.order.text}: not carried out: it is for the "
+                                    "Morning, which is over.")
                 continue
             c = _acting_character(world, house, placed.order.args)
             if isinstance(c, str):
@@ -303,25 +314,36 @@ def resolve_one(council: Council, action: Action) -> None:
         council.tell_all(houses, f"{action.character}: {action.text}: void: {action.character} is dead.")
         return
     handler = HANDLERS.get(action.keyword)
-    council.tell_all(houses, f"{actor.name}: {action.text}")
+    heading = action.text if key(action.text).startswith(key(actor.name)) else f"{actor.name}: {action.text}"
+    council.tell_all(houses, heading)
     if handler is None:
         council.tell_all(houses, f"  void: {action.keyword} is not implemented yet; the GM has been told.")
         council.event("error", action=action.keyword, message=f"no handler for {action.keyword}")
         return
+    start = len(council.reports)
     try:
         handler(council, actor, action)
     except Void as void:
+        _indent(council, start, houses)
         council.tell_all(houses, f"  void: {void}")
         council.event("void", character=actor.name, action=action.keyword, reason=str(void))
         if action.both and action.part == "morning":
             world.both.pop(actor.name, None)  # LJ-OQ-29: a void first half voids the plan
         return
+    _indent(council, start, houses)
     council.event("action", character=actor.name, action=action.keyword, house=action.house)
     if action.both and action.part == "morning" and actor.alive:
         # LJ-OQ-29: the plan's second half takes the Afternoon slot.
         world.both[actor.name] = {"character": action.character, "keyword": action.keyword, "args": action.args,
                                   "part": "afternoon", "seq": action.seq, "house": action.house,
                                   "text": action.text, "both": True}
+
+
+def _indent(council: Council, start: int, houses: set[str]) -> None:
+    """What the action told the houses of its heading goes under the heading in their printouts."""
+    for r in council.reports[start:]:
+        if r.house in houses:
+            r.text = "  " + r.text
 
 
 # -- the parts of a session -----------------------------------------------------------------------------------
@@ -352,9 +374,22 @@ def afternoon(world: World, orders: dict[str, list[PlacedOrder]], rng: random.Ra
     """Resolve the Afternoon and then the Evening of the session `world.session + 1`."""
     council = Council(world, rng, "afternoon")
     _joins(council, orders, emails or {})
+    orders = with_kept(world, orders)
     actions = gather(council, orders)
     run_actions(council, actions)
     return Part(council, actions=council.actions), evening(world, rng)
+
+
+def with_kept(world: World, orders: dict[str, list[PlacedOrder]]) -> dict[str, list[PlacedOrder]]:
+    """The Afternoon's orders with those the Morning's mails labelled "Afternoon:" (kept in the state): a
+    later mail's action for the same character replaces them, as any later mail's does."""
+    kept = world.settings.pop("afternoon_orders", [])
+    if not kept:
+        return orders
+    merged = {house: list(placed) for house, placed in orders.items()}
+    for k in kept:
+        merged.setdefault(k["house"], []).append(PlacedOrder(Order.from_json(k["order"]), k["seq"]))
+    return merged
 
 
 def evening(world: World, rng: random.Random) -> Part:

@@ -39,15 +39,17 @@ except ImportError:  # pragma: no cover
 
 def order_key(order: Order) -> tuple[str, ...]:
     """What a later mail's order replaces (LaterReplacesSameKey): the action on file for the same character in
-    the same part (a phase's mails are its own order sets); a JOIN replaces a JOIN; each pre-game purchase is
-    its own (several stand before the kick-off, engine.PREGAME)."""
+    the same part (a phase's mails are its own order sets; an action labelled "Afternoon:" in a Morning mail
+    is for the Afternoon); a JOIN replaces a JOIN; each pre-game purchase is its own (several stand before the
+    kick-off, engine.PREGAME)."""
     if order.kind == engine.JOIN:
         return (engine.JOIN,)
     who = key(str(order.args.get("character") or ""))
     if order.kind in engine.PREGAME:
         thing = order.args.get("resource") or order.args.get("attribute") or order.args.get("name") or ""
         return (who, order.kind, key(str(thing)), str(order.line))
-    return (who,)
+    label = order.args.get("part")  # "Afternoon:" in a Morning mail: a slot of its own (engine.with_kept)
+    return (who, label) if label else (who,)
 
 
 _JOIN = re.compile(r"^\W*join\W+(?P<name>.+?)(?:\s+(?:in|at)\s+(?P<city>.+?))?(?:\s+hex\s+(?P<hex>.+?))?\W*$",
