@@ -190,19 +190,19 @@ class Jungle(Ruleset):
         # Every house, and a sender who is no house (a refused JOIN) still reads why.
         houses = sorted(set(world.houses) | {p for p in orders if not p.startswith("#")})
         printouts = chart.printouts(world, houses, reports, session, parts)
-        result = PhaseResult(world.dump(), printouts, chart.newsletter(world, reports, session, parts), events)
-        if todo is not None:
-            self._gm_report(result, world, todo)
-        return result
+        newsletter = chart.newsletter(world, reports, session, parts)
+        report = self._gm_report(world, todo) if todo is not None else None
+        return PhaseResult(world.dump(), printouts, newsletter, events, gm_report=report)
 
     @staticmethod
-    def _gm_report(result: TurnResult, world: World, todo: list[dict[str, Any]]) -> None:
-        """The GM's to-do mail after the Evening (TurnResult.gm_report, D1's todo.gm_report)."""
-        if not hasattr(result, "gm_report"):
-            return
+    def _gm_report(world: World, todo: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The GM's to-do mail after the Evening (todo.gm_report); the session's proposals and to-do entries
+        go out in it and are cleared."""
         report = engine.step("gm_report")
-        if report is not None:
-            result.gm_report = report(world, todo)
+        context = report(world, todo) if report is not None else None
+        world.proposals = []
+        world.todo = []
+        return context
 
     # -- what players read besides the printouts --------------------------------------------------------------------
     def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
