@@ -37,9 +37,9 @@ def attributes(c: Character) -> str:
 def character_lines(world: World, c: Character) -> list[str]:
     """One character of a house's chart: attributes, titles with their N, role, where, unit, actions used."""
     acted = world.settings.get("acted", {}).get(c.name, 0)
-    lines = [f"{c.name}: {c.role}, {attributes(c)}",
-             f"  lives {where(c)}; titles: {titles(c)}",
-             f"  actions used this session: {acted} of 2"]
+    lines = [f"{c.name}: {c.role}, {attributes(c)}", f"  lives {where(c)}; titles: {titles(c)}"]
+    if world.kicked_off:  # the sign-up period's purchases are no council actions
+        lines.append(f"  actions used this session: {acted} of 2")
     if c.beakers or c.hammers or c.defend:
         lines.append(f"  this session: {c.beakers} beakers, {c.hammers} hammers, defending x{2 ** c.defend}")
     return lines

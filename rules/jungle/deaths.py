@@ -26,10 +26,11 @@ def kill(council: Council, character: Character, cause: str) -> None:
         if not other.titles or not other.alive:
             continue
         for t in other.titles:
-            if t.subject == character.name and t.kind in ("Slave", "Tenant"):
+            if t.subject == character.name and t.kind in ("Slave", "Tenant", "Owner"):
                 break
         else:
             continue
+        other.drop_title("Owner", character.name)  # his slave is dead: OWNER OF CHARACTER X goes with him
         if other.owner == character.name:
             other.drop_title("Slave")
             council.tell(other.house, f"{other.name} is free: his owner {character.name} is dead.")

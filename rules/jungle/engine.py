@@ -440,6 +440,7 @@ def _kick_off(council: Council) -> None:
         fn(council)
     world.kicked_off = True
     world.settings["council_from"] = world.session + 1
+    world.settings.pop("acted", None)  # the sign-up's purchases were no council actions
     council.announce(f"The game has begun: the council of T0 is session {world.session + 1}.")
 
 

@@ -25,7 +25,7 @@ from maild.ruleset import (
 
 from . import chart, engine
 from .actions import KEYWORDS
-from .model import World, key
+from .model import Character, House, World, key
 
 try:  # the orders of helper B (grammar/jungle.lark); a minimal reading until they are there
     from . import orders as _orders
@@ -122,6 +122,15 @@ class Jungle(Ruleset):
 
     def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
         world = World.load(state)
+        joins = [o for o in orders if o.kind == engine.JOIN]
+        if joins and not world.members(player):
+            # The actions of a JOIN mail are his character's, who exists once the JOIN is carried out.
+            args = joins[-1].args
+            name = str(args.get("name") or player)
+            world.houses.setdefault(player, House(player, ""))
+            if world.character(name) is None:
+                world.characters[name] = Character(name, player, city=args.get("city"), hex=args.get("hex"),
+                                                   since=world.session + 1)
         found: list[Diagnostic] = []
         if _orders is not None and hasattr(_orders, "check"):
             found += _orders.check(world, world.session + 1, player, [o for o in orders if o.kind != engine.JOIN])
