@@ -5,6 +5,7 @@ registered for each test (the real ones are the other parts' and have their own 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -391,3 +392,71 @@ def test_a_morning_mail_may_carry_the_afternoon_action(log: list[Any]) -> None:
     engine.run_actions(council, engine.gather(council, orders))
     assert log[1:] == [("afternoon", "toil", "Xolotl", "bob"), ("afternoon", "move", "Itzel", "ann")]
     assert "afternoon_orders" not in w.settings
+
+
+# -- the ruleset's other hooks -------------------------------------------------------------------------------
+def example_state() -> dict[str, Any]:
+    import tomllib
+
+    from maild.paths import setup_path
+
+    with setup_path("example:jungle", Path(".")).open("rb") as f:
+        return Jungle().new_game(tomllib.load(f))
+
+
+def test_the_example_setup_makes_a_world_in_its_sign_up_period() -> None:
+    w = World.load(example_state())
+    assert sorted(w.houses) == ["alice", "bob", "carol"] and not w.kicked_off and w.session == 0
+    assert w.characters["Itzel"].hex == "Lakeshore" and w.houses["alice"].gold == 10  # starting_gold
+    assert w.cities["Tenochtitlan"].hexes["Quarry"].hammers == 3 and w.units["Jaguar Warriors"].level == 1
+
+
+@pytest.mark.parametrize("setup, message", [
+    ({"signup_sessions": 0}, "signup_sessions: at least 1"),
+    ({"kickoff": 3}, "unknown key 'kickoff'"),
+    ({"festival": "Odin"}, "festival: one of"),
+    ({"cities": [{"name": "X", "walls": 3}]}, "cities\\[0\\]: unknown key 'walls'"),
+    ({"houses": [{"name": "ann", "email": "a@x"}]}, "houses\\[0\\]: a house needs a character"),
+])
+def test_a_bad_setup_names_the_key(setup: dict[str, Any], message: str) -> None:
+    from maild.ruleset import SetupError
+
+    with pytest.raises(SetupError, match=message):
+        Jungle().new_game(setup)
+
+
+def test_welcome_status_and_export_of_a_house() -> None:
+    state = example_state()
+    welcome = Jungle().welcome(state, "alice")
+    lines = [line for s in welcome["sections"] for line in s["lines"]]
+    assert "Itzel, a peasant, lives on Lakeshore in Tenochtitlan: XP 1, Fame 0, Wisdom 1, Craftsmanship 1." in lines
+    assert "Before the kick-off your characters may only Purchase, Train and Recruit." in lines
+    assert Jungle().welcome(state, "stranger") is None  # signed up, not yet in the state
+    assert Jungle().status(state, 1, "alice") == {
+        "Food": 0, "Gold": 10, "Itzel": "peasant, XP 1, Fame 0, Wisdom 1, Craftsmanship 1, on Lakeshore in Tenochtitlan"}
+    assert Jungle().status(state, 1, "stranger") == {}
+    exported = Jungle().export_players(state)
+    assert exported["bob"]["email"] == "bob@example.org" and exported["bob"]["characters"]["Xolotl"]["xp"] == 1
+
+
+def test_sign_up_names_the_house_after_its_character_or_says_why_not() -> None:
+    from maild.ruleset import SignUp
+
+    state = example_state()
+    ruleset = Jungle()
+    ok = ruleset.sign_up(state, 1, "eve@example.org", None, ruleset.parse("JOIN Little Rabbit in Texcoco"))
+    assert ok == SignUp(player="Little_Rabbit")
+    taken = ruleset.sign_up(state, 1, "eve@example.org", None, ruleset.parse("JOIN Itzel in Texcoco"))
+    assert taken == "the name Itzel is taken: choose another"
+    assert "JOIN" in ruleset.sign_up(state, 1, "eve@example.org", None, ruleset.parse("**Toil**"))
+
+
+def test_a_join_mail_s_actions_are_checked_as_its_character_s() -> None:
+    ruleset = Jungle()
+    parsed = ruleset.parse("JOIN Ameyal in Tenochtitlan\n\n**Purchase** 2 food")
+    assert ruleset.check(example_state(), 1, "Ameyal", parsed.orders) == []
+
+
+def test_an_afternoon_label_is_a_slot_of_its_own() -> None:
+    assert order_key(placed("move", "Itzel", 1, part="afternoon").order) == ("itzel", "afternoon")
+    assert order_key(placed("move", "Itzel", 1).order) == ("itzel",)
