@@ -433,7 +433,8 @@ def test_welcome_status_and_export_of_a_house() -> None:
     assert "Before the kick-off your characters may only Purchase, Train and Recruit." in lines
     assert Jungle().welcome(state, "stranger") is None  # signed up, not yet in the state
     assert Jungle().status(state, 1, "alice") == {
-        "Food": 0, "Gold": 10, "Itzel": "peasant, XP 1, Fame 0, Wisdom 1, Craftsmanship 1, on Lakeshore in Tenochtitlan"}
+        "Food": 0, "Gold": 10,
+        "Itzel": "peasant, XP 1, Fame 0, Wisdom 1, Craftsmanship 1, on Lakeshore in Tenochtitlan"}
     assert Jungle().status(state, 1, "stranger") == {}
     exported = Jungle().export_players(state)
     assert exported["bob"]["email"] == "bob@example.org" and exported["bob"]["characters"]["Xolotl"]["xp"] == 1
