@@ -30,7 +30,7 @@ from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, Order, PlacedOrder
 
 from . import handlers  # noqa: F401 - every @handles of the game registers on import
 from .council import HANDLERS, Action, Council, Void
-from .model import GODS, Character, World, key
+from .model import GODS, Character, Title, World, key
 
 #: Actions a house may take before the kick-off (JOINING THE GAME: "You may use your gold prior to the start
 #: of the game": purchase resources, raise Fame, Wisdom or Craftsmanship, recruit). Each is its own purchase,
@@ -226,24 +226,18 @@ def _pregame(council: Council, c: Character, actions: list[Action]) -> list[Acti
     return ok
 
 
-def _attacks_owner(slave: Character, action: Action) -> bool:
-    target = action.args.get("target")
-    return action.keyword == "attack" and bool(target) and slave.owner is not None \
-        and key(str(target)) == key(slave.owner)
-
-
 def defiance(slave: Character, attacks_owner: bool) -> int:
     """Add a defiance to the slave's "Defiant Slave (N)" and give the new N (DEFIANT SLAVE (N): "Each time a
     slave is defiant the value of N is increased by 1. If a slave attacks his owner (including escape
-    attempt) while disobeying an order, the value of N is increased by 2 instead of 1.")"""
-    step_ = 2 if attacks_owner else 1
+    attempt) while disobeying an order, the value of N is increased by 2 instead of 1."; the step is the
+    attacks' `defiance_step`)."""
+    from .attacks import defiance_step
+
     title = slave.title("Defiant Slave")
     if title is None:
-        from .model import Title
-
         title = Title("Defiant Slave", n=0)
         slave.titles.append(title)
-    title.n = (title.n or 0) + step_
+    title.n = (title.n or 0) + defiance_step(slave, attacks_owner)
     return title.n
 
 
@@ -255,7 +249,9 @@ def _morning_choice(council: Council, c: Character, mine: Action | None, ordered
         council.tell(c.house, f"{c.name} obeys his owner {c.owner}: {ordered.text}.")
         return ordered
     if ordered is not None and mine is not None:
-        n = defiance(c, _attacks_owner(c, mine))
+        from .attacks import attacks_owner
+
+        n = defiance(c, attacks_owner(council.world, c, mine))
         council.tell(c.house, f"{c.name} defies his owner {c.owner} and does as you say: Defiant Slave ({n}).")
         council.tell(ordered.house, f"{c.name}: {ordered.text}: not carried out: {c.name} defied you and "
                                     f"did as his own house said (Defiant Slave ({n})).")
