@@ -126,6 +126,7 @@ def test_a_refused_join_is_answered_once_a_day_and_held(table: Table) -> None:
     table.intake()
     answer = table.ack("eve@example.org")
     assert "r1 could not sign you up: the name ann is taken." in answer
+    assert "A mail with a line starting with JOIN signs you up" not in answer  # no HELP asked, none given
     status, note = mails_in(table)[-1]
     assert status == "unknown_sender"
     assert note is not None and "sign-up refused by the game: the name ann is taken" in note
@@ -147,10 +148,14 @@ def test_a_refused_join_is_answered_once_a_day_and_held(table: Table) -> None:
 
 def test_two_strangers_cannot_take_one_name_before_the_turn(table: Table) -> None:
     table.send("yan@example.org", "join Yan")
-    table.send("yves@example.org", "join yan")  # the state has no Yan yet: the framework's own check
+    table.send("yves@example.org", "join yan\nHELP")  # the state has no Yan yet: the framework's own check
     table.intake()
     assert players(table)["Yan"] == ("yan@example.org", True)
-    assert "r1 could not sign you up: the name yan is taken." in table.ack("yves@example.org")
+    answer = table.ack("yves@example.org")
+    assert "r1 could not sign you up: the name yan is taken." in answer
+    # HELP answered with it, saying how to join: the framework's sheet names the game's sign-up word.
+    assert "To join, send a JOIN line as HELP shows." in answer
+    assert "Not a player yet? A mail with a line starting with JOIN signs you up" in answer
 
 
 def test_sign_ups_are_capped_per_game_and_day(table: Table) -> None:
