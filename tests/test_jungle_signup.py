@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from maild.cli import game_export, game_line
-from maild.config import parse_config
+from maild.config import AuthCheck, parse_config
 from maild.errors import ConfigError
 from maild.games import get_game, state_before
 from maild.intake.read import ReadMail
@@ -310,3 +310,19 @@ def test_signups_per_day_is_a_limit_of_the_config(tmp_path: Path) -> None:
     data["limits"] = {"signups_per_day": 0}
     with pytest.raises(ConfigError, match="limits.signups_per_day"):
         parse_config(data, tmp_path, None)
+
+
+def test_with_an_auth_check_only_a_verified_mail_signs_up(table: Table) -> None:
+    # [games.auth]: a forged From must not sign its victim up (and have him mailed every turn).
+    config = table.app.config
+    table.app.config = replace(config, games=tuple(replace(g, auth=AuthCheck("mx.example.org"))
+                                                   for g in config.games))
+    table.send("zoe@example.org", "join Zoe")
+    table.intake()
+    assert "Zoe" not in players(table)
+    assert "could not sign you up: your mail could not be verified as coming from zoe@example.org" \
+        in table.ack("zoe@example.org")
+    table.send("zoe@example.org", "join Zoe", headers={
+        "Authentication-Results": "mx.example.org; dmarc=pass header.from=example.org"})
+    table.intake()
+    assert players(table)["Zoe"] == ("zoe@example.org", True)
