@@ -285,3 +285,22 @@ def test_consuming_a_settler_takes_the_captain_and_scatters_the_rest() -> None:
 def test_handlers_are_registered() -> None:
     assert {"enlist", "order", "desert", "disband", "retire"} <= set(HANDLERS)
     assert Title("Captain", "X").label() == "Captain of Unit X"
+
+
+def test_a_captured_worker_holds_its_characters_until_rescued() -> None:
+    """"If a settler or worker is captured, all characters within the unit are removed from the game, but
+    will be returned if the unit is later rescued": Ocelotl and Atl leave the living (no draw, no death:
+    XP kept, the captaincy kept) and come back, in the unit, when it is rescued; the state round-trips."""
+    from maild_rules.jungle.model import World
+
+    w = aztlan()
+    c = council(w)
+    taken = units.capture_unit(c, "Jaguar Warriors")
+    assert [t.name for t in taken] == ["Atl", "Ocelotl"]
+    assert not w.characters["Atl"].alive and w.characters["Ocelotl"].xp == 4
+    assert w.held == {"Jaguar Warriors": ["Atl", "Ocelotl"]}
+    w = World.load(w.dump())
+    c = council(w)
+    back = units.rescue_unit(c, "jaguar warriors")
+    assert [b.name for b in back] == ["Atl", "Ocelotl"] and all(b.alive for b in back)
+    assert w.units["Jaguar Warriors"].captain == "Ocelotl" and w.held == {}

@@ -198,6 +198,45 @@ def consume(council: Council, unit: Unit, cause: str) -> None:
     _scatter(council, unit)
 
 
+def capture_unit(council: Council, unit: Unit | str) -> list[Character]:
+    """"If a settler or worker is captured, all characters within the unit are removed from the game, but will
+    be returned if the unit is later rescued." They are held (`World.held`): out of the living, so they
+    neither act nor eat, but not dead (no death's consequences, their XP kept). Returns them."""
+    world = council.world
+    unit = unit if isinstance(unit, Unit) else find_unit(world, unit)
+    if unit is None:
+        return []
+    people = members(world, unit)
+    for c in people:
+        c.alive = False
+        council.tell(c.house, f"{c.name} is taken with unit {unit.name}, captured: out of the game until it "
+                              "is rescued.")
+    world.held.setdefault(unit.name, []).extend(c.name for c in people)
+    return people
+
+
+def rescue_unit(council: Council, unit: Unit | str) -> list[Character]:
+    """The captured unit is rescued: its held characters return to it, its Captain with his captaincy."""
+    world = council.world
+    name = unit.name if isinstance(unit, Unit) else unit
+    held_key = next((n for n in world.held if key(n) == key(name)), None)
+    if held_key is None:
+        return []
+    back = [world.characters[n] for n in world.held.pop(held_key) if n in world.characters]
+    target = find_unit(world, name)
+    for c in back:
+        c.alive = True
+        if target is not None:
+            c.unit = target.name
+            c.city = target.city
+        council.tell(c.house, f"{c.name} is back: unit {name} is rescued.")
+    if target is not None and target.captain is not None and not any(is_captain(c, target) for c in back):
+        captain = world.character(target.captain)
+        if captain is None or not captain.alive:
+            target.captain = None
+    return back
+
+
 # -- where leavers go ----------------------------------------------------------------------------------------
 def nearest_city(world: World, unit: Unit) -> City | None:
     """The nearest Aztec city of a unit (LJ-OQ-54): the GM's `Unit.city` ("the city it is in or nearest
