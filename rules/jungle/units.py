@@ -24,15 +24,14 @@ import random
 from fractions import Fraction
 
 from maild.draws import unweighted_sample, weighted_choice, weighted_sample
-from maild.wordlimit import check_words
 
 from . import deaths
+from .captains import captain_orders
 from .council import Action, Council, Void, handles
 from .houses import pool
 from .model import Character, City, Unit, World, key
 from .places import hex_distance
 from .transfers import retenant, transfer_captaincy
-from .wordlimits import word_limit
 
 NPC_XP = 1  # "NPC characters are considered to have a permanent XP = 1."
 
@@ -342,16 +341,17 @@ def enlist(council: Council, actor: Character, action: Action) -> None:
 def order(council: Council, actor: Character, action: Action) -> None:
     """ORDER: only the Captain; the orders replace the standing ones ("The Captain may not "add-on" to a
     previous sessions orders"); over the word limit the unit fortifies, and keeps fortifying until valid
-    orders come (LJ-OQ-52)."""
+    orders come (LJ-OQ-52). The unit, the text and the words are read by `captains.captain_orders`, the
+    same reading and count the ack gave (LJ-OQ-51)."""
     world = council.world
-    unit = _own_unit(world, actor, action.args.get("unit"))
-    text = str(action.args.get("text") or "").strip()
     both = bool(action.both or action.args.get("both"))
-    limit = word_limit(unit, both)
-    words = action.args.get("words")
-    count = int(words) if words is not None else check_words(text, limit).count
+    read = captain_orders(world, actor.name, {**action.args, "both": both})
+    unit = _own_unit(world, actor, read.unit.name if read.unit is not None else action.args.get("unit"))
+    if read.unit is None or read.count is None or read.unit is not unit:
+        raise Void(f"{actor.name} is not the Captain of unit {unit.name}")
+    text, count, limit = read.text.strip(), read.count.count, read.count.limit
     unit.orders_session = council.session
-    if count > limit:
+    if not read.count.within:
         unit.fortify = True
         unit.orders = ""
         council.tell(actor.house, f"The orders of {actor.name} to unit {unit.name} have {count} words; the limit "
