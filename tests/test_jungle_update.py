@@ -68,7 +68,7 @@ def test_the_example_update_checks_and_applies(monkeypatch):
     assert w.units["Eagle Scouts"].captain == "Captain of Eagle Scouts"
     assert w.cities["Tlatelolco"].hexes["Tlatelolco"].beakers == 1
     # Tenochtitlan's citizens 2 -> 4: two new citizens drawn; Tlatelolco 0 -> 1; Jaguar Warriors 10 -> 8.
-    assert rec.calls == [("new_citizens", ("Tenochtitlan", 2)), ("new_citizens", ("Tlatelolco", 1)),
+    assert rec.calls == [("citizens_changed", ("Tenochtitlan", 2, 4)), ("citizens_changed", ("Tlatelolco", 0, 1)),
                          ("health_changed", ("Jaguar Warriors", 10, 8))]
 
 
@@ -218,11 +218,12 @@ def test_health_changes_and_removal_go_to_the_units_part(monkeypatch):
     assert "Jaguar Warriors" not in w.units
 
 
-def test_citizens_falling_demote_one_per_citizen_lost(monkeypatch):
+def test_citizens_changes_go_to_the_cities_part(monkeypatch):
+    """5 citizens -> 3: cities.citizens_changed(council, city, 5, 3) demotes two (D2's LJ-OQ-11)."""
     w = world_with_picks()
     w.cities["Tenochtitlan"].citizens = 5
     rec, _ = apply(w, {"cities": {"Tenochtitlan": {"citizens": 3, "builds": {"Shrine": 40}}}}, monkeypatch)
-    assert rec.calls == [("demote", ("Tenochtitlan",)), ("demote", ("Tenochtitlan",))]
+    assert rec.calls == [("citizens_changed", ("Tenochtitlan", 5, 3))]
     assert w.cities["Tenochtitlan"].builds == {"Shrine": 40}
 
 

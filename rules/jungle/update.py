@@ -433,12 +433,10 @@ def _apply_city(council: Council, name: str, t: dict[str, Any]) -> None:
         city.hexes[city.centre] = Hex(city.centre)
     if "tlatoani" in t:
         _apply_tlatoani(council, city, t["tlatoani"])
-    # CITIZEN: "The number of citizens in a city is equal to the number of citizens in the game": new citizens
-    # are drawn when the city grows, and one is demoted per citizen it loses (maild_rules.jungle.cities).
-    if city.citizens > old_citizens:
-        _module("cities").new_citizens(council, city, city.citizens - old_citizens)
-    for _ in range(old_citizens - city.citizens):
-        _module("cities").demote(council, city)
+    # CITIZEN: "The number of citizens in a city is equal to the number of citizens in the game": the cities
+    # part draws new citizens when the city grows and demotes one per citizen it loses.
+    if city.citizens != old_citizens:
+        _module("cities").citizens_changed(council, city, old_citizens, city.citizens)
 
 
 def _apply_hexes(city: City, hexes: dict[str, Any]) -> None:
