@@ -63,9 +63,11 @@ def test_negative_food_and_gold_cost_the_tlatoani_nothing_and_hammers_per_citize
     t.income, t.expenses, t.food = 5, 12, -3
     w.houses["aztec"].food = 4
     w.empire.hammers_per_citizen = 1
+    w.characters["Cuauhtli"].unit = "Jaguar Warriors"  # a citizen serving in a unit is a citizen still
     incomes.begin_session(council(w))
     assert (w.houses["aztec"].gold, w.houses["aztec"].food) == (0, 4)
     assert w.characters["Cuauhtli"].hammers == 1 and w.characters["Cuauhtli"].beakers == 0
+    assert w.characters["Xochitl"].hammers == 0
 
 
 # -- spending --------------------------------------------------------------------------------------------------
