@@ -450,3 +450,21 @@ def test_strength_is_a_sum_of_roots():
     w = small_world()
     x = person(w, "X", "ana", xp=2, wisdom=3, fame=5)
     assert st.character_strength(x, "capture", True) == pytest.approx(math.sqrt(2) + math.sqrt(3) + math.sqrt(5))
+
+
+def test_a_slave_cannot_challenge_for_himself():
+    w = small_world()
+    t = person(w, "Tochtli", "cal", fame=9)
+    y = person(w, "Yaretzi", "ben")
+    enslave(w, t, y)
+    a = act(t, "attack", target="Yaretzi", type="challenge", item={"kind": "slave", "name": "Tochtli"})
+    with pytest.raises(Void, match="escapes"):
+        attack(council_of(w, ScriptedRandom(), actions=[a]), t, a)
+
+
+def test_handlers_registered():
+    import maild_rules.jungle.handlers  # noqa: F401
+    from maild_rules.jungle.council import HANDLERS
+
+    assert HANDLERS["attack"] is attack and HANDLERS["defend"] is defend
+    assert {"offering", "sacrifice"} <= set(HANDLERS)

@@ -192,7 +192,7 @@ def _attackers(council: Council, actor: Character, plan: list[tuple[Character, A
         elif c is actor:
             raise Void(f"{actor.name} {reason}")
         else:
-            council.tell(a.house, f"{c.name} drops out of the joint attack on {target.name}: he {reason}.")
+            council.tell(a.house, f"{a.character} drops out of the joint attack on {target.name}: he {reason}.")
     return able
 
 
@@ -208,7 +208,9 @@ def _check_type(world: World, attack_type: str, attackers: list[Character], targ
             if c.owner is None or key(c.owner) != key(target.name):
                 raise Void(f"{c.name} is not a slave of {target.name}: only a slave escapes from his owner")
     if attack_type in ("challenge", "overthrow"):
-        holder_of(world, item, target)
+        kind, name, _ = holder_of(world, item, target)
+        if kind == "slave" and any(key(c.name) == key(name) for c in attackers):
+            raise Void(f"{name} cannot seize himself: a slave escapes from his owner")
 
 
 def holder_of(world: World, item: dict[str, Any] | None, target: Character) -> tuple[str, str, str | None]:

@@ -93,8 +93,11 @@ def eat(council: Council) -> None:
     (LJ-OQ-09); houses by name, characters by name within a house. After the serving, each short character
     loses XP (one Random Number each, short characters by name); at 0 XP he starves (deaths.kill)."""
     world = council.world
-    for house_name in sorted({c.house for c in world.living()}):
-        members = sorted(world.members(house_name), key=lambda c: c.name)
+    houses: dict[str, list[Character]] = {}
+    for c in world.living():
+        houses.setdefault(c.house, []).append(c)
+    for house_name in sorted(houses):
+        members = sorted(houses[house_name], key=lambda c: c.name)
         house = world.houses.get(house_name)
         plates = [Plate(c, food_need(c), min(food_need(c), ration(c))) for c in members]
         before = house.food if house is not None else 0
