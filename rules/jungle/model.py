@@ -95,6 +95,11 @@ class House:
     gold: int = 0
     password: str | None = None
     since: int = 0  # the session the house joined
+    # Join Houses (maild_rules.jungle.houses): the house whose food and gold this one shares, and the offer
+    # to join that waits for the other house's highest-Fame character ({"with": house, "session": n}).
+    joined: str | None = None
+    join_offer: dict[str, Any] | None = None
+    trapped_since: int | None = None  # since when all its characters are Slave-Tenants (signing up again)
 
 
 @dataclass
