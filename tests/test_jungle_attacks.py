@@ -7,13 +7,12 @@ hundredths (LJ-OQ-01), so a scripted 70 is the Random Number 0.70.
 from __future__ import annotations
 
 import math
-import sys
-import types
 from fractions import Fraction
 
 import pytest
 
 from maild_rules.jungle import strength as st
+from maild_rules.jungle import transfers
 from maild_rules.jungle.attacks import attack, attacks_owner, defend, defenders_of, defiance_step, enslave
 from maild_rules.jungle.council import Void
 from maild_rules.jungle.model import Title
@@ -352,12 +351,16 @@ def test_challenge_for_a_slave():
 
 @pytest.fixture
 def fake_transfers(monkeypatch):
+    """Records the calls to maild_rules.jungle.transfers and carries them out."""
     calls = []
-    mod = types.ModuleType("maild_rules.jungle.transfers")
-    mod.transfer_rulership = lambda world, city, to: calls.append(("rulership", city, to.name))
-    mod.transfer_land = lambda world, hex_name, city, to: calls.append(("land", hex_name, city, to.name))
-    mod.transfer_captaincy = lambda world, unit, to: calls.append(("captaincy", unit, to.name))
-    monkeypatch.setitem(sys.modules, "maild_rules.jungle.transfers", mod)
+    for name in ("transfer_rulership", "transfer_land", "transfer_captaincy"):
+        real = getattr(transfers, name)
+
+        def record(*args, _name=name, _real=real):
+            calls.append((_name, *[a.name if hasattr(a, "name") else a for a in args[1:]]))
+            _real(*args)
+
+        monkeypatch.setattr(transfers, name, record)
     return calls
 
 
@@ -371,7 +374,8 @@ def test_overthrow_for_a_city(fake_transfers):
     a = act(x, "attack", target="Yaretzi", type="overthrow", item={"kind": "city", "name": "tenochtitlan"})
     attack(council_of(w, ScriptedRandom(80, 100, 50, 50), actions=[a]), x, a)
     assert (x.xp, y.fame) == (18, 0)
-    assert fake_transfers == [("rulership", "Tenochtitlan", "Xolotl")]
+    assert fake_transfers == [("transfer_rulership", "Tenochtitlan", "Xolotl")]
+    assert w.cities["Tenochtitlan"].tlatoani == "Xolotl" and x.role == "tlatoani" and y.role == "peasant"
 
 
 def test_challenge_without_defence_or_location_strength(fake_transfers):
@@ -384,13 +388,14 @@ def test_challenge_without_defence_or_location_strength(fake_transfers):
     a = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": "unit", "name": "Settlers"})
     c = council_of(w, ScriptedRandom(50, 50), actions=[a])
     attack(c, x, a)
-    assert fake_transfers == [("captaincy", "Settlers", "Xolotl")]
+    assert fake_transfers == [("transfer_captaincy", "Settlers", "Xolotl")]
+    assert w.units["Settlers"].captain == "Xolotl" and x.title("Captain", "Settlers")
     assert c.events[-1]["result"] is None and y.fame == 0
     w.cities["Tenochtitlan"].hexes["T2"].citizen = "Yaretzi"
     y.unit, y.city, x.unit, x.city = None, "Tenochtitlan", None, "Tenochtitlan"
     b = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": "land", "name": "T2"})
     attack(council_of(w, ScriptedRandom(50), actions=[b]), x, b)  # L = 4: 0.5 * (2+0+4)/4 = 0.75: a draw
-    assert fake_transfers == [("captaincy", "Settlers", "Xolotl")]
+    assert fake_transfers == [("transfer_captaincy", "Settlers", "Xolotl")]
 
 
 def test_challenge_for_what_the_target_does_not_hold_is_void():
@@ -468,3 +473,21 @@ def test_handlers_registered():
 
     assert HANDLERS["attack"] is attack and HANDLERS["defend"] is defend
     assert {"offering", "sacrifice"} <= set(HANDLERS)
+
+
+def test_steal_from_joined_houses():
+    """ben joined ana: the target must be the highest Fame of both (Bo, Fame 9, not Aca, Fame 4); the loot comes
+    from ana's store. A = sqrt(XP 16) + sqrt(Wisdom 9) = 7, D = sqrt 9 = 3, L = 4: (7+3+4)/7 = 2; 1.00 * 2 > 1.5:
+    food 8 * 0.50 = 4 to cal; gold 0; Bo loses 0.10 * 1 * 1.5 = 0.15 -> 0 XP; Xolotl gains 1 Fame."""
+    w = small_world()
+    w.houses["ben"].joined = "ana"
+    w.houses["ana"].food = 8
+    x = person(w, "Xolotl", "cal", xp=16, wisdom=9)
+    aca = person(w, "Aca", "ana", fame=4)
+    bo = person(w, "Bo", "ben", fame=9)
+    a = act(x, "attack", target="Aca", type="steal")
+    with pytest.raises(Void, match="highest Fame"):
+        attack(council_of(w, ScriptedRandom(), actions=[a]), x, a)
+    b = act(x, "attack", target="Bo", type="steal")
+    attack(council_of(w, ScriptedRandom(100, 50, 50, 10), actions=[b]), x, b)
+    assert (w.houses["ana"].food, w.houses["cal"].food, bo.xp, x.fame, aca.fame) == (4, 4, 1, 1, 4)

@@ -13,15 +13,16 @@ before the losses.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import strength as st
+from . import transfers
 from .actions import ATTACK_TYPES
 from .council import Action, Council, Void, handles
 from .deaths import kill
-from .model import Character, Title, World, key
+from .houses import group, highest_fame, pool
+from .model import Character, House, Title, World, key
 from .places import location_strength, same_location
 
 #: type -> (attribute lost, attribute gained by the winners, whether the gain takes the "Random Number if
@@ -199,9 +200,9 @@ def _attackers(council: Council, actor: Character, plan: list[tuple[Character, A
 def _check_type(world: World, attack_type: str, attackers: list[Character], target: Character,
                 item: dict[str, Any] | None) -> None:
     if attack_type == "steal":
-        # "A stealing attack may only be targeted against the highest Fame member of a house." (ties: any)
-        top = max(c.fame for c in world.members(target.house))
-        if target.fame < top:
+        # "A stealing attack may only be targeted against the highest Fame member of a house." (ties: any;
+        # joined houses are one house)
+        if target not in highest_fame(world, target.house):
             raise Void(f"{target.name} is not the highest Fame member of the house of {target.house}")
     if attack_type == "escape":
         for c in attackers:
@@ -255,7 +256,7 @@ def defenders_of(world: World, target: Character, attackers: list[Character]) ->
             and same_location(world, landlord, target)):
         out.append(landlord)
         names.add(landlord.name)
-    houses = {target.house} | ({landlord.house} if landlord is not None else set())
+    houses = set(group(world, target.house)) | (set(group(world, landlord.house)) if landlord is not None else set())
     joiners = [c for c in world.living()
                if c.defend > 0 and c.name not in names and c.house in houses and same_location(world, c, target)]
     return out + sorted(joiners, key=lambda c: c.name)
@@ -360,7 +361,7 @@ def _steal(council: Council, o: Outcome, losers: list[Character], winners: Side,
     loses XP; each of the winning side gains 1 Fame (LJ-OQ-38)."""
     world = council.world
     if o.attacker_won:
-        victim = world.houses.get(o.defenders.principal.house)
+        victim = _store(world, o.defenders.principal.house)
         for store in ("food", "gold"):
             rnd = council.random()
             have = getattr(victim, store) if victim is not None else 0
@@ -368,7 +369,7 @@ def _steal(council: Council, o: Outcome, losers: list[Character], winners: Side,
             if victim is not None:
                 setattr(victim, store, have - taken)
             for c, part in zip(winners.members, st.split_by_strength(taken, winners.strengths), strict=True):
-                house = world.houses.get(houses.get(c.name, c.house))
+                house = _store(world, houses.get(c.name, c.house))
                 if house is not None:
                     setattr(house, store, getattr(house, store) + part)
                 o.lines.append(f"{c.name} steals {part} {store} from the house of {o.defenders.principal.house}.")
@@ -376,6 +377,11 @@ def _steal(council: Council, o: Outcome, losers: list[Character], winners: Side,
     for c in winners.members:
         c.fame += 1
         o.lines.append(f"{c.name} gains 1 Fame.")
+
+
+def _store(world: World, house: str) -> House | None:
+    """The House record holding `house`'s food and gold (joined houses share one), None for no such house."""
+    return pool(world, house) if house in world.houses else None
 
 
 def _capture(council: Council, o: Outcome, losers: list[Character], winners: Side, houses: dict[str, str],
@@ -419,19 +425,12 @@ def enslave(world: World, slave: Character, owner: Character) -> None:
     changes owner. "The title of slave is not removed just because the slave's owner becomes a slave." """
     if slave is owner:
         return
-    free(world, slave)
-    slave.titles.append(Title("Slave", owner.name))
-    owner.titles.append(Title("Owner", slave.name))
+    transfers.transfer_slave(world, slave, owner)
 
 
 def free(world: World, slave: Character) -> None:
     """`slave` is no longer a slave; his owner loses the "Owner of" title. Defiant Slave stays (LJ-OQ-48)."""
-    if slave.owner is None:
-        return
-    old = world.character(slave.owner)
-    if old is not None:
-        old.drop_title("Owner", slave.name)
-    slave.drop_title("Slave")
+    transfers.free_slave(world, slave)
 
 
 def seize(council: Council, item: dict[str, Any] | None, loser: Character, winner: Character,
@@ -447,14 +446,12 @@ def seize(council: Council, item: dict[str, Any] | None, loser: Character, winne
         return
     if kind == "slave":
         enslave(world, world.character(name), winner)
+    elif kind == "city":
+        transfers.transfer_rulership(world, name, winner)
+    elif kind == "land":
+        transfers.transfer_land(world, name, city, winner)
     else:
-        transfers = importlib.import_module(__package__ + ".transfers")
-        if kind == "city":
-            transfers.transfer_rulership(world, name, winner)
-        elif kind == "land":
-            transfers.transfer_land(world, name, city, winner)
-        else:
-            transfers.transfer_captaincy(world, name, winner)
+        transfers.transfer_captaincy(world, name, winner)
     if o is not None:
         o.lines.append(f"{winner.name} seizes {'the ' + kind + ' ' if kind != 'city' else ''}{name} "
                        f"from {loser.name}.")
