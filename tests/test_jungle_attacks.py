@@ -13,7 +13,15 @@ import pytest
 
 from maild_rules.jungle import strength as st
 from maild_rules.jungle import transfers
-from maild_rules.jungle.attacks import attack, attacks_owner, defend, defenders_of, defiance_step, enslave
+from maild_rules.jungle.attacks import (
+    attack,
+    attacks_owner,
+    defend,
+    defenders_of,
+    defiance_step,
+    enslave,
+    holder_of,
+)
 from maild_rules.jungle.council import Void
 from maild_rules.jungle.model import Title
 from maild_rules.jungle.places import hex_distance, location_strength, same_location
@@ -405,6 +413,11 @@ def test_challenge_for_what_the_target_does_not_hold_is_void():
     a = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": "city", "name": "Texcoco"})
     with pytest.raises(Void, match="does not rule"):
         attack(council_of(w, ScriptedRandom(), actions=[a]), x, a)
+    b = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": None, "name": "Jaguars"})
+    with pytest.raises(Void, match="holds no city, unit, land or slave named Jaguars"):
+        attack(council_of(w, ScriptedRandom(), actions=[b]), x, b)
+    w.units["Jaguars"].captain = "Yaretzi"
+    assert holder_of(w, b.args["item"], w.characters["Yaretzi"]) == ("unit", "Jaguars", None)
 
 
 def test_escape_succeeds_and_fails():

@@ -217,9 +217,17 @@ def _check_type(world: World, attack_type: str, attackers: list[Character], targ
 def holder_of(world: World, item: dict[str, Any] | None, target: Character) -> tuple[str, str, str | None]:
     """Check that `target` holds the item of a Challenge or Overthrow; returns (kind, name, city) as the world
     spells them (city: the city of a piece of land)."""
-    if not item or not item.get("kind") or not item.get("name"):
+    if not item or not item.get("name"):
         raise Void("a challenge or overthrow names what it seizes: a city, a piece of land, a unit or a slave")
-    kind, name = str(item["kind"]).lower(), str(item["name"])
+    name = str(item["name"])
+    if not item.get("kind"):  # "challenge Itzel for Texcoco": whatever of that name the target holds
+        for kind in ("city", "unit", "land", "slave"):
+            try:
+                return holder_of(world, {"kind": kind, "name": name}, target)
+            except Void:
+                continue
+        raise Void(f"{target.name} holds no city, unit, land or slave named {name}")
+    kind = str(item["kind"]).lower()
     if kind == "city":
         city = next((c for n, c in world.cities.items() if key(n) == key(name)), None)
         if city is None or not city.tlatoani or key(city.tlatoani) != key(target.name):
