@@ -504,3 +504,48 @@ def test_steal_from_joined_houses():
     b = act(x, "attack", target="Bo", type="steal")
     attack(council_of(w, ScriptedRandom(100, 50, 50, 10), actions=[b]), x, b)
     assert (w.houses["ana"].food, w.houses["cal"].food, bo.xp, x.fame, aca.fame) == (4, 4, 1, 1, 4)
+
+
+def test_failed_theft_wounds_the_thief_and_the_defenders_gain_fame():
+    """A = sqrt(Wisdom 1) + sqrt(XP 4) = 3, D = sqrt(Fame 9) = 3, L = 4: 10/7; 0.20 * 10/7 = 0.286: all attackers
+    fail; nothing is stolen; Xolotl loses 0.50 * 4 * 1.5 = 3 XP (4 -> 1); the defending side gains 1 Fame each:
+    Yaretzi and her defending housemate Zyanya."""
+    w = small_world()
+    w.houses["ben"].food = 10
+    x = person(w, "Xolotl", "ana", xp=4)
+    y = person(w, "Yaretzi", "ben", fame=9)
+    z = person(w, "Zyanya", "ben", defend=1)
+    a = act(x, "attack", target="Yaretzi", type="steal")
+    rng = ScriptedRandom(20, 50)
+    attack(council_of(w, rng, actions=[a]), x, a)
+    assert rng.values == []
+    assert (x.xp, y.fame, z.fame, w.houses["ben"].food, w.houses["ana"].food) == (1, 10, 1, 10, 0)
+
+
+def test_landlords_defending_housemate_joins_for_the_tenant():
+    """"A defending character will automatically join the defense of any attack against ... a tenant of a member
+    of their house": Cuix (cal, defending) joins for Citlali's (cal) tenant Tochtli; Ome (cal, no Defend) not."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana")
+    t = person(w, "Tochtli", "ben", hex="T2", titles=[Title("Tenant", "Citlali")])
+    person(w, "Citlali", "cal", hex="T2", role="citizen")
+    person(w, "Cuix", "cal", hex="T3", defend=1)
+    person(w, "Ome", "cal", hex="T3")
+    assert [d.name for d in defenders_of(w, t, [x])] == ["Tochtli", "Citlali", "Cuix"]
+
+
+def test_a_joint_attacker_gone_elsewhere_drops_out():
+    """Ixchel moved to Texcoco before the slowest participant's action: Xolotl duels alone. A = sqrt 9 = 3, D =
+    sqrt 16 = 4, L = 4: 11/8; 1.00 * 11/8 = 1.375: the principal defender loses 0.50 * 16 * 1.5 = 12 (16 -> 4);
+    Xolotl gains 0.50 * 12 = 6 (9 -> 15); Ixchel's XP is unchanged and her house is told."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana", xp=9)
+    i = person(w, "Ixchel", "cal", xp=4, city="Texcoco", hex="X1")
+    y = person(w, "Yaretzi", "ben", xp=16)
+    ai = act(i, "attack", target="Yaretzi", type="duel", joint=["Xolotl"])
+    ax = act(x, "attack", target="Yaretzi", type="duel", joint=["Ixchel"])
+    c = council_of(w, ScriptedRandom(100, 50, 50), actions=[ai, ax])
+    c.position = 1
+    attack(c, x, ax)
+    assert (x.xp, i.xp, y.xp) == (15, 4, 4)
+    assert any(r.house == "cal" and "drops out" in r.text for r in c.reports)
