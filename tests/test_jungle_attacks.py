@@ -549,3 +549,25 @@ def test_a_joint_attacker_gone_elsewhere_drops_out():
     attack(c, x, ax)
     assert (x.xp, i.xp, y.xp) == (15, 4, 4)
     assert any(r.house == "cal" and "drops out" in r.text for r in c.reports)
+
+
+def test_joint_challenge_items_match_however_written():
+    """Both challenge Yaretzi for her slave, written "Tochtli" and "tochtli": the same item. Fame 16 (4) + Fame 9
+    (3) against Fame 9 (3), L 4: 14/7 = 2; 1.00 * 2 > 1.5: Yaretzi loses 0.50 * 9 * 1.5 = 6 Fame; the gain 0.50 *
+    6 = 3 split Ixchel (the slowest, principal, 3) : Xolotl (4) = 1.29 : 1.71 -> 1, 1 and the point to Xolotl's
+    .71: 1 and 2; the slave goes to the principal, Ixchel."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana", fame=16)
+    i = person(w, "Ixchel", "cal", fame=9)
+    y = person(w, "Yaretzi", "ben", fame=9)
+    t = person(w, "Tochtli", "ben")
+    enslave(w, t, y)
+    ax = act(x, "attack", target="Yaretzi", type="challenge", joint=["Ixchel"],
+             item={"kind": "slave", "name": "Tochtli"})
+    ai = act(i, "attack", target="Yaretzi", type="challenge", joint=["Xolotl"],
+             item={"kind": "Slave", "name": "tochtli"})
+    c = council_of(w, ScriptedRandom(100, 50, 50), actions=[ax, ai])
+    c.position = 1
+    attack(c, i, ai)
+    assert (x.fame, i.fame, y.fame) == (18, 10, 3)
+    assert t.owner == "Ixchel"

@@ -137,10 +137,16 @@ def _matches(world: World, mine: Action, theirs: Action, people: set[str]) -> bo
         their_people = _participants(world, other, theirs)
     except Void:
         return False
-    same_item = (a.get("item") or None) == (b.get("item") or None)
+    same_item = _item_key(a.get("item")) == _item_key(b.get("item"))
     return (their_people == people and key(str(a.get("target"))) == key(str(b.get("target")))
             and str(a.get("type")).lower() == str(b.get("type")).lower()
             and key(str(a.get("principal") or "")) == key(str(b.get("principal") or "")) and same_item)
+
+
+def _item_key(item: dict[str, Any] | None) -> tuple[str, str] | None:
+    if not item:
+        return None
+    return str(item.get("kind") or "").lower(), key(str(item.get("name") or ""))
 
 
 def _joint_plan(council: Council, actor: Character, action: Action,
