@@ -6,7 +6,6 @@ import maild_rules.jungle.giving  # noqa: F401 - "give"
 import maild_rules.jungle.gods  # noqa: F401  Offering, Sacrifice
 import maild_rules.jungle.houses  # noqa: F401 - procreate, recruit, train, purchase, join/split houses, propose rule
 import maild_rules.jungle.land  # noqa: F401 - move, travel, toil, evict
+import maild_rules.jungle.policies  # noqa: F401  Support Policy
+import maild_rules.jungle.research  # noqa: F401  Research, Produce
 import maild_rules.jungle.units  # noqa: F401  Enlist, Order, Desert, Disband, Retire
-
-from ..policies import support_policy  # noqa: F401
-from ..research import produce, research  # noqa: F401
