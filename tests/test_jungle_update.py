@@ -17,17 +17,16 @@ from tests.jungle_draws_fixtures import ScriptedRandom, council, draws_world, st
 
 
 def picks(world: World) -> None:
-    """The last Evening's picks as run_draws keeps them: research Mining by Itzel in gameturn 6, Writing by
-    NPCs in gameturn 2; in Tenochtitlan Monument by Coyotl in gameturn 9, Scout by Xochitl in gameturn 7,
+    """The last Evening's picks as run_draws keeps them: research Bronze Working by Itzel in gameturn 6,
+    Writing by NPCs in gameturn 2; in Tenochtitlan Monument by Coyotl in gameturn 9, Scout by Xochitl in gameturn 7,
     Warrior by NPCs in gameturn 3."""
     def pick(kind, turn, who, **what):
         house = world.characters[who].house if who else None
         return {"kind": kind, "gameturn": turn, **what, "character": who, "house": house, "weighted": True,
                 "earned": True}
-    world.empire.technologies["Mining"] = 1
     world.empire.technologies["Writing"] = 2
     world.draws = [
-        pick("research", 2, None, technology="Writing"), pick("research", 6, "Itzel", technology="Mining"),
+        pick("research", 2, None, technology="Writing"), pick("research", 6, "Itzel", technology="Bronze Working"),
         pick("production", 3, None, city="Tenochtitlan", item="Warrior"),
         pick("production", 7, "Xochitl", city="Tenochtitlan", item="Scout"),
         pick("production", 9, "Coyotl", city="Tenochtitlan", item="Monument"),
@@ -58,9 +57,10 @@ def test_the_example_update_checks_and_applies(monkeypatch):
     assert check_update(w, table) is None
     rec, co = apply(w, table, monkeypatch)
     assert w.empire.treasury == 140 and w.empire.policy_due
-    assert "Mining" in w.empire.known and "Mining" not in w.empire.technologies
-    # Mining's era (1) comes from the list before the update, which no longer holds it.
-    assert w.characters["Itzel"].title("Inventor", "Mining") == Title("Inventor", "Mining", 1)
+    assert "Bronze Working" in w.empire.known and "Bronze Working" not in w.empire.technologies
+    # Bronze Working's era (1) comes from the list before the update, which no longer holds it.
+    assert w.characters["Itzel"].title("Inventor", "Bronze Working") == Title("Inventor", "Bronze Working", 1)
+    assert w.cities["Tenochtitlan"].hexes["Lakeshore"].food == 4  # a hex added
     assert w.characters["Coyotl"].title("Builder", "Monument") == Title("Builder", "Monument", 1)
     captain = w.characters["Captain of Eagle Scouts"]
     assert (captain.house, captain.role, captain.unit, captain.since) == ("Ana", "soldier", "Eagle Scouts", 2)
@@ -103,9 +103,9 @@ def test_unknown_keys_and_bad_values_are_refused_with_their_place():
 
 def test_events_must_match_the_draws_or_name_the_character():
     w = world_with_picks()
-    # Gameturn 6's research pick was Mining, not Writing; gameturn 5 has no pick in the last draws.
+    # Gameturn 6's research pick was Bronze Working, not Writing; gameturn 5 has no pick in the last draws.
     assert check_update(w, {"events": [{"kind": "technology", "name": "Writing", "gameturn": 6}]}) == (
-        "update: events[1] (technology): gameturn 6's research pick was Mining, not Writing; name the "
+        "update: events[1] (technology): gameturn 6's research pick was Bronze Working, not Writing; name the "
         "character = \"NAME\" (or \"\" for nobody)")
     assert "no production pick in Tenochtitlan in gameturn 5" in check_update(w, {"events": [
         {"kind": "building", "name": "Shrine", "city": "Tenochtitlan", "era": 1, "gameturn": 5}]})
@@ -266,7 +266,7 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     report = gm_report(w, entries)
     sections = {s["title"]: s["lines"] for s in report["sections"]}
     assert sections["Research, gameturns 1 to 10"] == ["gameturn 2: Writing (NPCs)",
-                                                       "gameturn 6: Mining (Itzel of Ana)"]
+                                                       "gameturn 6: Bronze Working (Itzel of Ana)"]
     assert sections["Production in Tenochtitlan"] == ["gameturn 3: Warrior (NPCs)",
                                                       "gameturn 7: Scout (Xochitl of Ana)",
                                                       "gameturn 9: Monument (Coyotl of Ben)"]

@@ -1,3 +1,4 @@
 """Every module of action handlers, imported so that their ``@handles`` register (maild_rules.jungle.council)."""
-from ..policies import support_policy  # noqa: F401
-from ..research import produce, research  # noqa: F401
+
+import maild_rules.jungle.policies  # noqa: F401 - support policy
+import maild_rules.jungle.research  # noqa: F401 - research, produce
