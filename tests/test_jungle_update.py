@@ -283,3 +283,19 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     assert text.startswith("aztlan: the GM's to-do after council session 2\n")
     assert "\nUnits' standing orders\n  Jaguar Warriors (Warrior, level 2" in text
     assert "  gameturn 9: Monument (Coyotl of Ben)\n" in text
+
+
+def test_a_destroyed_unit_kills_its_characters_through_the_units_part():
+    """With the units part in place (helper D2's units.health_changed): removing Jaguar Warriors, where Itzel
+    and Coyotl serve, brings its health from 10 to 0 and "all characters within the unit are killed"; Xochitl,
+    outside it, lives. Whatever the RNG draws, every member dies at health 0."""
+    import random
+
+    pytest.importorskip("maild_rules.jungle.units")
+    w = world_with_picks()
+    for n in ("Itzel", "Coyotl"):
+        w.characters[n].unit, w.characters[n].role = "Jaguar Warriors", "soldier"
+    w.units["Jaguar Warriors"].captain = "Coyotl"
+    apply_update(council(w, random.Random(7), "morning"), {"units": {"Jaguar Warriors": {"remove": True}}})
+    assert [c.name for c in w.characters.values() if not c.alive] == ["Itzel", "Coyotl"]
+    assert w.characters["Xochitl"].alive and "Jaguar Warriors" not in w.units

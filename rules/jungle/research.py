@@ -58,9 +58,9 @@ def research(council: Council, actor: Character, action: Action) -> None:
     if earlier is not None:
         raise Void(f"{actor.name} already researches {earlier['technology']} this session")
     world.research.append({"character": actor.name, "technology": technology, "part": council.part})
-    council.tell(action.house, f"{actor.name} researches {technology}: his chance in each of the ten gameturns "
-                               f"is weighted by {actor.beakers} beakers x Wisdom {actor.wisdom}, "
-                               "with the beakers he holds in the Evening.")
+    council.tell(action.house, f"{actor.name} researches {technology}: in each of the ten gameturns the pick is "
+                               f"weighted by beakers x Wisdom (now {actor.beakers} x {actor.wisdom}), "
+                               "with the beakers held in the Evening.")
 
 
 @handles("produce")
@@ -81,9 +81,9 @@ def produce(council: Council, actor: Character, action: Action) -> None:
     if earlier is not None:
         raise Void(f"{actor.name} already produces {earlier['item']} in {earlier['city']} this session")
     world.production.append({"character": actor.name, "city": city.name, "item": item, "part": council.part})
-    council.tell(action.house, f"{actor.name} produces {item} in {city.name}: his chance in each of the ten "
-                               f"gameturns is weighted by {actor.hammers} hammers x Craftsmanship {actor.craft}, "
-                               "with the hammers he holds in the Evening.")
+    council.tell(action.house, f"{actor.name} produces {item} in {city.name}: in each of the ten gameturns the "
+                               f"pick is weighted by hammers x Craftsmanship (now {actor.hammers} x {actor.craft}), "
+                               "with the hammers held in the Evening.")
 
 
 def _listing(names: dict[str, Any]) -> str:
