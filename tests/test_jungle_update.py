@@ -299,3 +299,15 @@ def test_a_destroyed_unit_kills_its_characters_through_the_units_part():
     apply_update(council(w, random.Random(7), "morning"), {"units": {"Jaguar Warriors": {"remove": True}}})
     assert [c.name for c in w.characters.values() if not c.alive] == ["Itzel", "Coyotl"]
     assert w.characters["Xochitl"].alive and "Jaguar Warriors" not in w.units
+
+
+def test_an_update_is_checked_against_the_world_the_pending_ones_leave(monkeypatch):
+    """The first update of the session adds the unit Spears; a second naming it in an event is refused
+    against the world as it is, taken against the world the first leaves."""
+    stand_in_modules(monkeypatch)
+    w = world_with_picks()
+    first = {"units": {"Spears": {"kind": "Warrior", "city": "Tenochtitlan"}}}
+    second = {"events": [{"kind": "unit", "unit": "Spears", "house": "Ben"}]}
+    assert "no unit Spears in the game" in check_update(w, second)
+    assert check_update(w, second, [first]) is None
+    assert "Spears" not in w.units  # the pending update was worked out on a copy

@@ -24,7 +24,8 @@ events. docs/law-of-the-jungle.md ("Research, production, policies and the GM's 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -166,9 +167,16 @@ class _Problems:
         return True
 
 
-def check_update(world: World, table: dict[str, Any]) -> str | None:
+def check_update(world: World, table: dict[str, Any], pending: Sequence[dict[str, Any]] = ()) -> str | None:
     """Why the update `table` cannot be applied to `world` (every problem, a line each, ``update: PATH:
-    message``), or None when it can."""
+    message``), or None when it can. `pending` are the updates already recorded for the same session, which
+    will be applied before it: it is checked against the world as they leave it (a unit one adds, the next
+    may name), worked out on a copy."""
+    if pending:
+        world = World.load(world.dump())
+        scratch = Council(world, random.Random(0), "morning")  # the copy's draws are thrown away with it
+        for earlier in pending:
+            apply_update(scratch, earlier)
     p = _Problems()
     for k in table:
         if k not in TOP_KEYS:
