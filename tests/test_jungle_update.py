@@ -257,7 +257,8 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     w.units["Scouts"] = Unit("Scouts", kind="Scout", level=None, captain="Itzel", fortify=True,
                              orders="far too many words")
     w.characters["Itzel"].unit = "Scouts"
-    w.proposals = [{"kind": "proposal", "character": "Itzel", "text": "open borders with Maya"}]
+    w.proposals = [{"kind": "proposal", "character": "Itzel", "nation": "the Maya", "text": "open borders"},
+                   {"kind": "rule", "character": "Coyotl", "text": "let priests fly"}]
     w.todo = [{"kind": "spend", "character": "Coyotl", "city": "Tenochtitlan", "amount": 20, "text": "a Monument"},
               {"kind": "raze", "character": "Coyotl", "text": "raze Tlaxcala"},
               {"kind": "odd", "character": None, "text": "something else"}]
@@ -274,11 +275,12 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     assert sections["Units' standing orders"] == [
         "Jaguar Warriors (Warrior, level 2, health 10, Captain Coyotl) [since session 2]: Hold the causeway.",
         "Scouts (Scout, no level, health 10, Captain Itzel): fortify (orders over the word limit)"]
-    assert sections["Diplomatic proposals to make"] == ["Itzel: open borders with Maya"]
+    assert sections["Diplomatic proposals to make"] == ["Itzel, to the Maya: open borders"]
     assert sections["Gold to spend"] == ["Coyotl, in Tenochtitlan, 20 gold: a Monument"]
     assert sections["Cities founded, captured, annexed, liberated or razed"] == ["Coyotl: raze Tlaxcala"]
     assert sections["Other matters"] == ["odd: something else"]
-    assert sections["Rule-change proposals"] == ["none"]
+    assert sections["Rule-change proposals"] == ["Coyotl: let priests fly"]
+    assert sections["Units to disband"] == ["none"]
     text = render("jungle", "gm_report.txt.j2", game="aztlan", turn=3, **report)
     assert text.startswith("aztlan: the GM's to-do after council session 2\n")
     assert "\nUnits' standing orders\n  Jaguar Warriors (Warrior, level 2" in text
