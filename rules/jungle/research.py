@@ -129,11 +129,14 @@ def run_draws(council: Council) -> list[dict[str, Any]]:
     """
     world = council.world
     rng = council.rng
-    research = [e for e in world.research if _alive(world, e["character"])]
+    research = [e for e in world.research if _alive(world, e["character"])
+                and _still(council, e, e["technology"], world.empire.technologies)]
     production: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in world.production:
-        if _alive(world, e["character"]) and e["city"] in world.cities:
+        city = world.cities.get(e["city"])
+        if _alive(world, e["character"]) and _still(council, e, e["item"], city.builds if city else {}):
             production[e["city"]].append(e)
+    world.research, world.production = research, [e for actions in production.values() for e in actions]
     technologies = list(world.empire.technologies)
     entries: list[dict[str, Any]] = []
     for turn in range(1, GAMETURNS + 1):
@@ -161,6 +164,17 @@ def run_draws(council: Council) -> list[dict[str, Any]]:
     world.production = []
     world.draws = entries
     return entries
+
+
+def _still(council: Council, entry: dict[str, Any], project: str, offered: dict[str, int]) -> bool:
+    """Whether the project of a Research (Produce) action is still on offer in the Evening: a GM's update
+    applied at the Afternoon's start may have taken it off (discovered, or no longer buildable there)."""
+    if project in offered:
+        return True
+    c = council.world.characters[entry["character"]]
+    council.tell(c.house, f"{c.name}'s {'research' if 'technology' in entry else 'production'} of {project} "
+                          "lapsed: the GM's update took it off the list.")
+    return False
 
 
 def _alive(world: World, name: str) -> bool:

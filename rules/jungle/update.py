@@ -404,7 +404,7 @@ def apply_update(council: Council, table: dict[str, Any]) -> None:
         _apply_unit(council, name, t)
     for ev in table.get("events", []):
         EVENTS[ev["kind"]](council, ev, eras)
-    council.event("gm_update", note=table.get("note", ""))
+    council.event("gm_update_applied", note=table.get("note", ""))
 
 
 def _apply_empire(world: World, t: dict[str, Any]) -> None:
