@@ -223,7 +223,7 @@ def _check_city(p: _Problems, world: World, table: dict[str, Any], name: str, t:
         dwellers = [c.name for c in world.living() if c.city == name]
         if dwellers:
             p.add(path, f"cannot remove {name}: {', '.join(dwellers)} live{'s' if len(dwellers) == 1 else ''} there")
-    if t.get("tlatoani"):
+    if isinstance(t.get("tlatoani"), str) and t["tlatoani"]:
         ruler = world.character(t["tlatoani"])
         if ruler is None or not ruler.alive:
             p.add(f"{path}.tlatoani", f"no living character {t['tlatoani']}")
@@ -255,9 +255,9 @@ def _check_unit(p: _Problems, world: World, table: dict[str, Any], name: str, t:
     elif unit is None and "kind" not in t:
         known = ", ".join(world.units) or "none"
         p.add(path, f"no unit {name} in the game (units: {known}); a new unit needs its kind")
-    if t.get("city") and not _city_known(world, table, t["city"]):
+    if isinstance(t.get("city"), str) and t["city"] and not _city_known(world, table, t["city"]):
         p.add(f"{path}.city", f"no city {t['city']} in the game or in this update")
-    if "captain" in t:
+    if isinstance(t.get("captain"), str):
         captain = world.character(t["captain"])
         if captain is None or not captain.alive:
             p.add(f"{path}.captain", f"no living character {t['captain']}")
