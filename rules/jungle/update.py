@@ -24,7 +24,8 @@ events. docs/law-of-the-jungle.md ("Research, production, policies and the GM's 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -166,9 +167,16 @@ class _Problems:
         return True
 
 
-def check_update(world: World, table: dict[str, Any]) -> str | None:
+def check_update(world: World, table: dict[str, Any], pending: Sequence[dict[str, Any]] = ()) -> str | None:
     """Why the update `table` cannot be applied to `world` (every problem, a line each, ``update: PATH:
-    message``), or None when it can."""
+    message``), or None when it can. `pending` are the updates already recorded for the same session, which
+    will be applied before it: it is checked against the world as they leave it (a unit one adds, the next
+    may name), worked out on a copy."""
+    if pending:
+        world = World.load(world.dump())
+        scratch = Council(world, random.Random(0), "morning")  # the copy's draws are thrown away with it
+        for earlier in pending:
+            apply_update(scratch, earlier)
     p = _Problems()
     for k in table:
         if k not in TOP_KEYS:
@@ -215,7 +223,7 @@ def _check_city(p: _Problems, world: World, table: dict[str, Any], name: str, t:
         dwellers = [c.name for c in world.living() if c.city == name]
         if dwellers:
             p.add(path, f"cannot remove {name}: {', '.join(dwellers)} live{'s' if len(dwellers) == 1 else ''} there")
-    if t.get("tlatoani"):
+    if isinstance(t.get("tlatoani"), str) and t["tlatoani"]:
         ruler = world.character(t["tlatoani"])
         if ruler is None or not ruler.alive:
             p.add(f"{path}.tlatoani", f"no living character {t['tlatoani']}")
@@ -247,9 +255,9 @@ def _check_unit(p: _Problems, world: World, table: dict[str, Any], name: str, t:
     elif unit is None and "kind" not in t:
         known = ", ".join(world.units) or "none"
         p.add(path, f"no unit {name} in the game (units: {known}); a new unit needs its kind")
-    if t.get("city") and not _city_known(world, table, t["city"]):
+    if isinstance(t.get("city"), str) and t["city"] and not _city_known(world, table, t["city"]):
         p.add(f"{path}.city", f"no city {t['city']} in the game or in this update")
-    if "captain" in t:
+    if isinstance(t.get("captain"), str):
         captain = world.character(t["captain"])
         if captain is None or not captain.alive:
             p.add(f"{path}.captain", f"no living character {t['captain']}")
@@ -396,7 +404,7 @@ def apply_update(council: Council, table: dict[str, Any]) -> None:
         _apply_unit(council, name, t)
     for ev in table.get("events", []):
         EVENTS[ev["kind"]](council, ev, eras)
-    council.event("gm_update", note=table.get("note", ""))
+    council.event("gm_update_applied", note=table.get("note", ""))
 
 
 def _apply_empire(world: World, t: dict[str, Any]) -> None:
