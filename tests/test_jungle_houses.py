@@ -273,9 +273,12 @@ def test_propose_rule_with_the_last_xp_kills() -> None:
     w = aztlan()
     m = w.characters["Moctezuma"]
     m.xp = 25
-    propose_rule(council(w), m, act(m, "propose rule", text="x",
-                                    offering=[{"character": "Moctezuma", "attribute": "xp", "amount": 25}]))
+    # The dead Tlatoani's successor is drawn by Fame (cities.after_death): Cuauhtli 4, Itzel 1, Xochitl 0 in
+    # Tenochtitlan, randrange(5) = 0 -> Cuauhtli.
+    propose_rule(council(w, ScriptedRandom([0])), m, act(m, "propose rule", text="x",
+                 offering=[{"character": "Moctezuma", "attribute": "xp", "amount": 25}]))
     assert not m.alive
+    assert w.cities["Tenochtitlan"].tlatoani == "Cuauhtli"
 
 
 def test_split_names_the_leaving_house_by_its_characters() -> None:
