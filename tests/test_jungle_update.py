@@ -313,3 +313,22 @@ def test_an_update_is_checked_against_the_world_the_pending_ones_leave(monkeypat
     assert "no unit Spears in the game" in check_update(w, second)
     assert check_update(w, second, [first]) is None
     assert "Spears" not in w.units  # the pending update was worked out on a copy
+
+
+def test_a_throne_left_empty_by_the_update_ends_the_tenancy_of_the_city_hex():
+    """Coyotl rules Tenochtitlan, so Xochitl, living on the city hex, is "Tenant of Coyotl" ("A peasant residing
+    in the city hex will be a tenant of the Tlatoani"). The GM's update leaves the throne empty: nobody owns
+    the city hex any more, and the title goes with the update, not at the next move."""
+    import random
+
+    from maild_rules.jungle.transfers import retenant
+
+    w = world_with_picks()
+    w.cities["Tenochtitlan"].tlatoani = "Coyotl"
+    w.characters["Coyotl"].role = "tlatoani"
+    retenant(w, w.characters["Xochitl"])
+    assert w.characters["Xochitl"].landlord == "Coyotl"
+    table = {"cities": {"Tenochtitlan": {"tlatoani": ""}}}
+    assert check_update(w, table) is None
+    apply_update(council(w, random.Random(1), "morning"), table)
+    assert w.characters["Xochitl"].landlord is None

@@ -35,6 +35,7 @@ from .awards import award, conqueror_n, destroyer_n, hero_n
 from .council import Council
 from .model import Character, City, Hex, Title, Unit, World, key
 from .research import GAMETURNS
+from .transfers import retenant_all
 
 UPDATE_ORDER = GmOrderSpec(
     word="update", kind="gm_update",
@@ -404,6 +405,8 @@ def apply_update(council: Council, table: dict[str, Any]) -> None:
         _apply_unit(council, name, t)
     for ev in table.get("events", []):
         EVENTS[ev["kind"]](council, ev, eras)
+    # A throne left empty or a tile gone changes who is whose tenant (TENANT OF CITIZEN X).
+    retenant_all(world)
     council.event("gm_update_applied", note=table.get("note", ""))
 
 
