@@ -241,7 +241,8 @@ class Ruleset:
 
     - ``help.txt.j2`` (HELP), ``codesheet.txt.j2`` and any `MailCommand` template: ``game`` (the game's
       name), ``turn``, ``player`` (None for a stranger), ``command`` (the word, upper case), ``info``
-      (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy).
+      (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy,
+      sign-up word).
       The framework's ``command.txt.j2`` prints the lines ``info`` holds under the word in lower case.
     - ``printout.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` (words), ``player``, and the
       player's context from `resolve`'s ``TurnResult.printouts``. The framework's template reads
@@ -321,6 +322,7 @@ class Ruleset:
             "commands": list(self.commands()),
             "late_policy": self.late_policy,
             "late_cancel_days": self.late_cancel_days,
+            "sign_up_word": self.sign_up_word.upper() if self.sign_up_word else None,
         }
 
     def parse(self, text: str) -> ParsedOrders:

@@ -7,14 +7,21 @@ hundredths (LJ-OQ-01), so a scripted 70 is the Random Number 0.70.
 from __future__ import annotations
 
 import math
-import sys
-import types
 from fractions import Fraction
 
 import pytest
 
 from maild_rules.jungle import strength as st
-from maild_rules.jungle.attacks import attack, attacks_owner, defend, defenders_of, defiance_step, enslave
+from maild_rules.jungle import transfers
+from maild_rules.jungle.attacks import (
+    attack,
+    attacks_owner,
+    defend,
+    defenders_of,
+    defiance_step,
+    enslave,
+    holder_of,
+)
 from maild_rules.jungle.council import Void
 from maild_rules.jungle.model import Title
 from maild_rules.jungle.places import hex_distance, location_strength, same_location
@@ -352,12 +359,16 @@ def test_challenge_for_a_slave():
 
 @pytest.fixture
 def fake_transfers(monkeypatch):
+    """Records the calls to maild_rules.jungle.transfers and carries them out."""
     calls = []
-    mod = types.ModuleType("maild_rules.jungle.transfers")
-    mod.transfer_rulership = lambda world, city, to: calls.append(("rulership", city, to.name))
-    mod.transfer_land = lambda world, hex_name, city, to: calls.append(("land", hex_name, city, to.name))
-    mod.transfer_captaincy = lambda world, unit, to: calls.append(("captaincy", unit, to.name))
-    monkeypatch.setitem(sys.modules, "maild_rules.jungle.transfers", mod)
+    for name in ("transfer_rulership", "transfer_land", "transfer_captaincy"):
+        real = getattr(transfers, name)
+
+        def record(*args, _name=name, _real=real):
+            calls.append((_name, *[a.name if hasattr(a, "name") else a for a in args[1:]]))
+            _real(*args)
+
+        monkeypatch.setattr(transfers, name, record)
     return calls
 
 
@@ -371,7 +382,8 @@ def test_overthrow_for_a_city(fake_transfers):
     a = act(x, "attack", target="Yaretzi", type="overthrow", item={"kind": "city", "name": "tenochtitlan"})
     attack(council_of(w, ScriptedRandom(80, 100, 50, 50), actions=[a]), x, a)
     assert (x.xp, y.fame) == (18, 0)
-    assert fake_transfers == [("rulership", "Tenochtitlan", "Xolotl")]
+    assert fake_transfers == [("transfer_rulership", "Tenochtitlan", "Xolotl")]
+    assert w.cities["Tenochtitlan"].tlatoani == "Xolotl" and x.role == "tlatoani" and y.role == "peasant"
 
 
 def test_challenge_without_defence_or_location_strength(fake_transfers):
@@ -384,13 +396,14 @@ def test_challenge_without_defence_or_location_strength(fake_transfers):
     a = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": "unit", "name": "Settlers"})
     c = council_of(w, ScriptedRandom(50, 50), actions=[a])
     attack(c, x, a)
-    assert fake_transfers == [("captaincy", "Settlers", "Xolotl")]
+    assert fake_transfers == [("transfer_captaincy", "Settlers", "Xolotl")]
+    assert w.units["Settlers"].captain == "Xolotl" and x.title("Captain", "Settlers")
     assert c.events[-1]["result"] is None and y.fame == 0
     w.cities["Tenochtitlan"].hexes["T2"].citizen = "Yaretzi"
     y.unit, y.city, x.unit, x.city = None, "Tenochtitlan", None, "Tenochtitlan"
     b = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": "land", "name": "T2"})
     attack(council_of(w, ScriptedRandom(50), actions=[b]), x, b)  # L = 4: 0.5 * (2+0+4)/4 = 0.75: a draw
-    assert fake_transfers == [("captaincy", "Settlers", "Xolotl")]
+    assert fake_transfers == [("transfer_captaincy", "Settlers", "Xolotl")]
 
 
 def test_challenge_for_what_the_target_does_not_hold_is_void():
@@ -400,6 +413,11 @@ def test_challenge_for_what_the_target_does_not_hold_is_void():
     a = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": "city", "name": "Texcoco"})
     with pytest.raises(Void, match="does not rule"):
         attack(council_of(w, ScriptedRandom(), actions=[a]), x, a)
+    b = act(x, "attack", target="Yaretzi", type="challenge", item={"kind": None, "name": "Jaguars"})
+    with pytest.raises(Void, match="holds no city, unit, land or slave named Jaguars"):
+        attack(council_of(w, ScriptedRandom(), actions=[b]), x, b)
+    w.units["Jaguars"].captain = "Yaretzi"
+    assert holder_of(w, b.args["item"], w.characters["Yaretzi"]) == ("unit", "Jaguars", None)
 
 
 def test_escape_succeeds_and_fails():
@@ -450,3 +468,106 @@ def test_strength_is_a_sum_of_roots():
     w = small_world()
     x = person(w, "X", "ana", xp=2, wisdom=3, fame=5)
     assert st.character_strength(x, "capture", True) == pytest.approx(math.sqrt(2) + math.sqrt(3) + math.sqrt(5))
+
+
+def test_a_slave_cannot_challenge_for_himself():
+    w = small_world()
+    t = person(w, "Tochtli", "cal", fame=9)
+    y = person(w, "Yaretzi", "ben")
+    enslave(w, t, y)
+    a = act(t, "attack", target="Yaretzi", type="challenge", item={"kind": "slave", "name": "Tochtli"})
+    with pytest.raises(Void, match="escapes"):
+        attack(council_of(w, ScriptedRandom(), actions=[a]), t, a)
+
+
+def test_handlers_registered():
+    import maild_rules.jungle.handlers  # noqa: F401
+    from maild_rules.jungle.council import HANDLERS
+
+    assert HANDLERS["attack"] is attack and HANDLERS["defend"] is defend
+    assert {"offering", "sacrifice"} <= set(HANDLERS)
+
+
+def test_steal_from_joined_houses():
+    """ben joined ana: the target must be the highest Fame of both (Bo, Fame 9, not Aca, Fame 4); the loot comes
+    from ana's store. A = sqrt(XP 16) + sqrt(Wisdom 9) = 7, D = sqrt 9 = 3, L = 4: (7+3+4)/7 = 2; 1.00 * 2 > 1.5:
+    food 8 * 0.50 = 4 to cal; gold 0; Bo loses 0.10 * 1 * 1.5 = 0.15 -> 0 XP; Xolotl gains 1 Fame."""
+    w = small_world()
+    w.houses["ben"].joined = "ana"
+    w.houses["ana"].food = 8
+    x = person(w, "Xolotl", "cal", xp=16, wisdom=9)
+    aca = person(w, "Aca", "ana", fame=4)
+    bo = person(w, "Bo", "ben", fame=9)
+    a = act(x, "attack", target="Aca", type="steal")
+    with pytest.raises(Void, match="highest Fame"):
+        attack(council_of(w, ScriptedRandom(), actions=[a]), x, a)
+    b = act(x, "attack", target="Bo", type="steal")
+    attack(council_of(w, ScriptedRandom(100, 50, 50, 10), actions=[b]), x, b)
+    assert (w.houses["ana"].food, w.houses["cal"].food, bo.xp, x.fame, aca.fame) == (4, 4, 1, 1, 4)
+
+
+def test_failed_theft_wounds_the_thief_and_the_defenders_gain_fame():
+    """A = sqrt(Wisdom 1) + sqrt(XP 4) = 3, D = sqrt(Fame 9) = 3, L = 4: 10/7; 0.20 * 10/7 = 0.286: all attackers
+    fail; nothing is stolen; Xolotl loses 0.50 * 4 * 1.5 = 3 XP (4 -> 1); the defending side gains 1 Fame each:
+    Yaretzi and her defending housemate Zyanya."""
+    w = small_world()
+    w.houses["ben"].food = 10
+    x = person(w, "Xolotl", "ana", xp=4)
+    y = person(w, "Yaretzi", "ben", fame=9)
+    z = person(w, "Zyanya", "ben", defend=1)
+    a = act(x, "attack", target="Yaretzi", type="steal")
+    rng = ScriptedRandom(20, 50)
+    attack(council_of(w, rng, actions=[a]), x, a)
+    assert rng.values == []
+    assert (x.xp, y.fame, z.fame, w.houses["ben"].food, w.houses["ana"].food) == (1, 10, 1, 10, 0)
+
+
+def test_landlords_defending_housemate_joins_for_the_tenant():
+    """"A defending character will automatically join the defense of any attack against ... a tenant of a member
+    of their house": Cuix (cal, defending) joins for Citlali's (cal) tenant Tochtli; Ome (cal, no Defend) not."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana")
+    t = person(w, "Tochtli", "ben", hex="T2", titles=[Title("Tenant", "Citlali")])
+    person(w, "Citlali", "cal", hex="T2", role="citizen")
+    person(w, "Cuix", "cal", hex="T3", defend=1)
+    person(w, "Ome", "cal", hex="T3")
+    assert [d.name for d in defenders_of(w, t, [x])] == ["Tochtli", "Citlali", "Cuix"]
+
+
+def test_a_joint_attacker_gone_elsewhere_drops_out():
+    """Ixchel moved to Texcoco before the slowest participant's action: Xolotl duels alone. A = sqrt 9 = 3, D =
+    sqrt 16 = 4, L = 4: 11/8; 1.00 * 11/8 = 1.375: the principal defender loses 0.50 * 16 * 1.5 = 12 (16 -> 4);
+    Xolotl gains 0.50 * 12 = 6 (9 -> 15); Ixchel's XP is unchanged and her house is told."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana", xp=9)
+    i = person(w, "Ixchel", "cal", xp=4, city="Texcoco", hex="X1")
+    y = person(w, "Yaretzi", "ben", xp=16)
+    ai = act(i, "attack", target="Yaretzi", type="duel", joint=["Xolotl"])
+    ax = act(x, "attack", target="Yaretzi", type="duel", joint=["Ixchel"])
+    c = council_of(w, ScriptedRandom(100, 50, 50), actions=[ai, ax])
+    c.position = 1
+    attack(c, x, ax)
+    assert (x.xp, i.xp, y.xp) == (15, 4, 4)
+    assert any(r.house == "cal" and "drops out" in r.text for r in c.reports)
+
+
+def test_joint_challenge_items_match_however_written():
+    """Both challenge Yaretzi for her slave, written "Tochtli" and "tochtli": the same item. Fame 16 (4) + Fame 9
+    (3) against Fame 9 (3), L 4: 14/7 = 2; 1.00 * 2 > 1.5: Yaretzi loses 0.50 * 9 * 1.5 = 6 Fame; the gain 0.50 *
+    6 = 3 split Ixchel (the slowest, principal, 3) : Xolotl (4) = 1.29 : 1.71 -> 1, 1 and the point to Xolotl's
+    .71: 1 and 2; the slave goes to the principal, Ixchel."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana", fame=16)
+    i = person(w, "Ixchel", "cal", fame=9)
+    y = person(w, "Yaretzi", "ben", fame=9)
+    t = person(w, "Tochtli", "ben")
+    enslave(w, t, y)
+    ax = act(x, "attack", target="Yaretzi", type="challenge", joint=["Ixchel"],
+             item={"kind": "slave", "name": "Tochtli"})
+    ai = act(i, "attack", target="Yaretzi", type="challenge", joint=["Xolotl"],
+             item={"kind": "Slave", "name": "tochtli"})
+    c = council_of(w, ScriptedRandom(100, 50, 50), actions=[ax, ai])
+    c.position = 1
+    attack(c, i, ai)
+    assert (x.fame, i.fame, y.fame) == (18, 10, 3)
+    assert t.owner == "Ixchel"

@@ -63,9 +63,11 @@ def test_negative_food_and_gold_cost_the_tlatoani_nothing_and_hammers_per_citize
     t.income, t.expenses, t.food = 5, 12, -3
     w.houses["aztec"].food = 4
     w.empire.hammers_per_citizen = 1
+    w.characters["Cuauhtli"].unit = "Jaguar Warriors"  # a citizen serving in a unit is a citizen still
     incomes.begin_session(council(w))
     assert (w.houses["aztec"].gold, w.houses["aztec"].food) == (0, 4)
     assert w.characters["Cuauhtli"].hammers == 1 and w.characters["Cuauhtli"].beakers == 0
+    assert w.characters["Xochitl"].hammers == 0
 
 
 # -- spending --------------------------------------------------------------------------------------------------
@@ -339,3 +341,29 @@ def test_income_goes_to_the_store_of_the_house_joined() -> None:
     t.income, t.expenses = 40, 12
     incomes.begin_session(council(w))
     assert (w.houses["aztec"].gold, w.houses["mexica"].gold) == (0, 28)
+
+
+def test_slaves_and_soldiers_are_never_drawn_to_rise() -> None:
+    """LJ-OQ-12: Yaotl is Cuauhtli's slave and Xochitl a soldier: of Tenochtitlan's peasants only Tochtli is
+    left (Fame 0, alone: randrange(1) = 0); he lives on Cuauhtli's T1, so he gets a free tile, T2 or T3:
+    randrange(2) = 0 -> T2. Then nobody is left: a second citizen is not drawn (no third value taken)."""
+    w = aztlan()
+    w.characters["Yaotl"].titles.append(Title("Slave", "Cuauhtli"))
+    x = w.characters["Xochitl"]
+    x.unit, x.role, x.hex = "Jaguar Warriors", "soldier", None
+    c = council(w, [0, 0, 7])
+    assert [ch.name for ch in cities.new_citizens(c, "Tenochtitlan", 2)] == ["Tochtli"]
+    assert c.rng.values == [7] and w.characters["Tochtli"].hex == "T2"
+
+
+def test_a_revolt_with_nobody_to_crown_leaves_the_throne_empty() -> None:
+    """Texcoco annexed by Nopal, its only resident; happiness -50, Random Number 0.50 <= 1/2: the mob removes
+    him, nobody is left to crown: the throne is empty; Nopal, still owning X1, is a citizen on the city hex."""
+    w = aztlan()
+    run(council(w), "Nopal", "annex")
+    w.cities["Texcoco"].happiness = -50
+    c = council(w, [50])
+    assert cities.revolts(c) == ["Texcoco"]
+    n = w.characters["Nopal"]
+    assert w.cities["Texcoco"].tlatoani is None
+    assert (n.role, n.hex) == ("citizen", "X0")

@@ -231,3 +231,20 @@ def test_policy_support_stands_until_due_and_adoption_is_deferred_without_suppor
     assert entries == [{"kind": "policy", "policy": None, "character": None, "house": None, "era": None,
                         "deferred": True}]
     assert w.empire.policy_due and rng.calls == []  # still due: deferred to a future council session
+
+
+def test_a_project_the_update_took_off_the_list_lapses():
+    """Itzel researches Writing in the Morning; an update at the Afternoon's start makes Writing known and
+    leaves Pottery: her action lapses, and the ten gameturns are the NPCs' among Pottery alone
+    (randrange(1) each)."""
+    w = draws_world()
+    w.characters["Itzel"].beakers = 2
+    act(w, "Itzel", "research", technology="Writing")
+    w.empire.technologies = {"Pottery": 1}
+    rng = ScriptedRandom([0] * 10)
+    co = council(w, rng)
+    entries = run_draws(co)
+    assert rng.calls == [(0, 1)] * 10
+    assert {e["technology"] for e in entries} == {"Pottery"} and w.characters["Itzel"].wisdom == 3
+    assert [r.text for r in co.reports if r.house == "Ana"] == [
+        "Itzel's research of Writing lapsed: the GM's update took it off the list."]

@@ -92,3 +92,17 @@ def test_starvation_kills_and_the_slave_eats_from_his_own_house():
     assert not t.alive and x.alive
     assert w.houses["ana"].food == 3
     assert any("starved" in r.text for r in c.reports)
+
+
+def test_joined_houses_eat_from_one_store():
+    """ben joined ana: "a single house for all game purposes". Aca (ana, XP 40: 2) and Bel (ben, XP 1: 1) eat 3
+    from ana's store of 3; ben's own record is not touched; nobody is short, nothing is drawn."""
+    w = small_world()
+    w.houses["ana"].food = 3
+    w.houses["ben"].joined, w.houses["ben"].food = "ana", 7
+    person(w, "Aca", "ana", xp=40)
+    person(w, "Bel", "ben")
+    c = council_of(w, ScriptedRandom(), part="evening")
+    eat(c)
+    assert (w.houses["ana"].food, w.houses["ben"].food) == (0, 7)
+    assert {r.house for r in c.reports} == {"ana", "ben"}

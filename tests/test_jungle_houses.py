@@ -279,3 +279,15 @@ def test_propose_rule_with_the_last_xp_kills() -> None:
                  offering=[{"character": "Moctezuma", "attribute": "xp", "amount": 25}]))
     assert not m.alive
     assert w.cities["Tenochtitlan"].tlatoani == "Cuauhtli"
+
+
+def test_split_names_the_leaving_house_by_its_characters() -> None:
+    """"the highest Fame character of either house": Moctezuma (aztec's highest) names Ocelotl, of mexica, as
+    leaving: mexica leaves with floor(40 x 0.5) = 20 food and floor(100 x 0.2) = 20 gold. Naming Ocelotl and
+    Xochitl (two houses) is void: characters go with their player's house."""
+    w, m, cu = _joined()
+    with pytest.raises(Void, match="different houses"):
+        split_houses(council(w), m, act(m, "split houses", leaving=["Ocelotl", "Xochitl"]))
+    split_houses(council(w, ScriptedRandom([50, 20])), m, act(m, "split houses", leaving=["Ocelotl"]))
+    assert (w.houses["mexica"].food, w.houses["mexica"].gold, w.houses["mexica"].joined) == (20, 20, None)
+    assert (w.houses["aztec"].food, w.houses["aztec"].gold) == (20, 80)

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from maild.cli import game_export, game_line
-from maild.config import parse_config
+from maild.config import AuthCheck, parse_config
 from maild.errors import ConfigError
 from maild.games import get_game, state_before
 from maild.intake.read import ReadMail
@@ -126,6 +126,7 @@ def test_a_refused_join_is_answered_once_a_day_and_held(table: Table) -> None:
     table.intake()
     answer = table.ack("eve@example.org")
     assert "r1 could not sign you up: the name ann is taken." in answer
+    assert "A mail with a line starting with JOIN signs you up" not in answer  # no HELP asked, none given
     status, note = mails_in(table)[-1]
     assert status == "unknown_sender"
     assert note is not None and "sign-up refused by the game: the name ann is taken" in note
@@ -147,10 +148,14 @@ def test_a_refused_join_is_answered_once_a_day_and_held(table: Table) -> None:
 
 def test_two_strangers_cannot_take_one_name_before_the_turn(table: Table) -> None:
     table.send("yan@example.org", "join Yan")
-    table.send("yves@example.org", "join yan")  # the state has no Yan yet: the framework's own check
+    table.send("yves@example.org", "join yan\nHELP")  # the state has no Yan yet: the framework's own check
     table.intake()
     assert players(table)["Yan"] == ("yan@example.org", True)
-    assert "r1 could not sign you up: the name yan is taken." in table.ack("yves@example.org")
+    answer = table.ack("yves@example.org")
+    assert "r1 could not sign you up: the name yan is taken." in answer
+    # HELP answered with it, saying how to join: the framework's sheet names the game's sign-up word.
+    assert "To join, send a JOIN line as HELP shows." in answer
+    assert "Not a player yet? A mail with a line starting with JOIN signs you up" in answer
 
 
 def test_sign_ups_are_capped_per_game_and_day(table: Table) -> None:
@@ -305,3 +310,19 @@ def test_signups_per_day_is_a_limit_of_the_config(tmp_path: Path) -> None:
     data["limits"] = {"signups_per_day": 0}
     with pytest.raises(ConfigError, match="limits.signups_per_day"):
         parse_config(data, tmp_path, None)
+
+
+def test_with_an_auth_check_only_a_verified_mail_signs_up(table: Table) -> None:
+    # [games.auth]: a forged From must not sign its victim up (and have him mailed every turn).
+    config = table.app.config
+    table.app.config = replace(config, games=tuple(replace(g, auth=AuthCheck("mx.example.org"))
+                                                   for g in config.games))
+    table.send("zoe@example.org", "join Zoe")
+    table.intake()
+    assert "Zoe" not in players(table)
+    assert "could not sign you up: your mail could not be verified as coming from zoe@example.org" \
+        in table.ack("zoe@example.org")
+    table.send("zoe@example.org", "join Zoe", headers={
+        "Authentication-Results": "mx.example.org; dmarc=pass header.from=example.org"})
+    table.intake()
+    assert players(table)["Zoe"] == ("zoe@example.org", True)

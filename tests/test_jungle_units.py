@@ -1,4 +1,4 @@
-"""Units and Captains (rules/jungle/units.py, wordlimits.py): enlist, orders and the word limit, deaths by
+"""Units and Captains (rules/jungle/units.py; the limit is captains.word_limit): enlist, orders, deaths by
 1/XP, Captain succession by Fame, shared gains, desert, retire, disband. Every draw is worked by hand: a
 weighted draw takes one randrange(total of the whole-number weights) and picks the first item, in the order
 given, whose running sum exceeds the value (maild/draws.py)."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from maild_rules.jungle import units
+from maild_rules.jungle.captains import word_limit
 from maild_rules.jungle.council import HANDLERS, Void
 from maild_rules.jungle.deaths import kill
 from maild_rules.jungle.model import Character, Title, Unit
-from maild_rules.jungle.wordlimits import word_limit
 from tests.jungle_units_fixtures import act, add, aztlan, council, told
 
 
@@ -285,3 +285,34 @@ def test_consuming_a_settler_takes_the_captain_and_scatters_the_rest() -> None:
 def test_handlers_are_registered() -> None:
     assert {"enlist", "order", "desert", "disband", "retire"} <= set(HANDLERS)
     assert Title("Captain", "X").label() == "Captain of Unit X"
+
+
+def test_a_captured_worker_holds_its_characters_until_rescued() -> None:
+    """"If a settler or worker is captured, all characters within the unit are removed from the game, but
+    will be returned if the unit is later rescued": Ocelotl and Atl leave the living (no draw, no death:
+    XP kept, the captaincy kept) and come back, in the unit, when it is rescued; the state round-trips."""
+    from maild_rules.jungle.model import World
+
+    w = aztlan()
+    c = council(w)
+    taken = units.capture_unit(c, "Jaguar Warriors")
+    assert [t.name for t in taken] == ["Atl", "Ocelotl"]
+    assert not w.characters["Atl"].alive and w.characters["Ocelotl"].xp == 4
+    assert w.held == {"Jaguar Warriors": ["Atl", "Ocelotl"]}
+    w = World.load(w.dump())
+    c = council(w)
+    back = units.rescue_unit(c, "jaguar warriors")
+    assert [b.name for b in back] == ["Atl", "Ocelotl"] and all(b.alive for b in back)
+    assert w.units["Jaguar Warriors"].captain == "Ocelotl" and w.held == {}
+
+
+def test_orders_count_known_names_as_one_word_as_the_ack_does() -> None:
+    """The handler counts as the ack (captains.captain_orders, LJ-OQ-51): a level 1 unit, limit 5;
+    "attack Jaguar Warriors near Tenochtitlan now" is 5 words with the unit's name as one: within. The
+    unit named before a colon is not counted."""
+    w = aztlan()
+    w.units["Eagles"] = Unit("Eagles", level=1, health=10, captain="Yaotl")
+    c = council(w)
+    run(c, "Yaotl", "order", unit="Eagles", text="attack Jaguar Warriors near Tenochtitlan now", words=6)
+    assert (w.units["Eagles"].orders, w.units["Eagles"].fortify) == ("attack Jaguar Warriors near Tenochtitlan now",
+                                                                     False)

@@ -17,17 +17,16 @@ from tests.jungle_draws_fixtures import ScriptedRandom, council, draws_world, st
 
 
 def picks(world: World) -> None:
-    """The last Evening's picks as run_draws keeps them: research Mining by Itzel in gameturn 6, Writing by
-    NPCs in gameturn 2; in Tenochtitlan Monument by Coyotl in gameturn 9, Scout by Xochitl in gameturn 7,
+    """The last Evening's picks as run_draws keeps them: research Bronze Working by Itzel in gameturn 6,
+    Writing by NPCs in gameturn 2; in Tenochtitlan Monument by Coyotl in gameturn 9, Scout by Xochitl in gameturn 7,
     Warrior by NPCs in gameturn 3."""
     def pick(kind, turn, who, **what):
         house = world.characters[who].house if who else None
         return {"kind": kind, "gameturn": turn, **what, "character": who, "house": house, "weighted": True,
                 "earned": True}
-    world.empire.technologies["Mining"] = 1
     world.empire.technologies["Writing"] = 2
     world.draws = [
-        pick("research", 2, None, technology="Writing"), pick("research", 6, "Itzel", technology="Mining"),
+        pick("research", 2, None, technology="Writing"), pick("research", 6, "Itzel", technology="Bronze Working"),
         pick("production", 3, None, city="Tenochtitlan", item="Warrior"),
         pick("production", 7, "Xochitl", city="Tenochtitlan", item="Scout"),
         pick("production", 9, "Coyotl", city="Tenochtitlan", item="Monument"),
@@ -58,9 +57,10 @@ def test_the_example_update_checks_and_applies(monkeypatch):
     assert check_update(w, table) is None
     rec, co = apply(w, table, monkeypatch)
     assert w.empire.treasury == 140 and w.empire.policy_due
-    assert "Mining" in w.empire.known and "Mining" not in w.empire.technologies
-    # Mining's era (1) comes from the list before the update, which no longer holds it.
-    assert w.characters["Itzel"].title("Inventor", "Mining") == Title("Inventor", "Mining", 1)
+    assert "Bronze Working" in w.empire.known and "Bronze Working" not in w.empire.technologies
+    # Bronze Working's era (1) comes from the list before the update, which no longer holds it.
+    assert w.characters["Itzel"].title("Inventor", "Bronze Working") == Title("Inventor", "Bronze Working", 1)
+    assert w.cities["Tenochtitlan"].hexes["Lakeshore"].food == 4  # a hex added
     assert w.characters["Coyotl"].title("Builder", "Monument") == Title("Builder", "Monument", 1)
     captain = w.characters["Captain of Eagle Scouts"]
     assert (captain.house, captain.role, captain.unit, captain.since) == ("Ana", "soldier", "Eagle Scouts", 2)
@@ -68,7 +68,7 @@ def test_the_example_update_checks_and_applies(monkeypatch):
     assert w.units["Eagle Scouts"].captain == "Captain of Eagle Scouts"
     assert w.cities["Tlatelolco"].hexes["Tlatelolco"].beakers == 1
     # Tenochtitlan's citizens 2 -> 4: two new citizens drawn; Tlatelolco 0 -> 1; Jaguar Warriors 10 -> 8.
-    assert rec.calls == [("new_citizens", ("Tenochtitlan", 2)), ("new_citizens", ("Tlatelolco", 1)),
+    assert rec.calls == [("citizens_changed", ("Tenochtitlan", 2, 4)), ("citizens_changed", ("Tlatelolco", 0, 1)),
                          ("health_changed", ("Jaguar Warriors", 10, 8))]
 
 
@@ -103,9 +103,9 @@ def test_unknown_keys_and_bad_values_are_refused_with_their_place():
 
 def test_events_must_match_the_draws_or_name_the_character():
     w = world_with_picks()
-    # Gameturn 6's research pick was Mining, not Writing; gameturn 5 has no pick in the last draws.
+    # Gameturn 6's research pick was Bronze Working, not Writing; gameturn 5 has no pick in the last draws.
     assert check_update(w, {"events": [{"kind": "technology", "name": "Writing", "gameturn": 6}]}) == (
-        "update: events[1] (technology): gameturn 6's research pick was Mining, not Writing; name the "
+        "update: events[1] (technology): gameturn 6's research pick was Bronze Working, not Writing; name the "
         "character = \"NAME\" (or \"\" for nobody)")
     assert "no production pick in Tenochtitlan in gameturn 5" in check_update(w, {"events": [
         {"kind": "building", "name": "Shrine", "city": "Tenochtitlan", "era": 1, "gameturn": 5}]})
@@ -218,11 +218,12 @@ def test_health_changes_and_removal_go_to_the_units_part(monkeypatch):
     assert "Jaguar Warriors" not in w.units
 
 
-def test_citizens_falling_demote_one_per_citizen_lost(monkeypatch):
+def test_citizens_changes_go_to_the_cities_part(monkeypatch):
+    """5 citizens -> 3: cities.citizens_changed(council, city, 5, 3) demotes two (D2's LJ-OQ-11)."""
     w = world_with_picks()
     w.cities["Tenochtitlan"].citizens = 5
     rec, _ = apply(w, {"cities": {"Tenochtitlan": {"citizens": 3, "builds": {"Shrine": 40}}}}, monkeypatch)
-    assert rec.calls == [("demote", ("Tenochtitlan",)), ("demote", ("Tenochtitlan",))]
+    assert rec.calls == [("citizens_changed", ("Tenochtitlan", 5, 3))]
     assert w.cities["Tenochtitlan"].builds == {"Shrine": 40}
 
 
@@ -256,7 +257,8 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     w.units["Scouts"] = Unit("Scouts", kind="Scout", level=None, captain="Itzel", fortify=True,
                              orders="far too many words")
     w.characters["Itzel"].unit = "Scouts"
-    w.proposals = [{"kind": "proposal", "character": "Itzel", "text": "open borders with Maya"}]
+    w.proposals = [{"kind": "proposal", "character": "Itzel", "nation": "the Maya", "text": "open borders"},
+                   {"kind": "rule", "character": "Coyotl", "text": "let priests fly"}]
     w.todo = [{"kind": "spend", "character": "Coyotl", "city": "Tenochtitlan", "amount": 20, "text": "a Monument"},
               {"kind": "raze", "character": "Coyotl", "text": "raze Tlaxcala"},
               {"kind": "odd", "character": None, "text": "something else"}]
@@ -265,7 +267,7 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     report = gm_report(w, entries)
     sections = {s["title"]: s["lines"] for s in report["sections"]}
     assert sections["Research, gameturns 1 to 10"] == ["gameturn 2: Writing (NPCs)",
-                                                       "gameturn 6: Mining (Itzel of Ana)"]
+                                                       "gameturn 6: Bronze Working (Itzel of Ana)"]
     assert sections["Production in Tenochtitlan"] == ["gameturn 3: Warrior (NPCs)",
                                                       "gameturn 7: Scout (Xochitl of Ana)",
                                                       "gameturn 9: Monument (Coyotl of Ben)"]
@@ -273,12 +275,60 @@ def test_gm_report_lists_picks_orders_and_entries_and_renders():
     assert sections["Units' standing orders"] == [
         "Jaguar Warriors (Warrior, level 2, health 10, Captain Coyotl) [since session 2]: Hold the causeway.",
         "Scouts (Scout, no level, health 10, Captain Itzel): fortify (orders over the word limit)"]
-    assert sections["Diplomatic proposals to make"] == ["Itzel: open borders with Maya"]
+    assert sections["Diplomatic proposals to make"] == ["Itzel, to the Maya: open borders"]
     assert sections["Gold to spend"] == ["Coyotl, in Tenochtitlan, 20 gold: a Monument"]
     assert sections["Cities founded, captured, annexed, liberated or razed"] == ["Coyotl: raze Tlaxcala"]
     assert sections["Other matters"] == ["odd: something else"]
-    assert sections["Rule-change proposals"] == ["none"]
+    assert sections["Rule-change proposals"] == ["Coyotl: let priests fly"]
+    assert sections["Units to disband"] == ["none"]
     text = render("jungle", "gm_report.txt.j2", game="aztlan", turn=3, **report)
     assert text.startswith("aztlan: the GM's to-do after council session 2\n")
     assert "\nUnits' standing orders\n  Jaguar Warriors (Warrior, level 2" in text
     assert "  gameturn 9: Monument (Coyotl of Ben)\n" in text
+
+
+def test_a_destroyed_unit_kills_its_characters_through_the_units_part():
+    """With the units part in place (helper D2's units.health_changed): removing Jaguar Warriors, where Itzel
+    and Coyotl serve, brings its health from 10 to 0 and "all characters within the unit are killed"; Xochitl,
+    outside it, lives. Whatever the RNG draws, every member dies at health 0."""
+    import random
+
+    pytest.importorskip("maild_rules.jungle.units")
+    w = world_with_picks()
+    for n in ("Itzel", "Coyotl"):
+        w.characters[n].unit, w.characters[n].role = "Jaguar Warriors", "soldier"
+    w.units["Jaguar Warriors"].captain = "Coyotl"
+    apply_update(council(w, random.Random(7), "morning"), {"units": {"Jaguar Warriors": {"remove": True}}})
+    assert [c.name for c in w.characters.values() if not c.alive] == ["Itzel", "Coyotl"]
+    assert w.characters["Xochitl"].alive and "Jaguar Warriors" not in w.units
+
+
+def test_an_update_is_checked_against_the_world_the_pending_ones_leave(monkeypatch):
+    """The first update of the session adds the unit Spears; a second naming it in an event is refused
+    against the world as it is, taken against the world the first leaves."""
+    stand_in_modules(monkeypatch)
+    w = world_with_picks()
+    first = {"units": {"Spears": {"kind": "Warrior", "city": "Tenochtitlan"}}}
+    second = {"events": [{"kind": "unit", "unit": "Spears", "house": "Ben"}]}
+    assert "no unit Spears in the game" in check_update(w, second)
+    assert check_update(w, second, [first]) is None
+    assert "Spears" not in w.units  # the pending update was worked out on a copy
+
+
+def test_a_throne_left_empty_by_the_update_ends_the_tenancy_of_the_city_hex():
+    """Coyotl rules Tenochtitlan, so Xochitl, living on the city hex, is "Tenant of Coyotl" ("A peasant residing
+    in the city hex will be a tenant of the Tlatoani"). The GM's update leaves the throne empty: nobody owns
+    the city hex any more, and the title goes with the update, not at the next move."""
+    import random
+
+    from maild_rules.jungle.transfers import retenant
+
+    w = world_with_picks()
+    w.cities["Tenochtitlan"].tlatoani = "Coyotl"
+    w.characters["Coyotl"].role = "tlatoani"
+    retenant(w, w.characters["Xochitl"])
+    assert w.characters["Xochitl"].landlord == "Coyotl"
+    table = {"cities": {"Tenochtitlan": {"tlatoani": ""}}}
+    assert check_update(w, table) is None
+    apply_update(council(w, random.Random(1), "morning"), table)
+    assert w.characters["Xochitl"].landlord is None

@@ -13,15 +13,16 @@ before the losses.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import strength as st
+from . import transfers
 from .actions import ATTACK_TYPES
 from .council import Action, Council, Void, handles
 from .deaths import kill
-from .model import Character, Title, World, key
+from .houses import group, highest_fame, pool
+from .model import Character, House, Title, World, key
 from .places import location_strength, same_location
 
 #: type -> (attribute lost, attribute gained by the winners, whether the gain takes the "Random Number if
@@ -136,10 +137,16 @@ def _matches(world: World, mine: Action, theirs: Action, people: set[str]) -> bo
         their_people = _participants(world, other, theirs)
     except Void:
         return False
-    same_item = (a.get("item") or None) == (b.get("item") or None)
+    same_item = _item_key(a.get("item")) == _item_key(b.get("item"))
     return (their_people == people and key(str(a.get("target"))) == key(str(b.get("target")))
             and str(a.get("type")).lower() == str(b.get("type")).lower()
             and key(str(a.get("principal") or "")) == key(str(b.get("principal") or "")) and same_item)
+
+
+def _item_key(item: dict[str, Any] | None) -> tuple[str, str] | None:
+    if not item:
+        return None
+    return str(item.get("kind") or "").lower(), key(str(item.get("name") or ""))
 
 
 def _joint_plan(council: Council, actor: Character, action: Action,
@@ -192,31 +199,41 @@ def _attackers(council: Council, actor: Character, plan: list[tuple[Character, A
         elif c is actor:
             raise Void(f"{actor.name} {reason}")
         else:
-            council.tell(a.house, f"{c.name} drops out of the joint attack on {target.name}: he {reason}.")
+            council.tell(a.house, f"{a.character} drops out of the joint attack on {target.name}: he {reason}.")
     return able
 
 
 def _check_type(world: World, attack_type: str, attackers: list[Character], target: Character,
                 item: dict[str, Any] | None) -> None:
     if attack_type == "steal":
-        # "A stealing attack may only be targeted against the highest Fame member of a house." (ties: any)
-        top = max(c.fame for c in world.members(target.house))
-        if target.fame < top:
+        # "A stealing attack may only be targeted against the highest Fame member of a house." (ties: any;
+        # joined houses are one house)
+        if target not in highest_fame(world, target.house):
             raise Void(f"{target.name} is not the highest Fame member of the house of {target.house}")
     if attack_type == "escape":
         for c in attackers:
             if c.owner is None or key(c.owner) != key(target.name):
                 raise Void(f"{c.name} is not a slave of {target.name}: only a slave escapes from his owner")
     if attack_type in ("challenge", "overthrow"):
-        holder_of(world, item, target)
+        kind, name, _ = holder_of(world, item, target)
+        if kind == "slave" and any(key(c.name) == key(name) for c in attackers):
+            raise Void(f"{name} cannot seize himself: a slave escapes from his owner")
 
 
 def holder_of(world: World, item: dict[str, Any] | None, target: Character) -> tuple[str, str, str | None]:
     """Check that `target` holds the item of a Challenge or Overthrow; returns (kind, name, city) as the world
     spells them (city: the city of a piece of land)."""
-    if not item or not item.get("kind") or not item.get("name"):
+    if not item or not item.get("name"):
         raise Void("a challenge or overthrow names what it seizes: a city, a piece of land, a unit or a slave")
-    kind, name = str(item["kind"]).lower(), str(item["name"])
+    name = str(item["name"])
+    if not item.get("kind"):  # "challenge Itzel for Texcoco": whatever of that name the target holds
+        for kind in ("city", "unit", "land", "slave"):
+            try:
+                return holder_of(world, {"kind": kind, "name": name}, target)
+            except Void:
+                continue
+        raise Void(f"{target.name} holds no city, unit, land or slave named {name}")
+    kind = str(item["kind"]).lower()
     if kind == "city":
         city = next((c for n, c in world.cities.items() if key(n) == key(name)), None)
         if city is None or not city.tlatoani or key(city.tlatoani) != key(target.name):
@@ -253,7 +270,7 @@ def defenders_of(world: World, target: Character, attackers: list[Character]) ->
             and same_location(world, landlord, target)):
         out.append(landlord)
         names.add(landlord.name)
-    houses = {target.house} | ({landlord.house} if landlord is not None else set())
+    houses = set(group(world, target.house)) | (set(group(world, landlord.house)) if landlord is not None else set())
     joiners = [c for c in world.living()
                if c.defend > 0 and c.name not in names and c.house in houses and same_location(world, c, target)]
     return out + sorted(joiners, key=lambda c: c.name)
@@ -358,7 +375,7 @@ def _steal(council: Council, o: Outcome, losers: list[Character], winners: Side,
     loses XP; each of the winning side gains 1 Fame (LJ-OQ-38)."""
     world = council.world
     if o.attacker_won:
-        victim = world.houses.get(o.defenders.principal.house)
+        victim = _store(world, o.defenders.principal.house)
         for store in ("food", "gold"):
             rnd = council.random()
             have = getattr(victim, store) if victim is not None else 0
@@ -366,7 +383,7 @@ def _steal(council: Council, o: Outcome, losers: list[Character], winners: Side,
             if victim is not None:
                 setattr(victim, store, have - taken)
             for c, part in zip(winners.members, st.split_by_strength(taken, winners.strengths), strict=True):
-                house = world.houses.get(houses.get(c.name, c.house))
+                house = _store(world, houses.get(c.name, c.house))
                 if house is not None:
                     setattr(house, store, getattr(house, store) + part)
                 o.lines.append(f"{c.name} steals {part} {store} from the house of {o.defenders.principal.house}.")
@@ -374,6 +391,11 @@ def _steal(council: Council, o: Outcome, losers: list[Character], winners: Side,
     for c in winners.members:
         c.fame += 1
         o.lines.append(f"{c.name} gains 1 Fame.")
+
+
+def _store(world: World, house: str) -> House | None:
+    """The House record holding `house`'s food and gold (joined houses share one), None for no such house."""
+    return pool(world, house) if house in world.houses else None
 
 
 def _capture(council: Council, o: Outcome, losers: list[Character], winners: Side, houses: dict[str, str],
@@ -417,19 +439,12 @@ def enslave(world: World, slave: Character, owner: Character) -> None:
     changes owner. "The title of slave is not removed just because the slave's owner becomes a slave." """
     if slave is owner:
         return
-    free(world, slave)
-    slave.titles.append(Title("Slave", owner.name))
-    owner.titles.append(Title("Owner", slave.name))
+    transfers.transfer_slave(world, slave, owner)
 
 
 def free(world: World, slave: Character) -> None:
     """`slave` is no longer a slave; his owner loses the "Owner of" title. Defiant Slave stays (LJ-OQ-48)."""
-    if slave.owner is None:
-        return
-    old = world.character(slave.owner)
-    if old is not None:
-        old.drop_title("Owner", slave.name)
-    slave.drop_title("Slave")
+    transfers.free_slave(world, slave)
 
 
 def seize(council: Council, item: dict[str, Any] | None, loser: Character, winner: Character,
@@ -445,14 +460,12 @@ def seize(council: Council, item: dict[str, Any] | None, loser: Character, winne
         return
     if kind == "slave":
         enslave(world, world.character(name), winner)
+    elif kind == "city":
+        transfers.transfer_rulership(world, name, winner)
+    elif kind == "land":
+        transfers.transfer_land(world, name, city, winner)
     else:
-        transfers = importlib.import_module(__package__ + ".transfers")
-        if kind == "city":
-            transfers.transfer_rulership(world, name, winner)
-        elif kind == "land":
-            transfers.transfer_land(world, name, city, winner)
-        else:
-            transfers.transfer_captaincy(world, name, winner)
+        transfers.transfer_captaincy(world, name, winner)
     if o is not None:
         o.lines.append(f"{winner.name} seizes {'the ' + kind + ' ' if kind != 'city' else ''}{name} "
                        f"from {loser.name}.")

@@ -12,7 +12,8 @@ from maild.draws import unweighted_sample
 
 from .council import Council
 from .deaths import kill
-from .model import Character
+from .houses import store_groups
+from .model import Character, House, World
 
 SOLDIER_RATION = 1  # "the Aztec people provide soldiers with food rations of 1 food"
 SPECIALIST_RATION = 3  # "the Aztec people provide specialists with 3 food"
@@ -90,27 +91,40 @@ def serve(store: int, plates: list[Plate], rng) -> int:
 def eat(council: Council) -> None:
     """The Evening meal: "At the end of every council session, all characters need to eat to stay alive." Every
     living character eats, those who came into the game this session too, a slave from his own house's store
-    (LJ-OQ-09); houses by name, characters by name within a house. After the serving, each short character
-    loses XP (one Random Number each, short characters by name); at 0 XP he starves (deaths.kill)."""
+    (LJ-OQ-09); joined houses eat from their one store; stores by house name, characters by name within. After
+    the serving, each short character loses XP (one Random Number each, by name); at 0 XP he starves
+    (deaths.kill)."""
     world = council.world
-    for house_name in sorted({c.house for c in world.living()}):
-        members = sorted(world.members(house_name), key=lambda c: c.name)
-        house = world.houses.get(house_name)
+    for store, members in _eaters(world):
+        members = sorted(members, key=lambda c: c.name)
         plates = [Plate(c, food_need(c), min(food_need(c), ration(c))) for c in members]
-        before = house.food if house is not None else 0
+        before = store.food if store is not None else 0
         left = serve(before, plates, council.rng)
-        if house is not None:
-            house.food = left
-        lines = [f"The house of {house_name} eats {before - left} food from its store ({left} left)."]
-        served = sorted((p for p in plates if p.short > 0), key=lambda p: p.character.name)
+        if store is not None:
+            store.food = left
+        owner = store.name if store is not None else members[0].house
+        lines = [f"The house of {owner} eats {before - left} food from its store ({left} left)."]
+        served = [p for p in plates if p.short > 0]
         for p in served:
             c = p.character
             p.lost = hunger_loss(c.xp, p.short, p.need, council.random())
             c.xp -= p.lost
             lines.append(f"{c.name} needed {p.need} food, was {p.short} short and loses {p.lost} XP.")
-        council.tell(house_name, " ".join(lines))
+        council.tell_all({c.house for c in members} | {owner}, " ".join(lines))
         for p in served:
             if p.character.xp <= 0:
                 kill(council, p.character, "starved")
-        council.event("meal", house=house_name, eaten=before - left, left=left,
+        council.event("meal", house=owner, eaten=before - left, left=left,
                       short={p.character.name: p.short for p in served})
+
+
+def _eaters(world: World) -> list[tuple[House | None, list[Character]]]:
+    """Each store of food with the living characters it feeds (joined houses share one: houses.store_groups),
+    then characters of a house the world does not know, with no store."""
+    groups: list[tuple[House | None, list[Character]]] = [(h, cs) for h, cs in store_groups(world) if cs]
+    known = {c.name for _, cs in groups for c in cs}
+    strays: dict[str, list[Character]] = {}
+    for c in world.living():
+        if c.name not in known:
+            strays.setdefault(c.house, []).append(c)
+    return groups + [(None, strays[h]) for h in sorted(strays)]

@@ -12,18 +12,8 @@ from typing import Any
 from .council import Action, Council, Void, handles
 from .houses import acting_house, find_city, find_unit, head, pool
 from .model import Character, World, key
+from .places import same_location
 from .transfers import lands_of, transfer_captaincy, transfer_land, transfer_rulership, transfer_slave
-
-try:  # the locations of CHARACTER ACTIONS are the attacks' part (places.py); this is the stand-in until then
-    from .places import same_location  # type: ignore[attr-defined, unused-ignore]
-except ImportError:  # pragma: no cover - only before places.py exists
-    def same_location(world: World, a: Character, b: Character) -> bool:
-        """Same city (any hex), or same unit, or a unit in the city and a character in that city."""
-        where_a = a.city if a.unit is None else (world.units[a.unit].city if a.unit in world.units else None)
-        where_b = b.city if b.unit is None else (world.units[b.unit].city if b.unit in world.units else None)
-        if a.unit is not None and a.unit == b.unit:
-            return True
-        return where_a is not None and where_a == where_b
 
 
 def _amount(action: Action, what: str) -> int:

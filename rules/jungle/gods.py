@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from .council import Action, Council, Void, handles
 from .deaths import kill
+from .houses import acting_house, group, pool
 from .model import GODS, Character, Title, World, key
 from .places import same_location
 
@@ -84,9 +85,8 @@ def add_priest_title(c: Character, god: str, n: int) -> Title:
 
 def _bestow(world: World, c: Character, house: str, boon: str, amount: int) -> None:
     if boon == "food":
-        h = world.houses.get(house)
-        if h is not None:
-            h.food += amount
+        if house in world.houses:
+            pool(world, house).food += amount
     else:
         setattr(c, boon, getattr(c, boon) + amount)
 
@@ -105,7 +105,7 @@ def offering(council: Council, actor: Character, action: Action) -> None:
         raise Void("an offering names how much is offered") from None
     if amount < 1:
         raise Void("an offering is of 1 point or more")
-    house = world.houses.get(action.house)
+    house = pool(world, acting_house(council, actor, action)) if world.houses else None
     if boon == "food":
         if house is None:
             raise Void(f"{actor.name} has no house store of food to offer from")
@@ -124,7 +124,7 @@ def offering(council: Council, actor: Character, action: Action) -> None:
         return
     festival = world.festival == god
     gift = blessing(amount, council.random(), festival)
-    _bestow(world, actor, action.house, boon, gift)
+    _bestow(world, actor, house.name if house is not None else actor.house, boon, gift)
     council.tell(action.house, f"{actor.name} offers {amount} {BOON_WORDS[boon]} to {god}"
                                f"{' at his festival' if festival else ''} and is blessed with {gift} "
                                f"{BOON_WORDS[boon]}.")
@@ -144,7 +144,8 @@ def sacrifice(council: Council, actor: Character, action: Action) -> None:
     if victim is actor:
         raise Void(f"{actor.name} cannot sacrifice himself")
     owner = world.character(victim.owner) if victim.owner else None
-    own = victim.house == actor.house or (owner is not None and owner.house == actor.house)
+    mine = set(group(world, actor.house)) if actor.house in world.houses else {actor.house}
+    own = victim.house in mine or (owner is not None and owner.house in mine)
     if not own:
         raise Void(f"{victim.name} is neither of the house of {actor.house} nor its slave")
     if not same_location(world, actor, victim):

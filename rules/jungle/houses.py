@@ -391,15 +391,26 @@ def split_share(stores: int, r: Fraction) -> int:
 
 @handles("split houses")
 def split_houses(council: Council, actor: Character, action: Action) -> None:
-    """SPLIT HOUSES: the actor's own house (his player's characters) leaves the joined house; the actor must
-    be its highest Fame character. It takes floor(R x food) and floor(R x gold), one Random Number each."""
+    """SPLIT HOUSES: "a Split House action is required by the highest Fame character of either house": the
+    actor must be the highest Fame character of his own player's house. The leaving house is the one whose
+    characters the action names (characters go with their player's house: naming those of two houses is
+    void), or the actor's own when none are named. It takes floor(R x food) and floor(R x gold), one Random
+    Number each (LJ-OQ-55)."""
     world = council.world
-    mine = actor.house
-    members = group(world, mine)
+    members = group(world, actor.house)
     if len(members) < 2:
-        raise Void(f"the house of {mine} is not joined to another house")
-    if actor not in highest_fame(world, mine, own_only=True):
-        raise Void(f"only the highest Fame character of the house of {mine} can split it; {actor.name} is not")
+        raise Void(f"the house of {actor.house} is not joined to another house")
+    if actor not in highest_fame(world, actor.house, own_only=True):
+        raise Void(f"only the highest Fame character of the house of {actor.house} can split it; {actor.name} "
+                   "is not")
+    named = [world.character(str(n)) for n in action.args.get("leaving") or []]
+    if any(c is None or c.house not in members for c in named):
+        raise Void("the characters who leave must be of this joined house")
+    leaving = sorted({c.house for c in named if c is not None})
+    if len(leaving) > 1:
+        raise Void(f"characters leave with their own player's house; {_and_names(leaving)} are different houses: "
+                   "name the characters of one")
+    mine = leaving[0] if leaving else actor.house
     top = head(world, mine)
     store = world.houses[top]
     r_food, r_gold = council.random(), council.random()
@@ -427,6 +438,10 @@ def split_houses(council: Council, actor: Character, action: Action) -> None:
     council.tell_all(members, text)
     council.announce(text)
     council.event("split houses", leaving=mine, food=food, gold=gold)
+
+
+def _and_names(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 # -- rule changes -----------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import floor
 
-from .cities import citizens_of, total_citizens
+from .cities import CITIZEN_ROLES, total_citizens
 from .council import Council
 from .houses import pool
 from .model import City
@@ -60,12 +60,14 @@ def citizens_output(council: Council) -> None:
     beakers, hammers = world.empire.beakers_per_citizen, world.empire.hammers_per_citizen
     if beakers <= 0 and hammers <= 0:
         return
-    for city in world.cities.values():
-        for c in citizens_of(world, city):
-            c.beakers += max(0, beakers)
-            c.hammers += max(0, hammers)
-            council.tell(c.house, f"{c.name}, citizen of {city.name}, receives {beakers} beakers"
-                                  + (f" and {hammers} hammers." if hammers > 0 else "."))
+    # Every citizen, a citizen serving in a unit too: his rank is not where he stands.
+    for c in sorted(world.living(), key=lambda c: c.name):
+        if c.role not in CITIZEN_ROLES:
+            continue
+        c.beakers += max(0, beakers)
+        c.hammers += max(0, hammers)
+        council.tell(c.house, f"{c.name}, citizen, receives {max(0, beakers)} beakers"
+                              + (f" and {hammers} hammers." if hammers > 0 else "."))
 
 
 def title_bonuses(council: Council) -> None:

@@ -185,6 +185,9 @@ class World:
     todo: list[dict[str, Any]] = field(default_factory=list)  # this session's to-do list for the GM
     log: list[dict[str, Any]] = field(default_factory=list)  # this phase's events (printouts, newsletter)
     settings: dict[str, Any] = field(default_factory=dict)  # the setup's options
+    # The characters of a captured settler or worker, out of the game until it is rescued: unit -> the names
+    # (units.capture_unit / units.rescue_unit).
+    held: dict[str, list[str]] = field(default_factory=dict)
 
     # -- lookups --------------------------------------------------------------------------------------
     def character(self, name: str) -> Character | None:

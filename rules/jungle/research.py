@@ -58,9 +58,9 @@ def research(council: Council, actor: Character, action: Action) -> None:
     if earlier is not None:
         raise Void(f"{actor.name} already researches {earlier['technology']} this session")
     world.research.append({"character": actor.name, "technology": technology, "part": council.part})
-    council.tell(action.house, f"{actor.name} researches {technology}: his chance in each of the ten gameturns "
-                               f"is weighted by {actor.beakers} beakers x Wisdom {actor.wisdom}, "
-                               "with the beakers he holds in the Evening.")
+    council.tell(action.house, f"{actor.name} researches {technology}: in each of the ten gameturns the pick is "
+                               f"weighted by beakers x Wisdom (now {actor.beakers} x {actor.wisdom}), "
+                               "with the beakers held in the Evening.")
 
 
 @handles("produce")
@@ -81,9 +81,9 @@ def produce(council: Council, actor: Character, action: Action) -> None:
     if earlier is not None:
         raise Void(f"{actor.name} already produces {earlier['item']} in {earlier['city']} this session")
     world.production.append({"character": actor.name, "city": city.name, "item": item, "part": council.part})
-    council.tell(action.house, f"{actor.name} produces {item} in {city.name}: his chance in each of the ten "
-                               f"gameturns is weighted by {actor.hammers} hammers x Craftsmanship {actor.craft}, "
-                               "with the hammers he holds in the Evening.")
+    council.tell(action.house, f"{actor.name} produces {item} in {city.name}: in each of the ten gameturns the "
+                               f"pick is weighted by hammers x Craftsmanship (now {actor.hammers} x {actor.craft}), "
+                               "with the hammers held in the Evening.")
 
 
 def _listing(names: dict[str, Any]) -> str:
@@ -129,11 +129,14 @@ def run_draws(council: Council) -> list[dict[str, Any]]:
     """
     world = council.world
     rng = council.rng
-    research = [e for e in world.research if _alive(world, e["character"])]
+    research = [e for e in world.research if _alive(world, e["character"])
+                and _still(council, e, e["technology"], world.empire.technologies)]
     production: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in world.production:
-        if _alive(world, e["character"]) and e["city"] in world.cities:
+        city = world.cities.get(e["city"])
+        if _alive(world, e["character"]) and _still(council, e, e["item"], city.builds if city else {}):
             production[e["city"]].append(e)
+    world.research, world.production = research, [e for actions in production.values() for e in actions]
     technologies = list(world.empire.technologies)
     entries: list[dict[str, Any]] = []
     for turn in range(1, GAMETURNS + 1):
@@ -161,6 +164,17 @@ def run_draws(council: Council) -> list[dict[str, Any]]:
     world.production = []
     world.draws = entries
     return entries
+
+
+def _still(council: Council, entry: dict[str, Any], project: str, offered: dict[str, int]) -> bool:
+    """Whether the project of a Research (Produce) action is still on offer in the Evening: a GM's update
+    applied at the Afternoon's start may have taken it off (discovered, or no longer buildable there)."""
+    if project in offered:
+        return True
+    c = council.world.characters[entry["character"]]
+    council.tell(c.house, f"{c.name}'s {'research' if 'technology' in entry else 'production'} of {project} "
+                          "lapsed: the GM's update took it off the list.")
+    return False
 
 
 def _alive(world: World, name: str) -> bool:

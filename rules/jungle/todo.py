@@ -5,7 +5,8 @@ Its sections: the research pick of every gameturn, the production picks of every
 every unit's standing orders, then the entries other parts of the game left for the GM in `World.proposals`
 and `World.todo`. Such an entry is a dict ``{"kind": ..., "character": str | None, "text": str}`` and may
 also hold ``"city"``, ``"amount"`` (gold) and ``"house"``; its kind picks its section (`SECTIONS`):
-"proposal" (diplomatic proposals), "spend" (gold a Tlatoani spends), "purchase", "rule change",
+"proposal" (diplomatic proposals, with the ``"nation"``), "spend" (gold a Tlatoani spends), "rule" or
+"rule change" (rule-change proposals), "disband" (units disbanded),
 "found city", "capture", "raze", "annex", "liberate" (cities founded, captured, annexed, liberated or razed),
 "update refused" (a GM's update that could not be applied); any other kind goes under "Other matters" with
 its kind in the line.
@@ -22,8 +23,9 @@ from .research import GAMETURNS
 SECTIONS: dict[str, str] = {
     "proposal": "Diplomatic proposals to make",
     "spend": "Gold to spend",
-    "purchase": "Purchases",
+    "rule": "Rule-change proposals",
     "rule change": "Rule-change proposals",
+    "disband": "Units to disband",
     "found city": "Cities founded, captured, annexed, liberated or razed",
     "capture": "Cities founded, captured, annexed, liberated or razed",
     "annex": "Cities founded, captured, annexed, liberated or razed",
@@ -32,6 +34,8 @@ SECTIONS: dict[str, str] = {
     "update refused": "Your update",
 }
 OTHER = "Other matters"
+#: Sections printed only when they have entries; the others say "none", so the GM sees nothing was asked.
+WHEN_ANY = (OTHER, SECTIONS["update refused"])
 
 
 def gm_report(world: World, entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -48,7 +52,7 @@ def gm_report(world: World, entries: list[dict[str, Any]]) -> dict[str, Any]:
         # CAPTURING CITIES: "If not specified, it shall be assumed that a captured city becomes a puppet state".
         grouped[cities].append("none ordered in council (captured cities become puppets unless the "
                                "capturing unit's orders say otherwise)")
-    sections += [{"title": t, "lines": lines} for t, lines in grouped.items() if lines or t != OTHER]
+    sections += [{"title": t, "lines": lines} for t, lines in grouped.items() if lines or t not in WHEN_ANY]
     for s in sections:
         if not s["lines"]:
             s["lines"] = ["none"]
@@ -111,6 +115,8 @@ def _line(entry: dict[str, Any], with_kind: bool) -> str:
     parts = [entry["kind"]] if with_kind else []
     if entry.get("character"):
         parts.append(str(entry["character"]))
+    if entry.get("nation"):
+        parts.append(f"to {entry['nation']}")
     if entry.get("city"):
         parts.append(f"in {entry['city']}")
     if entry.get("amount") is not None:

@@ -24,15 +24,14 @@ import random
 from fractions import Fraction
 
 from maild.draws import unweighted_sample, weighted_choice, weighted_sample
-from maild.wordlimit import check_words
 
 from . import deaths
+from .captains import captain_orders
 from .council import Action, Council, Void, handles
 from .houses import pool
 from .model import Character, City, Unit, World, key
 from .places import hex_distance
 from .transfers import retenant, transfer_captaincy
-from .wordlimits import word_limit
 
 NPC_XP = 1  # "NPC characters are considered to have a permanent XP = 1."
 
@@ -198,6 +197,45 @@ def consume(council: Council, unit: Unit, cause: str) -> None:
     _scatter(council, unit)
 
 
+def capture_unit(council: Council, unit: Unit | str) -> list[Character]:
+    """"If a settler or worker is captured, all characters within the unit are removed from the game, but will
+    be returned if the unit is later rescued." They are held (`World.held`): out of the living, so they
+    neither act nor eat, but not dead (no death's consequences, their XP kept). Returns them."""
+    world = council.world
+    unit = unit if isinstance(unit, Unit) else find_unit(world, unit)
+    if unit is None:
+        return []
+    people = members(world, unit)
+    for c in people:
+        c.alive = False
+        council.tell(c.house, f"{c.name} is taken with unit {unit.name}, captured: out of the game until it "
+                              "is rescued.")
+    world.held.setdefault(unit.name, []).extend(c.name for c in people)
+    return people
+
+
+def rescue_unit(council: Council, unit: Unit | str) -> list[Character]:
+    """The captured unit is rescued: its held characters return to it, its Captain with his captaincy."""
+    world = council.world
+    name = unit.name if isinstance(unit, Unit) else unit
+    held_key = next((n for n in world.held if key(n) == key(name)), None)
+    if held_key is None:
+        return []
+    back = [world.characters[n] for n in world.held.pop(held_key) if n in world.characters]
+    target = find_unit(world, name)
+    for c in back:
+        c.alive = True
+        if target is not None:
+            c.unit = target.name
+            c.city = target.city
+        council.tell(c.house, f"{c.name} is back: unit {name} is rescued.")
+    if target is not None and target.captain is not None and not any(is_captain(c, target) for c in back):
+        captain = world.character(target.captain)
+        if captain is None or not captain.alive:
+            target.captain = None
+    return back
+
+
 # -- where leavers go ----------------------------------------------------------------------------------------
 def nearest_city(world: World, unit: Unit) -> City | None:
     """The nearest Aztec city of a unit (LJ-OQ-54): the GM's `Unit.city` ("the city it is in or nearest
@@ -303,16 +341,17 @@ def enlist(council: Council, actor: Character, action: Action) -> None:
 def order(council: Council, actor: Character, action: Action) -> None:
     """ORDER: only the Captain; the orders replace the standing ones ("The Captain may not "add-on" to a
     previous sessions orders"); over the word limit the unit fortifies, and keeps fortifying until valid
-    orders come (LJ-OQ-52)."""
+    orders come (LJ-OQ-52). The unit, the text and the words are read by `captains.captain_orders`, the
+    same reading and count the ack gave (LJ-OQ-51)."""
     world = council.world
-    unit = _own_unit(world, actor, action.args.get("unit"))
-    text = str(action.args.get("text") or "").strip()
     both = bool(action.both or action.args.get("both"))
-    limit = word_limit(unit, both)
-    words = action.args.get("words")
-    count = int(words) if words is not None else check_words(text, limit).count
+    read = captain_orders(world, actor.name, {**action.args, "both": both})
+    unit = _own_unit(world, actor, read.unit.name if read.unit is not None else action.args.get("unit"))
+    if read.unit is None or read.count is None or read.unit is not unit:
+        raise Void(f"{actor.name} is not the Captain of unit {unit.name}")
+    text, count, limit = read.text.strip(), read.count.count, read.count.limit
     unit.orders_session = council.session
-    if count > limit:
+    if not read.count.within:
         unit.fortify = True
         unit.orders = ""
         council.tell(actor.house, f"The orders of {actor.name} to unit {unit.name} have {count} words; the limit "

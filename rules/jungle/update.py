@@ -24,7 +24,8 @@ events. docs/law-of-the-jungle.md ("Research, production, policies and the GM's 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -34,6 +35,7 @@ from .awards import award, conqueror_n, destroyer_n, hero_n
 from .council import Council
 from .model import Character, City, Hex, Title, Unit, World, key
 from .research import GAMETURNS
+from .transfers import retenant_all
 
 UPDATE_ORDER = GmOrderSpec(
     word="update", kind="gm_update",
@@ -166,9 +168,16 @@ class _Problems:
         return True
 
 
-def check_update(world: World, table: dict[str, Any]) -> str | None:
+def check_update(world: World, table: dict[str, Any], pending: Sequence[dict[str, Any]] = ()) -> str | None:
     """Why the update `table` cannot be applied to `world` (every problem, a line each, ``update: PATH:
-    message``), or None when it can."""
+    message``), or None when it can. `pending` are the updates already recorded for the same session, which
+    will be applied before it: it is checked against the world as they leave it (a unit one adds, the next
+    may name), worked out on a copy."""
+    if pending:
+        world = World.load(world.dump())
+        scratch = Council(world, random.Random(0), "morning")  # the copy's draws are thrown away with it
+        for earlier in pending:
+            apply_update(scratch, earlier)
     p = _Problems()
     for k in table:
         if k not in TOP_KEYS:
@@ -215,7 +224,7 @@ def _check_city(p: _Problems, world: World, table: dict[str, Any], name: str, t:
         dwellers = [c.name for c in world.living() if c.city == name]
         if dwellers:
             p.add(path, f"cannot remove {name}: {', '.join(dwellers)} live{'s' if len(dwellers) == 1 else ''} there")
-    if t.get("tlatoani"):
+    if isinstance(t.get("tlatoani"), str) and t["tlatoani"]:
         ruler = world.character(t["tlatoani"])
         if ruler is None or not ruler.alive:
             p.add(f"{path}.tlatoani", f"no living character {t['tlatoani']}")
@@ -247,9 +256,9 @@ def _check_unit(p: _Problems, world: World, table: dict[str, Any], name: str, t:
     elif unit is None and "kind" not in t:
         known = ", ".join(world.units) or "none"
         p.add(path, f"no unit {name} in the game (units: {known}); a new unit needs its kind")
-    if t.get("city") and not _city_known(world, table, t["city"]):
+    if isinstance(t.get("city"), str) and t["city"] and not _city_known(world, table, t["city"]):
         p.add(f"{path}.city", f"no city {t['city']} in the game or in this update")
-    if "captain" in t:
+    if isinstance(t.get("captain"), str):
         captain = world.character(t["captain"])
         if captain is None or not captain.alive:
             p.add(f"{path}.captain", f"no living character {t['captain']}")
@@ -396,7 +405,9 @@ def apply_update(council: Council, table: dict[str, Any]) -> None:
         _apply_unit(council, name, t)
     for ev in table.get("events", []):
         EVENTS[ev["kind"]](council, ev, eras)
-    council.event("gm_update", note=table.get("note", ""))
+    # A throne left empty or a tile gone changes who is whose tenant (TENANT OF CITIZEN X).
+    retenant_all(world)
+    council.event("gm_update_applied", note=table.get("note", ""))
 
 
 def _apply_empire(world: World, t: dict[str, Any]) -> None:
@@ -433,12 +444,10 @@ def _apply_city(council: Council, name: str, t: dict[str, Any]) -> None:
         city.hexes[city.centre] = Hex(city.centre)
     if "tlatoani" in t:
         _apply_tlatoani(council, city, t["tlatoani"])
-    # CITIZEN: "The number of citizens in a city is equal to the number of citizens in the game": new citizens
-    # are drawn when the city grows, and one is demoted per citizen it loses (maild_rules.jungle.cities).
-    if city.citizens > old_citizens:
-        _module("cities").new_citizens(council, city, city.citizens - old_citizens)
-    for _ in range(old_citizens - city.citizens):
-        _module("cities").demote(council, city)
+    # CITIZEN: "The number of citizens in a city is equal to the number of citizens in the game": the cities
+    # part draws new citizens when the city grows and demotes one per citizen it loses.
+    if city.citizens != old_citizens:
+        _module("cities").citizens_changed(council, city, old_citizens, city.citizens)
 
 
 def _apply_hexes(city: City, hexes: dict[str, Any]) -> None:
