@@ -490,6 +490,8 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
         elif t == "PRINCIPAL":
             if last_name is not None and mode in ("joint", "plain") and _adjacent(ph, p):
                 principal.append(last_name)  # "Itzel principal", "Itzel leads"
+                if mode == "joint" and last_name in targets and joint and joint[-1] == last_name:
+                    joint.pop()  # "joint with Itzel, Xolotl principal": the target named principal
             else:
                 pending_principal = True
         elif t == "AGAINST":
@@ -504,8 +506,6 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
             mode = "plain"
         elif t == NAME:
             name = wording.clean_name(p.text)
-            if name.casefold() in ("by", "is", "as"):
-                continue
             last_name = name
             if pending_principal:
                 principal.append(name)
@@ -587,15 +587,21 @@ def _spend(text: str) -> tuple[dict[str, Any], str]:
 
 
 def _span(text: str, ph: list[Phrase]) -> str:
+    """The words from the first name to the last, with a leading "The" written so ("The Wheel", a name) but
+    not "the", "a" or "my" ("a Granary")."""
     names = [p for p in ph if p.type == NAME]
     if not names:
         return ""
-    return wording.clean_name(text[names[0].start:names[-1].end])
+    start = names[0].start
+    before = [p for p in ph if p.end <= start and p.type == "ARTICLE"]
+    if before and before[-1].text == "The":
+        start = before[-1].start
+    return wording.clean_name(text[start:names[-1].end])
 
 
 def _research(text: str) -> tuple[dict[str, Any], str]:
     ph = read(text, "research")
-    tech = _span(text, [p for p in ph if p.type in (NAME, "NUMBER")])
+    tech = _span(text, [p if p.type != "NUMBER" else Phrase(NAME, p.text, p.start, p.end) for p in ph])
     if not tech:
         raise OrderError("the technology is missing")
     return {"technology": tech}, f"researches {tech}"
@@ -604,7 +610,7 @@ def _research(text: str) -> tuple[dict[str, Any], str]:
 def _produce(text: str) -> tuple[dict[str, Any], str]:
     ph = read(text, "produce")
     cut = next((i for i, p in enumerate(ph) if p.type == "IN"), len(ph))
-    item = _span(text, [p for p in ph[:cut] if p.type in (NAME, "NUMBER")])
+    item = _span(text, [p if p.type != "NUMBER" else Phrase(NAME, p.text, p.start, p.end) for p in ph[:cut]])
     if not item:
         raise OrderError("the building or unit is missing")
     args: dict[str, Any] = {"item": item}
