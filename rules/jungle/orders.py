@@ -266,6 +266,10 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
     except (OrderError, PhraseError) as exc:
         result.diagnostics.append(Diagnostic(action.line, text, f"{exc}: {_expected(keyword)}"))
         return
+    if keyword == "attack" and character is not None and character in args["joint"]:
+        # "(joint with Coyotl, Itzel principal)" in Itzel's own action: the joint list names the others.
+        args["joint"] = [n for n in args["joint"] if n != character]
+        summary = summary.replace(f"joint with {character} and ", "joint with ")
     args.update(character=character, both=both, part=part)
     who = character or "your character"
     summary = f"{who} {summary}" + (" (both actions)" if both else "")
