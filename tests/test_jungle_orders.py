@@ -10,6 +10,7 @@ to issue orders." / "Non-military units that don't have a "level", have a fixed 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from maild.ruleset import Order
 from maild_rules.jungle.actions import ARGS, KEYWORDS
 from maild_rules.jungle.captains import captain_orders, word_limit
 from maild_rules.jungle.model import Unit
+from maild_rules.jungle.ordercheck import find_item
 from maild_rules.jungle.orders import EXAMPLES, ORDER_KINDS, check, parse
 from tests.jungle_orders_fixtures import small_world
 
@@ -193,6 +195,24 @@ def test_examples_each_parse_to_their_keyword() -> None:
     for keyword, example in EXAMPLES.items():
         assert one(example).kind == keyword, example
     assert {k.example for k in ORDER_KINDS} == set(EXAMPLES.values())
+
+
+def test_the_docs_table_lists_every_example() -> None:
+    """docs/law-of-the-jungle.md's table of keywords shows each example a player can copy."""
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "law-of-the-jungle.md").read_text(encoding="utf-8")
+    for example in EXAMPLES.values():
+        assert f"`{example}`" in docs.replace("\\|", "|"), example
+
+
+def test_find_item_of_a_challenge() -> None:
+    """LJ-OQ-40: the kind written, else a city, a unit, a character, a hex in that order."""
+    w = small_world()
+    assert find_item(w, {"kind": None, "name": "texcoco"}) == ("city", "Texcoco")
+    assert find_item(w, {"kind": None, "name": "the Jaguar Warriors"}) == ("unit", "Jaguar Warriors")
+    assert find_item(w, {"kind": None, "name": "Tochtli"}) == ("slave", "Tochtli")
+    assert find_item(w, {"kind": None, "name": "Marsh"}) == ("land", "Marsh")
+    assert find_item(w, {"kind": "land", "name": "Texcoco"}) == ("land", "Texcoco")  # the city's own hex
+    assert find_item(w, {"kind": "unit", "name": "Texcoco"}) is None
 
 
 def test_args_have_the_keys_of_the_contract() -> None:
