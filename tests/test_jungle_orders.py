@@ -441,3 +441,13 @@ def test_a_mail_of_100_kb_parses_in_well_under_a_second() -> None:
     elapsed = time.perf_counter() - started
     assert len(parsed.orders) == 4 * (100_000 // len(block) + 1)
     assert elapsed < 0.8, elapsed
+
+
+def test_many_name_lines_in_a_row_read_in_linear_time() -> None:
+    """A name-and-colon line counts as a heading when the lines after it lead to an action; 30,000 of them in a
+    row are read in one pass (the last one names the actor)."""
+    text = "".join(f"Name{i}:\n" for i in range(30_000)) + "**Toil**"
+    started = time.perf_counter()
+    parsed = parse(text)
+    assert time.perf_counter() - started < 1.0
+    assert [(o.kind, o.args["character"]) for o in parsed.orders] == [("toil", "Name29999")]

@@ -161,14 +161,12 @@ def parse(text: str) -> ParsedOrders:
             except _Rejected as rejected:
                 result.diagnostics.append(rejected.diagnostic)
             lines[i] = ""
-            continue
-        heading = _heading(lines, i, plain)
+    for i, leads in enumerate(_leading(lines)):
+        heading = _heading(lines[i], leads)
         if heading is not None:
-            headings.append(heading)
-            if (inline := _INLINE.match(line)) is not None:
-                lines[i] = line[inline.end():]
-            else:
-                lines[i] = ""
+            headings.append(_Heading(i + 1, heading.character, heading.part))
+            inline = _INLINE.match(lines[i])
+            lines[i] = lines[i][inline.end():] if inline is not None else ""
     found = extract("\n".join(lines), KEYWORD_TABLE)
     character: str | None = None
     part: str | None = None
@@ -197,31 +195,43 @@ def parse(text: str) -> ParsedOrders:
     return result
 
 
-def _heading(lines: list[str], i: int, plain: str) -> _Heading | None:
-    """The "Itzel:" / "Morning:" line at index i, if it is one (it must come right before an action)."""
-    inline = _INLINE.match(lines[i])
-    m = inline or _HEADER.match(plain)
+def _heading(line: str, leads: bool) -> _Heading | None:
+    """The "Itzel:" / "Morning:" of a line, if it is one: written before a bold keyword on the line, or
+    alone on a line that `leads` to an action."""
+    inline = _INLINE.match(line)
+    m = inline or (_HEADER.match(_MARKS.sub("", line)) if leads else None)
     if m is None:
         return None
     name = " ".join(m.group("name").split())
-    if inline is None and not _next_is_action(lines, i + 1):
-        return None
-    if KEYWORD_TABLE.match(list(re.finditer(r"[^\W_]+", name)), 0):
+    if KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(name)), 0):
         return None  # "Attack:" is an action written without bold, not a character
     part = _PARTS.get(name.casefold())
-    return _Heading(i + 1, part=part) if part else _Heading(i + 1, character=name)
+    return _Heading(0, part=part) if part else _Heading(0, character=name)
 
 
-def _next_is_action(lines: list[str], start: int) -> bool:
-    for line in lines[start:]:
-        if not line.strip():
-            continue
-        stripped = line.lstrip()
-        if not stripped.startswith("**"):
-            return _HEADER.match(_MARKS.sub("", line)) is not None and _next_is_action(lines, start + 1)
-        run = stripped[2:].split("**", 1)[0]
-        return KEYWORD_TABLE.match(list(re.finditer(r"[^\W_]+(?:['\u2019-][^\W_]+)*", run)), 0) is not None
-    return False
+def _leading(lines: list[str]) -> list[bool]:
+    """For each line, whether the next non-blank line after it starts with a bold keyword or is itself a
+    name-and-colon line that does (one pass from the end: linear however many such lines follow)."""
+    out = [False] * len(lines)
+    following = False
+    for i in range(len(lines) - 1, -1, -1):
+        out[i] = following
+        line = lines[i]
+        if line.strip():
+            following = (_starts_action(line) or _INLINE.match(line) is not None
+                         or (following and _HEADER.match(_MARKS.sub("", line)) is not None))
+    return out
+
+
+_KEYWORD_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+
+
+def _starts_action(line: str) -> bool:
+    stripped = line.lstrip()
+    if not stripped.startswith("**"):
+        return False
+    run = stripped[2:].split("**", 1)[0]
+    return KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(run)), 0) is not None
 
 
 def _keyword_list() -> str:
