@@ -137,7 +137,7 @@ _PARTS = {"morning": "morning", "afternoon": "afternoon", "first action": "morni
           "second action": "afternoon", "1st action": "morning", "2nd action": "afternoon"}
 _BOTH = re.compile(r"\(?\b(?:(?:with|using|uses|use|taking|takes|spending|spends|for|on)\s+)?(?:both|two|2)\s+"
                    r"(?:of\s+)?(?:my|his|her|their|the)?\s*actions?\b\)?|\(\s*both\s*\)", re.IGNORECASE)
-_TWICE = re.compile(r"\(?\b(?:twice|x\s?2)\b\)?", re.IGNORECASE)
+_TWICE = re.compile(r"\(?\btwice\b\)?", re.IGNORECASE)
 MAX_ACTION_CHARS = 20_000  # one action's text: no Order needs more (a unit of level 99 reads 990 words)
 
 
@@ -263,7 +263,7 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
         for offset, extra in rest:
             if extra.strip():
                 result.diagnostics.append(Diagnostic(
-                    action.line + offset, extra.strip(),
+                    action.last_line - len(rest) + offset, extra.strip(),
                     f"not read: the **{action.written}** above is read from its own line; put each action "
                     f"on a line of its own, its keyword in bold"))
     text = written if len(written) <= 400 else written[:400] + "..."
@@ -287,7 +287,7 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
 
 
 def _first_line(text: str) -> tuple[str, list[tuple[int, str]]]:
-    """The action's first line and the lines after it (with their offset from the keyword's line)."""
+    """The action's first line and the lines after it, each with its offset from the first."""
     parts = text.split("\n")
     return parts[0], [(i, p) for i, p in enumerate(parts[1:], start=1)]
 
