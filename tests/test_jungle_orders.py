@@ -164,6 +164,18 @@ def test_give_needs_what_and_to_whom() -> None:
     ("**Annex**", "annex", {}),
     ("**Support** Tradition with 5 Fame", "support policy", {"policy": "Tradition", "fame": 5}),
     ("**Support Policy** 7 fame for Liberty", "support policy", {"policy": "Liberty", "fame": 7}),
+    # How people also write them: filler words, amounts in words, a price, possessives, remarks in brackets.
+    ("**Attack** try to escape from Xolotl", "attack", {"target": "Xolotl", "type": "escape", "desperate": False,
+                                                       "joint": [], "principal": None, "item": None}),
+    ("**Give** Itzel five gold", "give", {"what": "gold", "amount": 5, "object": None, "to": "Itzel"}),
+    ("**Purchase** 3 food for 9 gold", "purchase", {"resource": "food", "amount": 3}),
+    ("**Purchase** food x2", "purchase", {"resource": "food", "amount": 2}),
+    ("**Train** Wisdom for 4 gold", "train", {"attribute": "wisdom"}),
+    ("**Sacrifice** my slave Tochtli to Tlaloc", "sacrifice", {"victim": "Tochtli", "god": "Tlaloc"}),
+    ("**Research** Bronze Working (I have 3 beakers)", "research", {"technology": "Bronze Working"}),
+    ("**Produce** a Granary, please", "produce", {"item": "Granary"}),
+    ("**Support** policy Tradition with 5 fame", "support policy", {"policy": "Tradition", "fame": 5}),
+    ("**Join Houses** with Xolotl's house", "join houses", {"with": "Xolotl"}),
 ])
 def test_each_keyword(text: str, kind: str, expected: dict[str, Any]) -> None:
     assert one(text).kind == kind

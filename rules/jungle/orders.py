@@ -271,6 +271,8 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
         result.diagnostics.append(Diagnostic(action.line, text, f"this action has {len(body):,} characters; "
                                              f"an action has at most {MAX_ACTION_CHARS:,}"))
         return
+    if keyword in COUNTED and keyword != "propose rule":
+        body = numerals(body)
     try:
         args, summary = READERS[keyword](" ".join(body.split()) if keyword not in FREE_TEXT else body.strip())
     except (OrderError, PhraseError) as exc:
@@ -315,6 +317,19 @@ def _expected(keyword: str) -> str:
 
 # ---- one reader per keyword: the text after it -> (args, summary) --------------------------------------------
 Reader = Callable[[str], tuple[dict[str, Any], str]]
+
+
+_NUMERALS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_NUMERAL = re.compile(r"\b(" + "|".join(_NUMERALS) + r"|twenty-five|thirty|forty|fifty|hundred)\b", re.IGNORECASE)
+_TENS = {"twenty-five": "25", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+COUNTED = ("give", "purchase", "offering", "support policy", "propose rule", "spend", "train")  # amounts in them
+
+
+def numerals(text: str) -> str:
+    """Amounts written in words as digits ("five gold" is "5 gold"), for the actions that take an amount."""
+    return _NUMERAL.sub(lambda m: _NUMERALS.get(m.group().casefold()) or _TENS[m.group().casefold()], text)
 
 
 def _names(phrases: list[Phrase]) -> list[str]:
@@ -613,8 +628,19 @@ def _span(text: str, ph: list[Phrase]) -> str:
     return wording.clean_name(text[start:names[-1].end])
 
 
+def _first_phrase(ph: list[Phrase]) -> list[Phrase]:
+    """The phrases up to the first punctuation after a name: "Bronze Working (I have 3 beakers)" is
+    "Bronze Working"."""
+    out: list[Phrase] = []
+    for p in ph:
+        if p.type == "SEP" and any(q.type == NAME for q in out):
+            break
+        out.append(p)
+    return out
+
+
 def _research(text: str) -> tuple[dict[str, Any], str]:
-    ph = read(text, "research")
+    ph = _first_phrase(read(text, "research"))
     tech = _span(text, [p if p.type != "NUMBER" else Phrase(NAME, p.text, p.start, p.end) for p in ph])
     if not tech:
         raise OrderError("the technology is missing")
@@ -622,7 +648,7 @@ def _research(text: str) -> tuple[dict[str, Any], str]:
 
 
 def _produce(text: str) -> tuple[dict[str, Any], str]:
-    ph = read(text, "produce")
+    ph = _first_phrase(read(text, "produce"))
     cut = next((i for i, p in enumerate(ph) if p.type == "IN"), len(ph))
     item = _span(text, [p if p.type != "NUMBER" else Phrase(NAME, p.text, p.start, p.end) for p in ph[:cut]])
     if not item:
@@ -696,8 +722,11 @@ def _train(text: str) -> tuple[dict[str, Any], str]:
     return {"attribute": attr}, f"trains {_attribute_words(attr)} (+1)"
 
 
+_TIMES = re.compile(r"(?<![\w-])[x\u00d7]\s?(\d+)\b", re.IGNORECASE)
+
+
 def _purchase(text: str) -> tuple[dict[str, Any], str]:
-    ph = read(text, "purchase")
+    ph = read(_TIMES.sub(r" \1", text), "purchase")  # "food x3"
     amount = _one(_numbers(ph), "how many points")
     res = _one(list(dict.fromkeys(r for p in ph if p.type == "RESOURCE" and (r := wording.resource(p.text)))),
                "what you buy (food, beakers or hammers)")
@@ -708,6 +737,7 @@ def _purchase(text: str) -> tuple[dict[str, Any], str]:
 
 def _join_houses(text: str) -> tuple[dict[str, Any], str]:
     other = _one(_names(read(text, "join_houses")), "the other house's character")
+    other = re.sub(r"['\u2019]s$", "", other)  # "with Xolotl's house"
     return {"with": other}, f"joins houses with {other}'s house"
 
 
@@ -748,7 +778,7 @@ def _propose_rule(text: str) -> tuple[dict[str, Any], str]:
     proposal = text[:at.start()].strip(" \n.;:-")
     if not proposal:
         raise OrderError("the proposal is missing")
-    ph = read(" ".join(text[at.end():].split()), "rule_offering")
+    ph = read(" ".join(numerals(text[at.end():]).split()), "rule_offering")
     offering: list[dict[str, Any]] = []
     amount: int | None = None
     for p in ph:

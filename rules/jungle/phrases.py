@@ -63,7 +63,7 @@ def read(text: str, start: str) -> list[Phrase]:
         elif isinstance(child, Tree):
             tokens = [t for t in child.scan_values(lambda v: isinstance(v, Token))]
             start_pos, end_pos = tokens[0].start_pos or 0, tokens[-1].end_pos or 0
-            kind = "GOD" if child.data == "god" else NAME
+            kind = NAME if child.data in ("name", "place", "number_place") else str(child.data).upper()
             out.append(Phrase(kind, text[start_pos:end_pos], start_pos, end_pos))
     return _join_names(out, text)
 
