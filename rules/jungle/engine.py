@@ -54,7 +54,6 @@ STEPS: dict[str, tuple[str, ...]] = {
     "eat": ("food",),
     "draw_festival": ("gods",),
     "gm_report": ("todo",),
-    "retenant": ("transfers", "land"),
     "check_join": ("houses",),
     "note_trapped": ("houses",),
 }
