@@ -1,6 +1,7 @@
 """The Law of the Jungle played by mail from end to end (issue 10, acceptance 1), through maild.testing's Table
 on SQLite and PostgreSQL: twelve players sign up by JOIN mail and buy before the game, the kick-off, three
-council sessions (the sign-up session, the council of T0, the council of T1) with attacks of every type,
+council sessions after it (T0, T1, T2; turn 1 is the sign-up session) with attacks of every type, joint and
+desperate ones,
 a sacrifice in and out of festival, a slave's defiance, a Captain over and under the word limit, research and
 production draws, and a GM update between sessions. Everything is asserted on the mail players and the GM read.
 
@@ -231,10 +232,15 @@ def test_a_game_by_mail(table: Table) -> None:
 
     # -- session 4, the council of T2: the Captain under the limit -----------------------------------------
     table.send(address("Yaotl"), "**Order** Jaguar Warriors: fortify on the hill")
+    # A joint attack: both name each other (JOINT ATTACKS); it resolves on the slowest participant's action.
+    table.send(address("Ameyal"), "**Attack** Tenoch, debate, joint with Citlali")
+    table.send(address("Citlali"), "**Attack** Tenoch, debate, joint with Ameyal")
     table.intake()
     ack = table.ack(address("Yaotl"))
     assert "Not understood" not in ack and "limit" not in ack, ack
     run(table, "session 4 morning")
+    news = table.newsletter("aztlan", 4, "morning")
+    assert re.search(r"(Ameyal and Citlali|Citlali and Ameyal) attack Tenoch \(debate\)\. Attack strength", news), news
     run(table, "session 4 afternoon")
     gm = mails_titled(table, "[aztlan] turn 4 report for the GM")[-1]
     assert "fortify on the hill" in gm, gm
