@@ -1,9 +1,9 @@
 """The Law of the Jungle played by mail from end to end (issue 10, acceptance 1), through maild.testing's Table
 on SQLite and PostgreSQL: twelve players sign up by JOIN mail and buy before the game, the kick-off, three
 council sessions after it (T0, T1, T2; turn 1 is the sign-up session) with attacks of every type, joint and
-desperate ones,
-a sacrifice in and out of festival, a slave's defiance, a Captain over and under the word limit, research and
-production draws, and a GM update between sessions. Everything is asserted on the mail players and the GM read.
+desperate ones, a sacrifice in and out of festival, a slave's defiance, a Captain over and under the word
+limit, research and production draws, and a GM update between sessions. Everything is asserted on the mail
+players and the GM read.
 
 The dice: every "Random Number" of the rules (`council.random_number`) is 1/2 in this game, so an attack's
 result is (A + D + L) / (D + L) / 2 with the city strength L = 0: the attacker wins outright when his strength
