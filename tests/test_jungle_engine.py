@@ -461,3 +461,18 @@ def test_a_join_mail_s_actions_are_checked_as_its_character_s() -> None:
 def test_an_afternoon_label_is_a_slot_of_its_own() -> None:
     assert order_key(placed("move", "Itzel", 1, part="afternoon").order) == ("itzel", "afternoon")
     assert order_key(placed("move", "Itzel", 1).order) == ("itzel",)
+
+
+def test_the_gm_hears_of_the_kick_off_and_of_no_sign_up_session_else(no_steps: dict[str, Any]) -> None:
+    no_steps["kick_off"] = lambda council: council.announce("Itzel of the house of ann is the first Tlatoani.")
+    no_steps["draw_festival"] = lambda rng: "Tlaloc"
+    w = engine_world(kicked_off=False)
+    w.settings["kickoff_houses"] = 9  # four houses: the sign-up goes on, and the GM gets no to-do mail
+    quiet = Jungle().resolve_phase(w.dump(), 1, "afternoon", {}, random.Random(0))
+    assert quiet.gm_report is None
+    w = World.load(quiet.state)
+    w.settings["kickoff_houses"] = 2
+    told = Jungle().resolve_phase(w.dump(), 2, "afternoon", {}, random.Random(0))
+    assert told.gm_report["sections"] == [{"title": "The kick-off: the council of T0 is the next session", "lines": [
+        "Itzel of the house of ann is the first Tlatoani.", "The game has begun: the council of T0 is session 3.",
+        "The next council session is held during the festival of Tlaloc."]}]

@@ -190,7 +190,9 @@ class Jungle(Ruleset):
             part = engine.morning(world, orders, rng)
             reports, events, parts = part.council.reports, part.council.events, ("morning",)
             todo: list[dict[str, Any]] | None = None
+            council_session = world.kicked_off
         else:
+            council_session = world.kicked_off
             after, evening = engine.afternoon(world, orders, rng)
             reports = after.council.reports + evening.council.reports
             events = after.council.events + evening.council.events
@@ -200,7 +202,13 @@ class Jungle(Ruleset):
         houses = sorted(set(world.houses) | {p for p in orders if not p.startswith("#")})
         printouts = chart.printouts(world, houses, reports, session, parts)
         newsletter = chart.newsletter(world, reports, session, parts)
-        report = self._gm_report(world, todo) if todo is not None else None
+        report = None
+        if todo is not None and council_session:
+            report = self._gm_report(world, todo)
+        elif todo is not None and world.kicked_off:  # the sign-up period ended this Evening: who was drawn
+            report = {"session": session, "sections": [
+                {"title": "The kick-off: the council of T0 is the next session",
+                 "lines": [r.text for r in evening.council.reports if r.house is None]}]}
         return PhaseResult(world.dump(), printouts, newsletter, events, gm_report=report)
 
     @staticmethod
