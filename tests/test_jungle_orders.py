@@ -319,6 +319,12 @@ def test_join(line: str, expected: dict[str, Any]) -> None:
     assert (o.kind, o.args) == ("join", expected)
 
 
+def test_a_lower_case_join_inside_an_order_is_orders_not_a_sign_up() -> None:
+    parsed = parse("**Order** Jaguar Warriors:\njoin the Eagle Warriors at the river\nJOIN Tizoc in Texcoco")
+    assert [o.kind for o in parsed.orders] == ["order", "join"]
+    assert parsed.orders[0].args["text"] == "join the Eagle Warriors at the river"
+
+
 def test_join_then_pregame_actions_are_his() -> None:
     parsed = parse("JOIN Itzel in Tenochtitlan\n**Purchase** 3 food\n**Train** Fame")
     assert [o.kind for o in parsed.orders] == ["join", "purchase", "train"]

@@ -153,9 +153,14 @@ def parse(text: str) -> ParsedOrders:
     lines = text.split("\n")
     result = ParsedOrders()
     headings: list[_Heading] = []
+    acting = False  # a bold action came before: a plain lower-case "join ..." is text of it from then on
     for i, line in enumerate(lines):
         plain = _MARKS.sub("", line)
-        if (m := _JOIN.match(plain)) is not None:
+        m = _JOIN.match(plain)
+        if m is not None and acting and not (plain.lstrip()[:4] == "JOIN" or line.lstrip().startswith("**")):
+            m = None  # "join the Eagle Warriors at the river" in a Captain's orders
+        acting = acting or _has_action(line)
+        if m is not None:
             try:
                 result.orders.append(_join(i + 1, plain.strip(), m.group("rest")))
             except _Rejected as rejected:
@@ -224,6 +229,15 @@ def _leading(lines: list[str]) -> list[bool]:
 
 
 _KEYWORD_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+
+
+_BOLD_RUN = re.compile(r"\*\*([^*\n]+)\*\*")
+
+
+def _has_action(line: str) -> bool:
+    """Whether a bold keyword stands anywhere on the line."""
+    return any(KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(run.group(1))), 0) is not None
+               for run in _BOLD_RUN.finditer(line))
 
 
 def _starts_action(line: str) -> bool:
