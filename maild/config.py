@@ -68,6 +68,8 @@ class ReplyLimits:
     # Strangers get one answer a day each, and all of them together this many an hour: mail with forged
     # senders must not turn maild into a source of backscatter.
     strangers_per_hour: int = 30
+    # Sign-ups by mail (a game's JOIN) each game takes in 24 hours: a wave of forged mail must not fill a game.
+    signups_per_day: int = 20
     # What an ack echoes of the mail: at most this many items per list, each line at most this long.
     ack_lines: int = 200
     ack_line_chars: int = 200
@@ -214,7 +216,7 @@ def _positive_int(t: dict[str, Any], key: str, default: int, ctx: str, where: st
 
 
 _LIMIT_COUNTS = ("replies_per_hour", "replies_per_day", "loop_replies", "strangers_per_hour", "ack_lines",
-                 "ack_line_chars")
+                 "ack_line_chars", "signups_per_day")
 
 
 def _limits(t: dict[str, Any], where: str) -> ReplyLimits:

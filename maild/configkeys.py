@@ -35,7 +35,8 @@ TOP: Schema = {
     "daemon": {"gm": None, "poll_interval": None, "max_mail_bytes": None, "max_intake_attempts": None,
                "intake_mail_seconds": None},
     "limits": {"replies_per_hour": None, "replies_per_day": None, "loop_replies": None,
-               "strangers_per_hour": None, "ack_lines": None, "ack_line_chars": None, "loop_window": None},
+               "strangers_per_hour": None, "ack_lines": None, "ack_line_chars": None, "loop_window": None,
+               "signups_per_day": None},
     "games": None,  # an array of tables, checked entry by entry with GAME
 }
 

@@ -65,12 +65,16 @@ class Game(Base):
 class Player(Base):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "name", name="uq_players_game_name"),
-                      UniqueConstraint("game_id", "email", name="uq_players_game_email"))
+                      UniqueConstraint("game_id", "email", name="uq_players_game_email"),
+                      Index("ix_players_game_joined", "game_id", "joined_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     name: Mapped[str] = mapped_column(String(100))
     email: Mapped[str] = mapped_column(String(320))  # lower case
     password: Mapped[str | None] = mapped_column(String(200))
+    # When he signed up by mail (a ruleset's `sign_up_word`); None for players of the setup or a GM's order.
+    # What the daily cap on sign-ups counts (limits.signups_per_day).
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class InboundMail(Base):

@@ -97,6 +97,19 @@ class TurnResult:
     newsletter: dict[str, Any]  # context for templates/<game>/newsletter.txt.j2
     events: list[dict[str, Any]] = field(default_factory=list)  # what happened, machine-readable
     finished: bool = False  # the game is over after this turn
+    # Context for templates/<game>/gm_report.txt.j2 (else the framework's, which prints ``sections``): a mail
+    # to the GM's address (config daemon.gm) with this result, e.g. what he must carry out in a game he
+    # plays elsewhere. None (the default): no such mail.
+    gm_report: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SignUp:
+    """A stranger's sign-up by mail that the ruleset takes (`Ruleset.sign_up`): the player's name, and the
+    password his later mails must carry, if the game gives one (the ack of the sign-up tells him)."""
+
+    player: str
+    password: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,11 @@ class PhaseResult(TurnResult):
 
     open_phase: OpenPhase | None = None
 
+
+#: The key the framework adds to the args of each order read from a line starting with the sign-up word (in a
+#: game that has one): the sender's registered address (for a sign-up, the one he signed up from), for the
+#: ruleset's `players(state)`. A player cannot write it: it is set on every such order, whatever he wrote.
+SIGN_UP_ADDRESS = "sign_up_address"
 
 # The name of the one phase of a game that declares none: its turns run as they always did.
 ONE_PHASE = "turn"
@@ -223,7 +241,8 @@ class Ruleset:
 
     - ``help.txt.j2`` (HELP), ``codesheet.txt.j2`` and any `MailCommand` template: ``game`` (the game's
       name), ``turn``, ``player`` (None for a stranger), ``command`` (the word, upper case), ``info``
-      (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy).
+      (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy,
+      sign-up word).
       The framework's ``command.txt.j2`` prints the lines ``info`` holds under the word in lower case.
     - ``printout.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` (words), ``player``, and the
       player's context from `resolve`'s ``TurnResult.printouts``. The framework's template reads
@@ -233,6 +252,20 @@ class Ruleset:
     - ``ack.txt.j2``: the framework's (orders understood, errors, STATUS); `template_context` is ``info``.
     - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline`` and the context `welcome` returns (no mail
       when it returns None); the framework's template reads ``sections`` as the printout's does.
+    - ``gm_report.txt.j2``: ``game``, ``turn``, ``phase`` (None in a one-phase game), ``finished``,
+      ``next_deadline`` and ``TurnResult.gm_report``; the framework's template reads ``sections`` too.
+
+    **Sign-up by mail.** A game anyone may join at any time sets `sign_up_word` ("JOIN") and overrides
+    `sign_up`. A mail from an address that is no player of the game, with a line starting with that word, is
+    parsed and handed to `sign_up` with the state of the open turn; a `SignUp` makes him a player at once (his
+    row, his address the sender's) and the mail is then taken as his orders for the open turn or phase, acked
+    like any player's: the JOIN order reaches `resolve` / `resolve_phase` among his orders, its args holding
+    his address under SIGN_UP_ADDRESS, and the ruleset creates his position from it under the name
+    `SignUp.player` (so `players(state)` names him so from then on). Until then he is a player of the
+    database who is not in `players(state)`: `check`, `status`, `welcome`, `export_players` and `resolve`
+    may be asked about him and must cope (an empty status, no welcome, no figures, his JOIN to resolve). The
+    framework bounds sign-ups (limits.signups_per_day a game; an address signs up once; robots never) and
+    tells the GM of each; once his JOIN made him part of the state, a turn offers him `welcome`.
     """
 
     #: The ruleset's name: the package under `rules/` and the folder of its templates under `templates/`.
@@ -258,6 +291,9 @@ class Ruleset:
     order_kinds: tuple[OrderKind, ...] = ()
     #: A paragraph on the game for HELP; default: the class's docstring.
     summary: str = ""
+    #: The word (any case) a line of a stranger's mail starts with to sign up for the game ("JOIN"); None
+    #: (the default): strangers cannot sign up by mail, the GM brings players in.
+    sign_up_word: str | None = None
 
     @property
     def gm_kinds(self) -> frozenset[str]:
@@ -286,6 +322,7 @@ class Ruleset:
             "commands": list(self.commands()),
             "late_policy": self.late_policy,
             "late_cancel_days": self.late_cancel_days,
+            "sign_up_word": self.sign_up_word.upper() if self.sign_up_word else None,
         }
 
     def parse(self, text: str) -> ParsedOrders:
@@ -381,6 +418,16 @@ class Ruleset:
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""
         return {}
+
+    def sign_up(self, state: dict[str, Any], turn: int, address: str, display_name: str | None,
+                orders: ParsedOrders) -> SignUp | str:
+        """Whether the stranger at `address` (his From name `display_name`) may join with the mail whose
+        orders parsed as `orders` (a line of it starts with `sign_up_word`), against `state`, the state of
+        the open turn `turn`: a `SignUp` with the name he will play under, or why not, in a player's words
+        ("the name Xolotl is taken", "no JOIN line could be read: write JOIN, your name and your city").
+        The framework refuses on its own a name some player already has (any case), one starting with #,
+        and one longer than 100 characters. Only called when `sign_up_word` is set; default: refused."""
+        return "this game takes no sign-ups by mail"
 
 
 class SetupError(ValueError):

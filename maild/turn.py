@@ -29,7 +29,7 @@ from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.phases import closed_early, is_phased, open_first_phase
 from maild.render import render
 from maild.ruleset import GM_ORDERS, PlacedOrder, Ruleset, TurnResult
-from maild.welcome import queue_welcomes
+from maild.welcome import queue_welcomes, signed_up_unwelcomed
 
 log = logging.getLogger("maild.turn")
 
@@ -224,9 +224,15 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         log.error("%s turn %d: %d orders failed with an error", game.name, turn.number, len(errors))
     deadline_text = format_deadline(next_deadline, game_timezone(app.config, game.name))
     queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text, phase=phase)
-    if not finished and (joined or gm_orders):
-        welcome = players_of(s, game) if gm_orders else [p for p in players_of(s, game) if p.name in joined]
-        queue_welcomes(s, app, game, ruleset, result.state, welcome, turn.number + 1, deadline_text)
+    if not finished:
+        everyone = players_of(s, game)
+        welcome = list(everyone) if gm_orders else [p for p in everyone if p.name in joined]
+        welcome += signed_up_unwelcomed(s, game, [p for p in everyone if p not in welcome])
+        if welcome:
+            # A player who signed up by mail is in the state once the turn took his JOIN; not before.
+            in_state = {spec.name for spec in ruleset.players(result.state)}
+            queue_welcomes(s, app, game, ruleset, result.state, [p for p in welcome if p.name in in_state],
+                           turn.number + 1, deadline_text)
     crashpoint("turn.before_commit")
     log.info("%s turn %d done", game.name, turn.number)
 
@@ -267,9 +273,10 @@ def render_turn(game: Game, number: int, result: TurnResult, finished: bool, nex
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
                     next_deadline: str, key_suffix: str = "", subject_note: str = "", phase: str | None = None
                     ) -> None:
-    """Every player's printout, and the newsletter to everyone. The turn runs once (its keys are new), so
-    the rows go in with one INSERT; a rerun gives them keys of their own. In a game of several phases a turn,
-    each phase's results go out on their own (`phase` names it; templates get it, None otherwise)."""
+    """Every player's printout, the newsletter to everyone, and the GM's report when the result has one
+    (`TurnResult.gm_report`). The turn runs once (its keys are new), so the rows go in with one INSERT; a rerun
+    gives them keys of their own. In a game of several phases a turn, each phase's results go out on their
+    own (`phase` names it; templates get it, None otherwise)."""
     players = players_of(s, game)
     if phase is not None:
         key_suffix = f":{phase}{key_suffix}"
@@ -288,6 +295,13 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
         rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{part}{key_suffix}", kind="newsletter",
                                  to=readers, game_id=game.id, body=newsletter, undisclosed=True,
                                  subject=f"[{game.name}] turn {number} newsletter{subject_note}"))
+    if result.gm_report is not None:
+        common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline,
+                  "phase": phase}
+        rows.append(outbound_row(app, key=f"gm_report:{game.name}:{number}{key_suffix}", kind="gm",
+                                 to=[app.config.gm_addr], game_id=game.id,
+                                 body=render(game.ruleset, "gm_report.txt.j2", **common, **result.gm_report),
+                                 subject=f"[{game.name}] turn {number} report for the GM{subject_note}"))
     insert_rows(s, rows)
 
 

@@ -4,6 +4,7 @@ so a rerun, a second sync or a turn that changes nothing for him never mails twi
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from typing import TYPE_CHECKING, Any
 
@@ -51,3 +52,20 @@ def queue_welcomes(s: Session, app: App, game: Game, ruleset: Ruleset, state: di
         welcomed.append(player.name)
     insert_rows(s, rows)
     return welcomed
+
+
+def signed_up_unwelcomed(s: Session, game: Game, players: list[Player]) -> list[Player]:
+    """Those of `players` who signed up by mail (see maild/intake/signup.py) and have had no welcome yet: a
+    turn offers them one once the ruleset has brought them into the state (their JOIN resolved)."""
+    newcomers = [p for p in players if p.joined_at is not None]
+    if not newcomers:
+        return []
+    keys = sorted(s.scalars(select(OutboundMail.key).where(OutboundMail.game_id == game.id,
+                                                           OutboundMail.kind == "welcome")))
+
+    def welcomed(player: Player) -> bool:  # a key of his is the first at or after his prefix, if any is
+        prefix = welcome_key(game.name, player.name, "")
+        at = bisect.bisect_left(keys, prefix)
+        return at < len(keys) and keys[at].startswith(prefix)
+
+    return [p for p in newcomers if not welcomed(p)]

@@ -28,6 +28,7 @@ from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, iter_new
+from maild.intake.signup import sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
@@ -36,7 +37,7 @@ from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_n
 from maild.policies import second_mail_words
 from maild.render import render
 from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
-from maild.ruleset import OrderSet, ParsedOrders, Ruleset, command_words
+from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
 
 log = logging.getLogger("maild.intake")
 
@@ -221,8 +222,16 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
         mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
     if player is None:
+        joined = sign_up(s, app, run, row, game, mail)
+        if isinstance(joined, Player):  # a newcomer's JOIN: his mail is his first orders
+            row.player_id = joined.id
+            handle_orders(s, app, row, game, joined, mail, run, signed_up=True)
+            return
+        refused = joined.reason if joined is not None else None
         row.note = f"{mail.from_addr} is not a player of {game.name}"
-        _answer_stranger(s, app, run, row, game, mail)
+        if joined is not None:
+            row.note = f"{row.note}; {joined.note}"
+        _answer_stranger(s, app, run, row, game, mail, signup_refused=refused)
         _hold(run, row, "unknown_sender", row.note, game)
         return
     row.player_id = player.id
@@ -279,10 +288,12 @@ def _answer_subject(subject: str, game: str, default: str) -> str:
 
 
 def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail: ReadMail,
-                     player: Player | None = None, problem: str | None = None) -> None:
+                     player: Player | None = None, problem: str | None = None,
+                     signup_refused: str | None = None) -> None:
     """A stranger's mail gets one short answer a day, HELP's order sheet if asked: it is how a newcomer
     finds the game. The mail itself stays held for the GM (the sender may be forged, hence once a day).
-    With `player` and `problem`: a HELP that named a player but could not prove it was him, answered so."""
+    With `player` and `problem`: a HELP that named a player but could not prove it was him, answered so.
+    With `signup_refused`: why his sign-up (the game's JOIN) was refused."""
     assert mail.from_addr is not None
     ruleset = ruleset_named(game.ruleset)
     commands, _problems = game_commands(ruleset, game, mail)
@@ -293,7 +304,9 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     help_ = help_text(game, ruleset, game.turn, context, public, phase_note=note)
     body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
                   sender=Echo(app.config.limits).line(mail.from_addr), problem=problem,
-                  player=player.name if player is not None else None)
+                  player=player.name if player is not None else None,
+                  signup_refused=Echo(app.config.limits).line(signup_refused),
+                  sign_up_word=(ruleset.sign_up_word or "").upper() if not game.finished else "")
     held_back = give(s, app, Answer(
         kind=STRANGER, key=f"stranger:{row.id}", outbox_kind="stranger", to=mail.from_addr,
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
@@ -414,7 +427,9 @@ def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, num
 
 
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
-                  run: IntakeRun) -> None:
+                  run: IntakeRun, signed_up: bool = False) -> None:
+    """Book a player's orders and ack them. `signed_up`: this mail has just made him a player (his JOIN),
+    which the ack says."""
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
@@ -429,6 +444,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
+    if ruleset.sign_up_word:  # a sign-up order carries his address into the state (see SIGN_UP_ADDRESS)
+        lines = sign_up_lines(ruleset, mail)
+        parsed = ParsedOrders([dataclasses.replace(o, args={**o.args, SIGN_UP_ADDRESS: player.email})
+                               if o.line in lines else o for o in parsed.orders], parsed.diagnostics)
     refused: str | None = None
     cancelled: str | None = None
     if "CANCEL" in commands and turn is not None:
@@ -492,7 +511,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
-                  ignored=echo("ignored", read.ignored),
+                  ignored=echo("ignored", read.ignored), signed_up=signed_up,
+                  password=player.password if signed_up else None,
                   nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,

@@ -29,3 +29,9 @@ def kill(council: Council, character: Character, cause: str) -> None:
     council.tell(character.house, f"{character.name} died: {cause}.")
     council.announce(f"{character.name} of the house of {character.house} died: {cause}.")
     council.event("death", character=character.name, cause=cause)
+    # The places he leaves are filled: a unit's Captain, a city's throne, a citizen's land (units, cities).
+    # Imported here because both modules kill through this function.
+    from . import cities, units
+
+    units.after_death(council, character)
+    cities.after_death(council, character)

@@ -95,6 +95,11 @@ class House:
     gold: int = 0
     password: str | None = None
     since: int = 0  # the session the house joined
+    # Join Houses (maild_rules.jungle.houses): the house whose food and gold this one shares, and the offer
+    # to join that waits for the other house's highest-Fame character ({"with": house, "session": n}).
+    joined: str | None = None
+    join_offer: dict[str, Any] | None = None
+    trapped_since: int | None = None  # since when all its characters are Slave-Tenants (signing up again)
 
 
 @dataclass
@@ -170,10 +175,19 @@ class World:
     # twice): character -> the action as stored, kept for the Afternoon.
     both: dict[str, dict[str, Any]] = field(default_factory=dict)
     policy_support: list[dict[str, Any]] = field(default_factory=list)  # {character, policy, fame}
+    # This session's Research and Produce actions, kept for the Evening's draws (maild_rules.jungle.research):
+    # {character, technology, part} and {character, city, item, part}, in the order they resolved.
+    research: list[dict[str, Any]] = field(default_factory=list)
+    production: list[dict[str, Any]] = field(default_factory=list)
+    # The last Evening's picks (research, production, policy), which the GM's update credits titles by.
+    draws: list[dict[str, Any]] = field(default_factory=list)
     proposals: list[dict[str, Any]] = field(default_factory=list)  # rule changes and diplomacy, for the GM
     todo: list[dict[str, Any]] = field(default_factory=list)  # this session's to-do list for the GM
     log: list[dict[str, Any]] = field(default_factory=list)  # this phase's events (printouts, newsletter)
     settings: dict[str, Any] = field(default_factory=dict)  # the setup's options
+    # The characters of a captured settler or worker, out of the game until it is rescued: unit -> the names
+    # (units.capture_unit / units.rescue_unit).
+    held: dict[str, list[str]] = field(default_factory=dict)
 
     # -- lookups --------------------------------------------------------------------------------------
     def character(self, name: str) -> Character | None:
