@@ -264,6 +264,21 @@ def test_character_blocks() -> None:
     assert one("**Toil**").args["character"] is None
 
 
+def test_headings_with_words_around_the_name() -> None:
+    orders = parse("Actions for Itzel:\n**Toil**\nCoyotl's orders:\n**Toil**\n**Itzel**:\n**Defend**").orders
+    assert [o.args["character"] for o in orders] == ["Itzel", "Coyotl", "Itzel"]
+
+
+def test_check_slaves_the_dead_and_a_character_joining() -> None:
+    w = small_world()
+    w.characters["Ome"].alive = False
+    parsed = parse("Ome:\n**Toil**\nTochtli:\n**Toil**")
+    assert [d.message for d in check(w, 1, "carl", parsed.orders)] == [
+        "Ome is dead", "Tochtli is not of your house (nor your slave)"]
+    # A mail that signs up and acts: the actions are his new character's, checked once he is in the game.
+    assert check(w, 1, "dora", parse("JOIN Tizoc in Texcoco\n**Purchase** 3 food").orders) == []
+
+
 def test_a_name_and_colon_inside_an_order_is_text_not_a_character() -> None:
     """"If attacked:" is followed by orders, not by an action: it stays in the Captain's text."""
     o = one("**Order** Jaguar Warriors: hold the hill\nIf attacked:\nretreat to Tenochtitlan")
@@ -274,6 +289,7 @@ def test_a_name_and_colon_inside_an_order_is_text_not_a_character() -> None:
 def test_morning_and_afternoon_labels() -> None:
     orders = parse("Morning:\n**Attack** Xolotl, duel\nAfternoon:\n**Toil**").orders
     assert [o.args["part"] for o in orders] == ["morning", "afternoon"]
+    assert orders[1].summary == "Afternoon: your character toils"
 
 
 # ---- what is not understood -------------------------------------------------------------------------------------

@@ -208,6 +208,9 @@ def _heading(line: str, leads: bool) -> _Heading | None:
     if m is None:
         return None
     name = " ".join(m.group("name").split())
+    # "Actions for Itzel:", "Itzel's orders:" name Itzel.
+    name = _HEADING_WORDS_BEFORE.sub("", name)
+    name = _HEADING_WORDS_AFTER.sub("", name) or name
     if KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(name)), 0):
         return None  # "Attack:" is an action written without bold, not a character
     part = _PARTS.get(name.casefold())
@@ -228,6 +231,8 @@ def _leading(lines: list[str]) -> list[bool]:
     return out
 
 
+_HEADING_WORDS_BEFORE = re.compile(r"^(?:actions?|orders?)\s+(?:for|of)\s+", re.IGNORECASE)
+_HEADING_WORDS_AFTER = re.compile(r"(?:['\u2019]s)?\s+(?:actions?|orders?)$", re.IGNORECASE)
 _KEYWORD_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
 
 
@@ -299,6 +304,8 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
     args.update(character=character, both=both, part=part)
     who = character or "your character"
     summary = f"{who} {summary}" + (" (both actions)" if both else "")
+    if part is not None:
+        summary = f"{part.title()}: {summary}"
     result.orders.append(Order(action.line, text, keyword, args, summary))
 
 
