@@ -70,6 +70,10 @@ def test_joint_attack_with_principal_and_type_after_a_dash() -> None:
 
 def test_attack_summary_reads_as_understood() -> None:
     assert one("Itzel:\n**Attack** Xolotl, duel, desperate").summary == "Itzel attacks Xolotl: a desperate duel"
+    # The actor named among the joint attackers is left out of the list of the others.
+    o = one("itzel:\n**Attack** Xolotl, capture (joint with Itzel and Coyotl, Coyotl principal)")
+    assert o.args["joint"] == ["Coyotl"]
+    assert o.summary == "itzel attacks Xolotl: a capture, joint with Coyotl, Coyotl principal"
 
 
 @pytest.mark.parametrize(("text", "item"), [

@@ -297,10 +297,12 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
     except (OrderError, PhraseError) as exc:
         result.diagnostics.append(Diagnostic(action.line, text, f"{exc}: {_expected(keyword)}"))
         return
-    if keyword == "attack" and character is not None and character in args["joint"]:
+    if keyword == "attack" and character is not None:
         # "(joint with Coyotl, Itzel principal)" in Itzel's own action: the joint list names the others.
-        args["joint"] = [n for n in args["joint"] if n != character]
-        summary = summary.replace(f"joint with {character} and ", "joint with ")
+        others = [n for n in args["joint"] if wording.fold(n) != wording.fold(character)]
+        if others != args["joint"]:
+            args["joint"] = others
+            summary = _attack_summary(args)
     args.update(character=character, both=both, part=part)
     who = character or "your character"
     summary = f"{who} {summary}" + (" (both actions)" if both else "")
@@ -580,15 +582,18 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
             args["item"] = {"kind": item_kind, "name": _one(item, "the item") if item else None}
     elif item:
         raise OrderError(f"only a challenge or an overthrow is for an item, not a {kind}")
-    words = ("a desperate " if desperate else "a ") + kind
-    summary = f"attacks {target}: {words}"
-    if joint_names:
-        summary += f", joint with {_and(joint_names)}"
-        if args["principal"]:
-            summary += f", {args['principal']} principal"
+    return args, _attack_summary(args)
+
+
+def _attack_summary(args: dict[str, Any]) -> str:
+    summary = f"attacks {args['target']}: {'a desperate ' if args['desperate'] else 'a '}{args['type']}"
+    if args["joint"]:
+        summary += f", joint with {_and(args['joint'])}"
+    if args["principal"]:
+        summary += f", {args['principal']} principal"
     if args["item"]:
         summary += f", for {args['item']['kind'] or 'the item'} {args['item']['name'] or ''}".rstrip()
-    return args, summary
+    return summary
 
 
 def _adjacent(ph: list[Phrase], p: Phrase) -> bool:
