@@ -255,10 +255,12 @@ def bold_game() -> Any:
     unregister(_Bold.name)
 
 
-def test_through_the_whole_intake_every_program_gives_the_same_order_set(tmp_path: Path, bold_game: Any) -> None:
-    """Maildir, daemon pass, database: each player's mail from another program, the same order set stored."""
+def test_through_the_whole_intake_every_program_gives_the_same_order_set(tmp_path: Path, db_url: str,
+                                                                         bold_game: Any) -> None:
+    """Maildir, daemon pass, database (SQLite and PostgreSQL): each player's mail from another program, the
+    same order set stored."""
     players = [f"p{i}" for i in range(len(CLIENTS))]
-    with Table(tmp_path, now=datetime(2026, 11, 25, 9, 0, tzinfo=UTC)) as table:
+    with Table(tmp_path, db_url=db_url, now=datetime(2026, 11, 25, 9, 0, tzinfo=UTC)) as table:
         table.create_game("jungle1", _Bold.name, {"players": players})
         table.intake()  # the welcomes
         for n, (player, build) in enumerate(zip(players, CLIENTS.values(), strict=True), start=1):
