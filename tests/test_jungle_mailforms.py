@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import quopri
+import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,7 +60,7 @@ def _qp(text: str) -> str:
 def _head(sender: str, n: int, mailer: str, ctype: str) -> str:
     return (f"From: Anna <{sender}>\r\nTo: gm@example.org\r\nSubject: council\r\n"
             "Date: Wed, 25 Nov 2026 09:12:33 +0000\r\n"
-            f"Message-ID: <jungle-{n}-{abs(hash(mailer)) % 10_000}@mail.example.org>\r\nMIME-Version: 1.0\r\n"
+            f"Message-ID: <jungle-{n}-{zlib.crc32(mailer.encode()) % 10_000}@mail.example.org>\r\nMIME-Version: 1.0\r\n"
             f"{mailer}Content-Type: {ctype}\r\n")
 
 
@@ -125,6 +126,28 @@ def gmail_span(sender: str, game: str, n: int) -> bytes:
                         span)
 
 
+def gmail_block(sender: str, game: str, n: int) -> bytes:
+    """Gmail with the whole block made bold: one ``<b>`` over ``<br>``-separated lines, which its plain part
+    writes as one ``*...*`` run over every line; the names and objects are bold too."""
+    text = [(b or "") + rest for b, rest in LINES]
+    plain = "\n".join([f"#{game} anna", "Hello,", "", "*" + "\n".join(text) + "*", "", "Regards,", "Anna"])
+    inner = "<br>".join(html.escape(line, quote=False) for line in text)
+    html_part = (f'<div dir="ltr"><div>#{game} anna</div>Hello,<div><br></div><div><b>{inner}</b></div>'
+                 "<div><br></div><div>Regards,</div><div>Anna</div></div>\n")
+    boundary = f"000000000000b10c4b10c4{n:04d}"
+    return _alternative(_head(sender, n, "", f'multipart/alternative; boundary="{boundary}"'), boundary, plain,
+                        html_part)
+
+
+def gmail_block_plain(sender: str, game: str, n: int) -> bytes:
+    """The plain part of the same mail alone."""
+    raw = gmail_block(sender, game, n).decode("ascii")
+    head, rest = raw.split("\r\n\r\n", 1)
+    plain = rest.split("\r\n\r\n", 1)[1].split("\r\n--", 1)[0]
+    head = head.replace(head[head.index("Content-Type:"):], "Content-Type: text/plain; charset=UTF-8")
+    return (head + "\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" + plain + "\r\n").encode("ascii")
+
+
 _MSO = "<p class=MsoNormal>{}<o:p></o:p></p>\r\n"
 _FONT = "<span style='font-family:\"Calibri\",sans-serif'>{}</span>"
 
@@ -175,7 +198,8 @@ def thunderbird_html_only(sender: str, game: str, n: int) -> bytes:
 
 CLIENTS: dict[str, Callable[[str, str, int], bytes]] = {
     "plain-double-star": plain_double, "plain-single-star": plain_single, "gmail": gmail,
-    "gmail-html-only": gmail_html_only, "gmail-bold-span": gmail_span, "outlook": outlook,
+    "gmail-html-only": gmail_html_only, "gmail-bold-span": gmail_span, "gmail-bold-block": gmail_block,
+    "gmail-bold-block-plain": gmail_block_plain, "outlook": outlook,
     "thunderbird": thunderbird, "thunderbird-html-only": thunderbird_html_only,
 }
 
@@ -231,10 +255,12 @@ def bold_game() -> Any:
     unregister(_Bold.name)
 
 
-def test_through_the_whole_intake_every_program_gives_the_same_order_set(tmp_path: Path, bold_game: Any) -> None:
-    """Maildir, daemon pass, database: each player's mail from another program, the same order set stored."""
+def test_through_the_whole_intake_every_program_gives_the_same_order_set(tmp_path: Path, db_url: str,
+                                                                         bold_game: Any) -> None:
+    """Maildir, daemon pass, database (SQLite and PostgreSQL): each player's mail from another program, the
+    same order set stored."""
     players = [f"p{i}" for i in range(len(CLIENTS))]
-    with Table(tmp_path, now=datetime(2026, 11, 25, 9, 0, tzinfo=UTC)) as table:
+    with Table(tmp_path, db_url=db_url, now=datetime(2026, 11, 25, 9, 0, tzinfo=UTC)) as table:
         table.create_game("jungle1", _Bold.name, {"players": players})
         table.intake()  # the welcomes
         for n, (player, build) in enumerate(zip(players, CLIENTS.values(), strict=True), start=1):

@@ -70,6 +70,10 @@ def test_joint_attack_with_principal_and_type_after_a_dash() -> None:
 
 def test_attack_summary_reads_as_understood() -> None:
     assert one("Itzel:\n**Attack** Xolotl, duel, desperate").summary == "Itzel attacks Xolotl: a desperate duel"
+    # The actor named among the joint attackers is left out of the list of the others.
+    o = one("itzel:\n**Attack** Xolotl, capture (joint with Itzel and Coyotl, Coyotl principal)")
+    assert o.args["joint"] == ["Coyotl"]
+    assert o.summary == "itzel attacks Xolotl: a capture, joint with Coyotl, Coyotl principal"
 
 
 @pytest.mark.parametrize(("text", "item"), [
@@ -264,6 +268,21 @@ def test_character_blocks() -> None:
     assert one("**Toil**").args["character"] is None
 
 
+def test_headings_with_words_around_the_name() -> None:
+    orders = parse("Actions for Itzel:\n**Toil**\nCoyotl's orders:\n**Toil**\n**Itzel**:\n**Defend**").orders
+    assert [o.args["character"] for o in orders] == ["Itzel", "Coyotl", "Itzel"]
+
+
+def test_check_slaves_the_dead_and_a_character_joining() -> None:
+    w = small_world()
+    w.characters["Ome"].alive = False
+    parsed = parse("Ome:\n**Toil**\nTochtli:\n**Toil**")
+    assert [d.message for d in check(w, 1, "carl", parsed.orders)] == [
+        "Ome is dead", "Tochtli is not of your house (nor your slave)"]
+    # A mail that signs up and acts: the actions are his new character's, checked once he is in the game.
+    assert check(w, 1, "dora", parse("JOIN Tizoc in Texcoco\n**Purchase** 3 food").orders) == []
+
+
 def test_a_name_and_colon_inside_an_order_is_text_not_a_character() -> None:
     """"If attacked:" is followed by orders, not by an action: it stays in the Captain's text."""
     o = one("**Order** Jaguar Warriors: hold the hill\nIf attacked:\nretreat to Tenochtitlan")
@@ -274,6 +293,7 @@ def test_a_name_and_colon_inside_an_order_is_text_not_a_character() -> None:
 def test_morning_and_afternoon_labels() -> None:
     orders = parse("Morning:\n**Attack** Xolotl, duel\nAfternoon:\n**Toil**").orders
     assert [o.args["part"] for o in orders] == ["morning", "afternoon"]
+    assert orders[1].summary == "Afternoon: your character toils"
 
 
 # ---- what is not understood -------------------------------------------------------------------------------------
@@ -317,6 +337,12 @@ def test_order_text_ends_before_the_signature() -> None:
 def test_join(line: str, expected: dict[str, Any]) -> None:
     o = one(line)
     assert (o.kind, o.args) == ("join", expected)
+
+
+def test_a_lower_case_join_inside_an_order_is_orders_not_a_sign_up() -> None:
+    parsed = parse("**Order** Jaguar Warriors:\njoin the Eagle Warriors at the river\nJOIN Tizoc in Texcoco")
+    assert [o.kind for o in parsed.orders] == ["order", "join"]
+    assert parsed.orders[0].args["text"] == "join the Eagle Warriors at the river"
 
 
 def test_join_then_pregame_actions_are_his() -> None:

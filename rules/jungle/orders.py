@@ -153,9 +153,14 @@ def parse(text: str) -> ParsedOrders:
     lines = text.split("\n")
     result = ParsedOrders()
     headings: list[_Heading] = []
+    acting = False  # a bold action came before: a plain lower-case "join ..." is text of it from then on
     for i, line in enumerate(lines):
         plain = _MARKS.sub("", line)
-        if (m := _JOIN.match(plain)) is not None:
+        m = _JOIN.match(plain)
+        if m is not None and acting and not (plain.lstrip()[:4] == "JOIN" or line.lstrip().startswith("**")):
+            m = None  # "join the Eagle Warriors at the river" in a Captain's orders
+        acting = acting or _has_action(line)
+        if m is not None:
             try:
                 result.orders.append(_join(i + 1, plain.strip(), m.group("rest")))
             except _Rejected as rejected:
@@ -203,6 +208,9 @@ def _heading(line: str, leads: bool) -> _Heading | None:
     if m is None:
         return None
     name = " ".join(m.group("name").split())
+    # "Actions for Itzel:", "Itzel's orders:" name Itzel.
+    name = _HEADING_WORDS_BEFORE.sub("", name)
+    name = _HEADING_WORDS_AFTER.sub("", name) or name
     if KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(name)), 0):
         return None  # "Attack:" is an action written without bold, not a character
     part = _PARTS.get(name.casefold())
@@ -223,7 +231,18 @@ def _leading(lines: list[str]) -> list[bool]:
     return out
 
 
+_HEADING_WORDS_BEFORE = re.compile(r"^(?:actions?|orders?)\s+(?:for|of)\s+", re.IGNORECASE)
+_HEADING_WORDS_AFTER = re.compile(r"(?:['\u2019]s)?\s+(?:actions?|orders?)$", re.IGNORECASE)
 _KEYWORD_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+
+
+_BOLD_RUN = re.compile(r"\*\*([^*\n]+)\*\*")
+
+
+def _has_action(line: str) -> bool:
+    """Whether a bold keyword stands anywhere on the line."""
+    return any(KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(run.group(1))), 0) is not None
+               for run in _BOLD_RUN.finditer(line))
 
 
 def _starts_action(line: str) -> bool:
@@ -278,13 +297,17 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
     except (OrderError, PhraseError) as exc:
         result.diagnostics.append(Diagnostic(action.line, text, f"{exc}: {_expected(keyword)}"))
         return
-    if keyword == "attack" and character is not None and character in args["joint"]:
+    if keyword == "attack" and character is not None:
         # "(joint with Coyotl, Itzel principal)" in Itzel's own action: the joint list names the others.
-        args["joint"] = [n for n in args["joint"] if n != character]
-        summary = summary.replace(f"joint with {character} and ", "joint with ")
+        others = [n for n in args["joint"] if wording.fold(n) != wording.fold(character)]
+        if others != args["joint"]:
+            args["joint"] = others
+            summary = _attack_summary(args)
     args.update(character=character, both=both, part=part)
     who = character or "your character"
     summary = f"{who} {summary}" + (" (both actions)" if both else "")
+    if part is not None:
+        summary = f"{part.title()}: {summary}"
     result.orders.append(Order(action.line, text, keyword, args, summary))
 
 
@@ -559,15 +582,18 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
             args["item"] = {"kind": item_kind, "name": _one(item, "the item") if item else None}
     elif item:
         raise OrderError(f"only a challenge or an overthrow is for an item, not a {kind}")
-    words = ("a desperate " if desperate else "a ") + kind
-    summary = f"attacks {target}: {words}"
-    if joint_names:
-        summary += f", joint with {_and(joint_names)}"
-        if args["principal"]:
-            summary += f", {args['principal']} principal"
+    return args, _attack_summary(args)
+
+
+def _attack_summary(args: dict[str, Any]) -> str:
+    summary = f"attacks {args['target']}: {'a desperate ' if args['desperate'] else 'a '}{args['type']}"
+    if args["joint"]:
+        summary += f", joint with {_and(args['joint'])}"
+    if args["principal"]:
+        summary += f", {args['principal']} principal"
     if args["item"]:
         summary += f", for {args['item']['kind'] or 'the item'} {args['item']['name'] or ''}".rstrip()
-    return args, summary
+    return summary
 
 
 def _adjacent(ph: list[Phrase], p: Phrase) -> bool:
