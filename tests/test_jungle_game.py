@@ -208,7 +208,7 @@ def test_a_game_by_mail(table: Table) -> None:
                                  "burn every barbarian camp you find")
     # The escape: Tochtli's A = sqrt(XP 1) + sqrt(Wisdom 1) + sqrt(Fame 0) = 2; Coyotl's D is 4.00 (Wisdom 4 after
     # the capture's +1, Fame 1, XP 1 after a hungry Evening: 1 + 2 + 1): (2 + 4) / 4 * 1/2 = 0.75, between 0.67
-    # and 1: a draw, he stays a slave (and gains 1 XP, Wisdom and Fame for trying: ESCAPE).
+    # and 1: a draw, he stays a slave.
     assert "Tochtli attacks Coyotl (escape). Attack strength 2.00, defence strength 4.00 (Coyotl), location " \
            "strength 0; result 0.75: draw." in news, news
     assert "Slave of Coyotl" in chart_line(news, "Tochtli")
@@ -221,8 +221,8 @@ def test_a_game_by_mail(table: Table) -> None:
     gm = mails_titled(table, "[aztlan] turn 3 report for the GM")[-1]
     assert "Jaguar Warriors" in gm and "fortify" in gm, gm
     coyotl = chart_line(news, "Coyotl")
-    # Out of festival; Tochtli's attributes when sacrificed, read from the Morning's chart (his escape
-    # attempt's gains are in it), and his Defiant Slave N added (DEFIANT SLAVE (N)).
+    # Out of festival; Tochtli's attributes when sacrificed, read from the Morning's chart (as the escape left
+    # them), and his Defiant Slave N added (DEFIANT SLAVE (N)).
     before = table.printout("aztlan", 3, "Tochtli", "morning")
     xp, fame, wisdom = (int(re.search(rf"Tochtli: \w+, .*{w} (\d+)", before).group(1))
                         for w in ("XP", "Fame", "Wisdom"))

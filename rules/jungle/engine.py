@@ -125,6 +125,12 @@ def _acting_character(world: World, house: str, args: dict[str, Any]) -> Charact
     return c
 
 
+def said(name: str, text: str) -> str:
+    """An action as the printout names it: "Itzel: **Train** XP", or the orders' summary when it already
+    begins with the character's name ("Itzel trains XP (+1)")."""
+    return text if key(text).startswith(key(name)) else f"{name}: {text}"
+
+
 def _is_owner_house(world: World, slave: Character, house: str) -> bool:
     owner = world.character(slave.owner) if slave.owner else None
     return owner is not None and owner.house == house
@@ -180,7 +186,7 @@ def gather(council: Council, orders: dict[str, list[PlacedOrder]]) -> list[Actio
                 own.setdefault(c.name, []).append(_action(c, placed, part, house))
             elif c.owner and _is_owner_house(world, c, house):
                 if part != "morning":
-                    council.tell(house, f"{c.name}: {placed.order.summary or placed.order.text}: not carried out: "
+                    council.tell(house, f"{said(c.name, placed.order.summary or placed.order.text)}: not carried out: "
                                         "an owner may demand his slave's action only for the Morning.")
                     continue
                 dictated.setdefault(c.name, []).append(_action(c, placed, part, house))
@@ -198,13 +204,13 @@ def gather(council: Council, orders: dict[str, list[PlacedOrder]]) -> list[Actio
             continue
         if c.since >= session:
             for a in own.get(name, []) + dictated.get(name, []):
-                council.tell(a.house, f"{c.name}: {a.text}: not carried out: {c.name} came into the game this "
+                council.tell(a.house, f"{said(c.name, a.text)}: not carried out: {c.name} came into the game this "
                                       "session and acts from the next one.")
             continue
         mine, replaced = _latest(own.get(name, []))
         ordered, replaced_too = _latest(dictated.get(name, []))
         for a in replaced + replaced_too:
-            council.tell(a.house, f"{c.name}: {a.text}: not carried out: a later action for {c.name} replaced it.")
+            council.tell(a.house, f"{said(c.name, a.text)}: not carried out: a later action for {c.name} replaced it.")
         if part == "morning":
             action = _morning_choice(council, c, mine, ordered)
         else:
@@ -220,7 +226,7 @@ def _pregame(council: Council, c: Character, actions: list[Action]) -> list[Acti
         if a.keyword in PREGAME:
             ok.append(a)
         else:
-            council.tell(a.house, f"{c.name}: {a.text}: not carried out: the game has not begun; before the "
+            council.tell(a.house, f"{said(c.name, a.text)}: not carried out: the game has not begun; before the "
                                   "kick-off a house may only Purchase, Train and Recruit.")
     return ok
 
@@ -252,7 +258,7 @@ def _morning_choice(council: Council, c: Character, mine: Action | None, ordered
 
         n = defiance(c, attacks_owner(council.world, c, mine))
         council.tell(c.house, f"{c.name} defies his owner {c.owner} and does as you say: Defiant Slave ({n}).")
-        council.tell(ordered.house, f"{c.name}: {ordered.text}: not carried out: {c.name} defied you and "
+        council.tell(ordered.house, f"{said(c.name, ordered.text)}: not carried out: {c.name} defied you and "
                                     f"did as his own house said (Defiant Slave ({n})).")
         council.event("defiance", character=c.name, owner=c.owner, n=n)
         return mine
@@ -275,16 +281,16 @@ def _afternoon_choice(council: Council, c: Character, mine: Action | None) -> Ac
         if mine is not None and mine.keyword == "toil":
             return mine
         if mine is not None:
-            council.tell(mine.house, f"{c.name}: {mine.text}: not carried out: {c.name} began this session as "
+            council.tell(mine.house, f"{said(c.name, mine.text)}: not carried out: {c.name} began this session as "
                                      f"a tenant of {c.landlord} and must toil.")
         return Action(c.name, "toil", {}, "afternoon", AUTOMATIC, c.house, "Toil (automatic: a tenant toils)")
     if plan is not None:
         if mine is not None:
-            council.tell(mine.house, f"{c.name}: {mine.text}: not carried out: {c.name} spends both actions of "
+            council.tell(mine.house, f"{said(c.name, mine.text)}: not carried out: {c.name} spends both actions of "
                                      f"this session on {plan['text']}.")
         return Action(**{**plan, "part": "afternoon"})
     if mine is not None and mine.both:
-        council.tell(mine.house, f"{c.name}: {mine.text}: not carried out: an action on both actions of a "
+        council.tell(mine.house, f"{said(c.name, mine.text)}: not carried out: an action on both actions of a "
                                  "session is sent for the Morning.")
         return None
     return mine
@@ -309,7 +315,7 @@ def resolve_one(council: Council, action: Action) -> None:
         council.tell_all(houses, f"{action.character}: {action.text}: void: {action.character} is dead.")
         return
     handler = HANDLERS.get(action.keyword)
-    heading = action.text if key(action.text).startswith(key(actor.name)) else f"{actor.name}: {action.text}"
+    heading = said(actor.name, action.text)
     council.tell_all(houses, heading)
     if handler is None:
         council.tell_all(houses, f"  void: {action.keyword} is not implemented yet; the GM has been told.")
