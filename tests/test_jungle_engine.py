@@ -476,3 +476,19 @@ def test_the_gm_hears_of_the_kick_off_and_of_no_sign_up_session_else(no_steps: d
     assert told.gm_report["sections"] == [{"title": "The kick-off: the council of T0 is the next session", "lines": [
         "Itzel of the house of ann is the first Tlatoani.", "The game has begun: the council of T0 is session 3.",
         "The next council session is held during the festival of Tlaloc."]}]
+
+
+def test_a_gm_update_is_checked_against_the_updates_recorded_before_it() -> None:
+    # The first update founds Tlatelolco; the second names a hex of it: alone it is refused (no such city),
+    # after the first it is taken.
+    from maild.ruleset import Order as GmOrder
+
+    state = example_state()
+    found = {"cities": {"Tlatelolco": {"centre": "Tlatelolco", "citizens": 1,
+                                       "hexes": {"Tlatelolco": {"food": 2}}}}}
+    second = {"cities": {"Tlatelolco": {"hexes": {"Reeds": {"food": 1}}}}}
+    ruleset = Jungle()
+    assert ruleset.check_gm(state, "gm_update", {"file": found}) is None
+    assert ruleset.check_gm(state, "gm_update", {"file": second}) is not None
+    pending = (GmOrder(0, "update", "gm_update", {"file": found}, "update"),)
+    assert ruleset.check_gm(state, "gm_update", {"file": second}, pending) is None

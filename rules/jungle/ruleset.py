@@ -140,7 +140,15 @@ class Jungle(Ruleset):
                  pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
         if _update is None or not hasattr(_update, "check_update"):
             return None
-        return _update.check_update(World.load(state), fields.get("file", fields))
+        world = World.load(state)
+        if pending:  # checked against the world as the updates already recorded for the turn will leave it
+            from .council import Council
+
+            council = Council(world, random.Random(0), "morning")  # a scratch copy: its draws are never kept
+            for order in pending:
+                if order.kind == kind and _update.check_update(world, order.args.get("file", order.args)) is None:
+                    _update.apply_update(council, order.args.get("file", order.args))
+        return _update.check_update(world, fields.get("file", fields))
 
     # -- sign-up by mail ------------------------------------------------------------------------------------------
     def sign_up(self, state: dict[str, Any], turn: int, address: str, display_name: str | None,
