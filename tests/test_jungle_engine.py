@@ -412,7 +412,8 @@ def test_the_example_setup_makes_a_world_in_its_sign_up_period() -> None:
 
 
 @pytest.mark.parametrize("setup, message", [
-    ({"signup_sessions": 0}, "signup_sessions: at least 1"),
+    ({"signup_sessions": -1}, "signup_sessions: 0 or more"),
+    ({"signup_sessions": 0}, "festival: a game without a sign-up period"),
     ({"kickoff": 3}, "unknown key 'kickoff'"),
     ({"festival": "Odin"}, "festival: one of"),
     ({"cities": [{"name": "X", "walls": 3}]}, "cities\\[0\\]: unknown key 'walls'"),
@@ -423,6 +424,12 @@ def test_a_bad_setup_names_the_key(setup: dict[str, Any], message: str) -> None:
 
     with pytest.raises(SetupError, match=message):
         Jungle().new_game(setup)
+
+
+def test_a_game_under_way_starts_with_its_council_of_t0() -> None:
+    state = Jungle().new_game({"signup_sessions": 0, "festival": "tlaloc"})
+    w = World.load(state)
+    assert (w.kicked_off, w.festival, w.settings["council_from"]) == (True, "Tlaloc", 1)
 
 
 def test_welcome_status_and_export_of_a_house() -> None:

@@ -53,8 +53,8 @@ def new_world(setup: dict[str, Any]) -> World:
     unknown = sorted(set(setup) - known)
     if unknown:
         raise SetupError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
-    if world.settings.setdefault("signup_sessions", 1) < 1:
-        raise SetupError("signup_sessions: at least 1 (the kick-off runs at the Evening of the last one)")
+    if world.settings.setdefault("signup_sessions", 1) < 0:
+        raise SetupError("signup_sessions: 0 or more (the kick-off runs at the Evening of the last one)")
     world.settings.setdefault("kickoff_houses", 2)
     world.settings.setdefault("starting_gold", 0)
     festival = world.settings.get("festival")
@@ -63,6 +63,14 @@ def new_world(setup: dict[str, Any]) -> World:
         if not match:
             raise SetupError(f"festival: one of {', '.join(GODS)}")
         world.festival = match[0]
+    if world.settings["signup_sessions"] == 0:
+        # A game already under way (carried over from a forum thread): no sign-up period, no kick-off draw;
+        # the setup gives the Tlatoani, citizens and roles, and the festival of the first session.
+        if world.festival is None:
+            raise SetupError("festival: a game without a sign-up period (signup_sessions = 0) names the festival "
+                             "of its first council session")
+        world.kicked_off = True
+        world.settings["council_from"] = 1
     for i, c in enumerate(setup.get("cities", [])):
         c = dict(_table(c, f"cities[{i}]"))
         hexes = c.pop("hexes", [])
