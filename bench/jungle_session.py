@@ -10,16 +10,23 @@ training, offerings. Then:
    and newsletter's contexts): seconds;
 2. the Afternoon and the Evening (draws over the ten gameturns, food eaten, the festival): seconds;
 3. rendering every printout and the newsletter of both parts through the templates: seconds.
+With --framework, then the same session through maild itself (SQLite, or PostgreSQL with --db URL): every
+house's Morning mail through the daemon's intake (parse, check, book, ack), the Morning phase run
+(`maild turn run`: resolve, store, printouts rendered and queued), the Afternoon's mails and phase likewise.
 Peak memory is the process's maximum resident set size. Target (issue 10): the session under 5 s and 500 MB.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import resource
 import sys
+import tempfile
 import time
+from dataclasses import asdict
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -140,12 +147,130 @@ def orders_for(w: World, part: str, rng: random.Random) -> dict[str, list[Placed
     return out
 
 
+PROFILE = None  # a profiler the intake can run under (set by hand when looking into it)
+WRITTEN = {"xp": "XP", "wisdom": "Wisdom", "craft": "Craftsmanship", "fame": "Fame"}
+OFFERED = {"Huitzilopochtli": "XP", "Quetzalcoatl": "Wisdom", "Tezcatlipoca": "Fame", "Tlaloc": "food"}
+
+
+def written(order: Order) -> str:
+    """An action as a player writes it (grammar/jungle.lark's forms)."""
+    a = order.args
+    if order.kind == "attack":
+        return f"**Attack** {a['target']}, {a['type']}" + (", desperate" if a["desperate"] else "")
+    if order.kind == "research":
+        return f"**Research** {a['technology']}"
+    if order.kind == "produce":
+        return f"**Produce** {a['item']}"
+    if order.kind == "purchase":
+        return f"**Purchase** {a['amount']} {a['resource']}"
+    if order.kind == "train":
+        return f"**Train** {WRITTEN[a['attribute']]}"
+    if order.kind == "offering":
+        return f"**Offering** {a['amount']} {OFFERED[a['god']]} to {a['god']}"
+    return f"**{order.kind.title()}**"
+
+
+def mails_of(orders: dict[str, list[PlacedOrder]]) -> dict[str, str]:
+    """Each house's mail: a "Name:" line before each character's action."""
+    return {house: "\n".join(f"{p.order.args['character']}:\n{written(p.order)}\n" for p in placed)
+            for house, placed in orders.items() if placed}
+
+
+def setup_of(world: World) -> dict[str, Any]:
+    """The generated world as a setup file holds it: a game already under way (signup_sessions = 0)."""
+    def city(c: City) -> dict[str, Any]:
+        d = asdict(c)
+        d["hexes"] = list(d["hexes"].values())
+        d["position"] = list(c.position) if c.position else None
+        return {k: v for k, v in d.items() if v is not None}
+
+    def unit(u: Unit) -> dict[str, Any]:
+        d = asdict(u)
+        d["position"] = list(u.position) if u.position else None
+        return {k: v for k, v in d.items() if v is not None}
+
+    characters: dict[str, list[dict[str, Any]]] = {}
+    for c in world.characters.values():
+        characters.setdefault(c.house, []).append({k: v for k, v in asdict(c).items() if v is not None})
+    houses = [{**{k: v for k, v in asdict(h).items() if v is not None}, "characters": characters[h.name]}
+              for h in world.houses.values() if h.name in characters]
+    return {"signup_sessions": 0, "festival": world.festival, "starting_gold": 0,
+            "trade_routes": world.settings["trade_routes"], "empire": asdict(world.empire),
+            "cities": [city(c) for c in world.cities.values()], "units": [unit(u) for u in world.units.values()],
+            "houses": houses}
+
+
+def framework_session(world: World, rng: random.Random, db_url: str | None) -> None:
+    """The session through maild: intake of every house's mail, each phase run, stored and mailed."""
+    import maild.games
+    from maild.app import App
+    from maild.clock import Clock
+    from maild.config import parse_config
+    from maild.daemon import Daemon, PassReport
+    from maild.db import Database, upgrade
+    from maild.games import create_game
+    from maild.intake.pipeline import process_new
+    from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
+    from maild.phases import state_after_phases
+    from maild.turn import run_turn
+
+    now = datetime(2027, 1, 9, 9, 0, tzinfo=UTC)
+    setup = setup_of(world)
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        maild.games.load_setup = lambda path: setup  # type: ignore[assignment]  # no TOML round trip to time
+        config = parse_config({
+            "database": {"url": db_url or f"sqlite:///{tmp / 'bench.db'}"},
+            "mail": {"inbound": {"kind": "maildir", "path": str(tmp / "in")},
+                     "outbound": {"kind": "maildir", "path": str(tmp / "out"), "from": "gm@example.org"}},
+            "games": []}, tmp, None)
+        db = Database(config.database_url)
+        upgrade(db.engine)
+        app = App(config=config, db=db, clock=Clock(now, frozen=True))
+        t = time.perf_counter()
+        with db.session() as s:
+            create_game(s, "bench", "jungle", tmp / "setup.toml", now)
+        print(f"framework: game created in {time.perf_counter() - t:.2f} s")
+        daemon = Daemon(app, MaildirInbox(tmp / "in"), MaildirSender(tmp / "out"), status_line=False)
+        total = 0.0
+        for phase in ("morning", "afternoon"):
+            with db.session() as s:  # the state the phase starts from: the turn's, or after the Morning
+                game = maild.games.get_game(s, "bench")
+                state = World.load(state_after_phases(s, game.id, 1) or maild.games.state_before(s, game, 1))
+            mails = mails_of(orders_for(state, phase, rng))
+            for n, (house, text) in enumerate(mails.items()):
+                raw = (f"From: <{world.houses[house].email}>\r\nTo: gm@example.org\r\n"
+                       f"Subject: [bench] {phase}\r\nMessage-ID: <bench-{phase}-{n}@example.org>\r\n"
+                       f"Content-Type: text/plain; charset=utf-8\r\n\r\n{text.replace(chr(10), chr(13) + chr(10))}"
+                       ).encode()
+                deliver(tmp / "in", raw, name=f"{phase}-{n:06d}.bench")
+
+            async def ingest() -> dict[str, int]:
+                await daemon.fetch(PassReport())
+                return await daemon.db(process_new, app) if not PROFILE else PROFILE(process_new, app)
+
+            t = time.perf_counter()
+            counts = asyncio.run(ingest())
+            intake_s = time.perf_counter() - t
+            t = time.perf_counter()
+            outcome = run_turn(app, "bench", force=True)
+            phase_s = time.perf_counter() - t
+            total += phase_s
+            print(f"framework {phase}: intake of {len(mails)} mails {intake_s:.2f} s ({counts}); phase run "
+                  f"({db.engine.url.get_backend_name()}): {outcome.status} in {phase_s:.2f} s")
+        daemon._db.shutdown()
+        print(f"framework session (both phases run, stored, mailed): {total:.2f} s")
+        db.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--houses", type=int, default=500)
     ap.add_argument("--characters", type=int, default=2000)
     ap.add_argument("--cities", type=int, default=25)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--framework", action="store_true", help="also run the session through maild itself")
+    ap.add_argument("--db", default=None, help="the database URL for --framework (default: SQLite in a temp dir)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     world = generate(a.houses, a.characters, a.cities, rng)
@@ -179,6 +304,9 @@ def main() -> None:
     print(f"after the session: {len(after.living())} characters alive, session {after.session}, "
           f"festival {after.festival}")
     print(f"peak RSS: {peak_mb():.0f} MB")
+    if a.framework:
+        framework_session(world, random.Random(a.seed + 3), a.db)
+        print(f"peak RSS: {peak_mb():.0f} MB")
 
 
 if __name__ == "__main__":

@@ -443,6 +443,7 @@ def test_welcome_status_and_export_of_a_house() -> None:
         "Food": 0, "Gold": 10,
         "Itzel": "peasant, XP 1, Fame 0, Wisdom 1, Craftsmanship 1, on Lakeshore in Tenochtitlan"}
     assert Jungle().status(state, 1, "stranger") == {}
+    assert Jungle().template_context(state, 1) == {"festival": None, "session": 1, "kicked_off": False}
     exported = Jungle().export_players(state)
     assert exported["bob"]["email"] == "bob@example.org" and exported["bob"]["characters"]["Xolotl"]["xp"] == 1
 

@@ -273,5 +273,7 @@ class Jungle(Ruleset):
                 for h in world.houses.values()}
 
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
-        world = World.load(state)
-        return {"festival": world.festival, "session": world.session + 1, "kicked_off": world.kicked_off}
+        # Read from the dict: this runs for every mail, and loading a world of thousands of characters for
+        # three figures would be most of an ack's time (bench/jungle_session.py --framework).
+        return {"festival": state.get("festival"), "session": int(state.get("session", 0)) + 1,
+                "kicked_off": bool(state.get("kicked_off"))}
