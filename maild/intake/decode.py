@@ -6,7 +6,8 @@ read, with the trouble listed in `DecodedMail.problems` (worded for the player's
 **Which text is read**
 
 - Plain text is preferred: in ``multipart/alternative`` the ``text/plain`` part is taken unless it is
-  empty; HTML-only mail is converted by `htmltext` (bold kept as ``**word**``) and a problem notes it.
+  empty (a game that reads bold asks for the HTML part first: `read.EMPHASIS_FIRST`); HTML-only mail is
+  converted by `htmltext` (bold kept as ``**word**``) and a problem notes it.
   ``multipart/mixed`` bodies made of several inline text parts (Apple Mail around an inline picture)
   are joined. ``multipart/signed`` is read through; ``multipart/encrypted`` cannot be and is noted.
 - **Attachment rule**: a *text attachment* is a part whose file name ends in ``.txt`` (whatever its

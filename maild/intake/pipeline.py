@@ -26,7 +26,7 @@ from maild.intake import attempts, oversized, stall
 from maild.intake.ackecho import Echo
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
-from maild.intake.read import ReadMail, read_mail
+from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.intake.signup import sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
@@ -219,6 +219,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         return
     game, player = routed.game, routed.player
     row.game_id = game.id
+    if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
+        mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
     if player is None:
         joined = sign_up(s, app, run, row, game, mail)
         if isinstance(joined, Player):  # a newcomer's JOIN: his mail is his first orders

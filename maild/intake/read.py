@@ -34,8 +34,15 @@ class ReadMail:
         return tuple(ids)
 
 
-def read_mail(raw: bytes) -> ReadMail:
-    d = decode_mail(raw)
+#: The alternative parts read first for a game that reads bold (`Ruleset.reads_emphasis`): a plain-text
+#: alternative loses bold (Outlook's and Apple Mail's write it as plain words), its HTML keeps it.
+EMPHASIS_FIRST = ("html", "plain")
+
+
+def read_mail(raw: bytes, prefer: tuple[str, str] = ("plain", "html")) -> ReadMail:
+    """The mail read once; `prefer` is the order in which alternative parts are taken (`EMPHASIS_FIRST` for a
+    game that reads bold)."""
+    d = decode_mail(raw, prefer=prefer)
     return ReadMail(
         from_addr=d.from_addr,
         to_addrs=list(d.to_addrs),

@@ -37,6 +37,22 @@ def character(world: World, name: str) -> Character | None:
     return world.characters[key] if key is not None else None
 
 
+def find_item(world: World, item: dict[str, Any]) -> tuple[str, str] | None:
+    """The (kind, name in the state) of a Challenge's or Overthrow's item (``args["item"]``, LJ-OQ-40): of
+    the kind written, else the first of a city, a unit, a character (a slave), a hex (land) so named."""
+    name, kind = item.get("name"), item.get("kind")
+    if not name:
+        return None
+    hexes = [h for c in world.cities.values() for h in c.hexes]
+    tables: dict[str, Iterable[str]] = {"city": world.cities, "unit": world.units, "slave": world.characters,
+                                        "land": hexes}
+    for k in ([kind] if kind else ["city", "unit", "slave", "land"]):
+        found = wording.find(name, tables[k])
+        if found is not None:
+            return k, found
+    return None
+
+
 class _Checker:
     def __init__(self, world: World, house: str, orders: list[Order]) -> None:
         self.world = world
@@ -226,15 +242,19 @@ class _Checker:
 
     def item(self, item: dict[str, Any]) -> None:
         """The item of a Challenge or Overthrow (LJ-OQ-40): a city, land (a hex), a unit or a slave."""
-        name, kind = item["name"], item.get("kind")
-        tables = {"city": self.world.cities, "unit": self.world.units, "slave": self.world.characters,
-                  "land": [h for c in self.world.cities.values() for h in c.hexes]}
-        if kind is not None:
-            self.one_of(name, tables[kind], {"land": "hex", "slave": "character"}.get(kind, kind))
+        if find_item(self.world, item) is not None:
             return
-        if not any(wording.find(name, table) for table in tables.values()):
-            every = [n for table in tables.values() for n in table]
-            self.error(f"'{name}' is no city, hex, unit or character{wording.did_you_mean(name, every)}")
+        kind = item.get("kind")
+        names = {"city": list(self.world.cities), "unit": list(self.world.units),
+                 "slave": list(self.world.characters),
+                 "land": [h for c in self.world.cities.values() for h in c.hexes]}
+        if kind is not None:
+            what = {"land": "hex", "slave": "character"}.get(kind, kind)
+            self.error(f"there is no {what} '{item['name']}'{wording.did_you_mean(item['name'], names[kind])}")
+        else:
+            every = [n for table in names.values() for n in table]
+            self.error(f"'{item['name']}' is no city, hex, unit or character"
+                       f"{wording.did_you_mean(item['name'], every)}")
 
     def k_research(self, args: dict[str, Any], actor: Character) -> None:
         empire = self.world.empire

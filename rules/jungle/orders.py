@@ -137,7 +137,7 @@ _PARTS = {"morning": "morning", "afternoon": "afternoon", "first action": "morni
           "second action": "afternoon", "1st action": "morning", "2nd action": "afternoon"}
 _BOTH = re.compile(r"\(?\b(?:(?:with|using|uses|use|taking|takes|spending|spends|for|on)\s+)?(?:both|two|2)\s+"
                    r"(?:of\s+)?(?:my|his|her|their|the)?\s*actions?\b\)?|\(\s*both\s*\)", re.IGNORECASE)
-_TWICE = re.compile(r"\(?\b(?:twice|x\s?2)\b\)?", re.IGNORECASE)
+_TWICE = re.compile(r"\(?\btwice\b\)?", re.IGNORECASE)
 MAX_ACTION_CHARS = 20_000  # one action's text: no Order needs more (a unit of level 99 reads 990 words)
 
 
@@ -153,22 +153,25 @@ def parse(text: str) -> ParsedOrders:
     lines = text.split("\n")
     result = ParsedOrders()
     headings: list[_Heading] = []
+    acting = False  # a bold action came before: a plain lower-case "join ..." is text of it from then on
     for i, line in enumerate(lines):
         plain = _MARKS.sub("", line)
-        if (m := _JOIN.match(plain)) is not None:
+        m = _JOIN.match(plain)
+        if m is not None and acting and not (plain.lstrip()[:4] == "JOIN" or line.lstrip().startswith("**")):
+            m = None  # "join the Eagle Warriors at the river" in a Captain's orders
+        acting = acting or _has_action(line)
+        if m is not None:
             try:
                 result.orders.append(_join(i + 1, plain.strip(), m.group("rest")))
             except _Rejected as rejected:
                 result.diagnostics.append(rejected.diagnostic)
             lines[i] = ""
-            continue
-        heading = _heading(lines, i, plain)
+    for i, leads in enumerate(_leading(lines)):
+        heading = _heading(lines[i], leads)
         if heading is not None:
-            headings.append(heading)
-            if (inline := _INLINE.match(line)) is not None:
-                lines[i] = line[inline.end():]
-            else:
-                lines[i] = ""
+            headings.append(_Heading(i + 1, heading.character, heading.part))
+            inline = _INLINE.match(lines[i])
+            lines[i] = lines[i][inline.end():] if inline is not None else ""
     found = extract("\n".join(lines), KEYWORD_TABLE)
     character: str | None = None
     part: str | None = None
@@ -197,31 +200,57 @@ def parse(text: str) -> ParsedOrders:
     return result
 
 
-def _heading(lines: list[str], i: int, plain: str) -> _Heading | None:
-    """The "Itzel:" / "Morning:" line at index i, if it is one (it must come right before an action)."""
-    inline = _INLINE.match(lines[i])
-    m = inline or _HEADER.match(plain)
+def _heading(line: str, leads: bool) -> _Heading | None:
+    """The "Itzel:" / "Morning:" of a line, if it is one: written before a bold keyword on the line, or
+    alone on a line that `leads` to an action."""
+    inline = _INLINE.match(line)
+    m = inline or (_HEADER.match(_MARKS.sub("", line)) if leads else None)
     if m is None:
         return None
     name = " ".join(m.group("name").split())
-    if inline is None and not _next_is_action(lines, i + 1):
-        return None
-    if KEYWORD_TABLE.match(list(re.finditer(r"[^\W_]+", name)), 0):
+    # "Actions for Itzel:", "Itzel's orders:" name Itzel.
+    name = _HEADING_WORDS_BEFORE.sub("", name)
+    name = _HEADING_WORDS_AFTER.sub("", name) or name
+    if KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(name)), 0):
         return None  # "Attack:" is an action written without bold, not a character
     part = _PARTS.get(name.casefold())
-    return _Heading(i + 1, part=part) if part else _Heading(i + 1, character=name)
+    return _Heading(0, part=part) if part else _Heading(0, character=name)
 
 
-def _next_is_action(lines: list[str], start: int) -> bool:
-    for line in lines[start:]:
-        if not line.strip():
-            continue
-        stripped = line.lstrip()
-        if not stripped.startswith("**"):
-            return _HEADER.match(_MARKS.sub("", line)) is not None and _next_is_action(lines, start + 1)
-        run = stripped[2:].split("**", 1)[0]
-        return KEYWORD_TABLE.match(list(re.finditer(r"[^\W_]+(?:['\u2019-][^\W_]+)*", run)), 0) is not None
-    return False
+def _leading(lines: list[str]) -> list[bool]:
+    """For each line, whether the next non-blank line after it starts with a bold keyword or is itself a
+    name-and-colon line that does (one pass from the end: linear however many such lines follow)."""
+    out = [False] * len(lines)
+    following = False
+    for i in range(len(lines) - 1, -1, -1):
+        out[i] = following
+        line = lines[i]
+        if line.strip():
+            following = (_starts_action(line) or _INLINE.match(line) is not None
+                         or (following and _HEADER.match(_MARKS.sub("", line)) is not None))
+    return out
+
+
+_HEADING_WORDS_BEFORE = re.compile(r"^(?:actions?|orders?)\s+(?:for|of)\s+", re.IGNORECASE)
+_HEADING_WORDS_AFTER = re.compile(r"(?:['\u2019]s)?\s+(?:actions?|orders?)$", re.IGNORECASE)
+_KEYWORD_WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+
+
+_BOLD_RUN = re.compile(r"\*\*([^*\n]+)\*\*")
+
+
+def _has_action(line: str) -> bool:
+    """Whether a bold keyword stands anywhere on the line."""
+    return any(KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(run.group(1))), 0) is not None
+               for run in _BOLD_RUN.finditer(line))
+
+
+def _starts_action(line: str) -> bool:
+    stripped = line.lstrip()
+    if not stripped.startswith("**"):
+        return False
+    run = stripped[2:].split("**", 1)[0]
+    return KEYWORD_TABLE.match(list(_KEYWORD_WORD.finditer(run)), 0) is not None
 
 
 def _keyword_list() -> str:
@@ -253,7 +282,7 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
         for offset, extra in rest:
             if extra.strip():
                 result.diagnostics.append(Diagnostic(
-                    action.line + offset, extra.strip(),
+                    action.last_line - len(rest) + offset, extra.strip(),
                     f"not read: the **{action.written}** above is read from its own line; put each action "
                     f"on a line of its own, its keyword in bold"))
     text = written if len(written) <= 400 else written[:400] + "..."
@@ -261,19 +290,29 @@ def _action(result: ParsedOrders, action: Any, lines: list[str], character: str 
         result.diagnostics.append(Diagnostic(action.line, text, f"this action has {len(body):,} characters; "
                                              f"an action has at most {MAX_ACTION_CHARS:,}"))
         return
+    if keyword in COUNTED and keyword != "propose rule":
+        body = numerals(body)
     try:
         args, summary = READERS[keyword](" ".join(body.split()) if keyword not in FREE_TEXT else body.strip())
     except (OrderError, PhraseError) as exc:
         result.diagnostics.append(Diagnostic(action.line, text, f"{exc}: {_expected(keyword)}"))
         return
+    if keyword == "attack" and character is not None:
+        # "(joint with Coyotl, Itzel principal)" in Itzel's own action: the joint list names the others.
+        others = [n for n in args["joint"] if wording.fold(n) != wording.fold(character)]
+        if others != args["joint"]:
+            args["joint"] = others
+            summary = _attack_summary(args)
     args.update(character=character, both=both, part=part)
     who = character or "your character"
     summary = f"{who} {summary}" + (" (both actions)" if both else "")
+    if part is not None:
+        summary = f"{part.title()}: {summary}"
     result.orders.append(Order(action.line, text, keyword, args, summary))
 
 
 def _first_line(text: str) -> tuple[str, list[tuple[int, str]]]:
-    """The action's first line and the lines after it (with their offset from the keyword's line)."""
+    """The action's first line and the lines after it, each with its offset from the first."""
     parts = text.split("\n")
     return parts[0], [(i, p) for i, p in enumerate(parts[1:], start=1)]
 
@@ -301,6 +340,19 @@ def _expected(keyword: str) -> str:
 
 # ---- one reader per keyword: the text after it -> (args, summary) --------------------------------------------
 Reader = Callable[[str], tuple[dict[str, Any], str]]
+
+
+_NUMERALS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_NUMERAL = re.compile(r"\b(" + "|".join(_NUMERALS) + r"|twenty-five|thirty|forty|fifty|hundred)\b", re.IGNORECASE)
+_TENS = {"twenty-five": "25", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+COUNTED = ("give", "purchase", "offering", "support policy", "propose rule", "spend", "train")  # amounts in them
+
+
+def numerals(text: str) -> str:
+    """Amounts written in words as digits ("five gold" is "5 gold"), for the actions that take an amount."""
+    return _NUMERAL.sub(lambda m: _NUMERALS.get(m.group().casefold()) or _TENS[m.group().casefold()], text)
 
 
 def _names(phrases: list[Phrase]) -> list[str]:
@@ -490,6 +542,8 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
         elif t == "PRINCIPAL":
             if last_name is not None and mode in ("joint", "plain") and _adjacent(ph, p):
                 principal.append(last_name)  # "Itzel principal", "Itzel leads"
+                if mode == "joint" and last_name in targets and joint and joint[-1] == last_name:
+                    joint.pop()  # "joint with Itzel, Xolotl principal": the target named principal
             else:
                 pending_principal = True
         elif t == "AGAINST":
@@ -504,8 +558,6 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
             mode = "plain"
         elif t == NAME:
             name = wording.clean_name(p.text)
-            if name.casefold() in ("by", "is", "as"):
-                continue
             last_name = name
             if pending_principal:
                 principal.append(name)
@@ -530,15 +582,18 @@ def _attack(text: str) -> tuple[dict[str, Any], str]:
             args["item"] = {"kind": item_kind, "name": _one(item, "the item") if item else None}
     elif item:
         raise OrderError(f"only a challenge or an overthrow is for an item, not a {kind}")
-    words = ("a desperate " if desperate else "a ") + kind
-    summary = f"attacks {target}: {words}"
-    if joint_names:
-        summary += f", joint with {_and(joint_names)}"
-        if args["principal"]:
-            summary += f", {args['principal']} principal"
+    return args, _attack_summary(args)
+
+
+def _attack_summary(args: dict[str, Any]) -> str:
+    summary = f"attacks {args['target']}: {'a desperate ' if args['desperate'] else 'a '}{args['type']}"
+    if args["joint"]:
+        summary += f", joint with {_and(args['joint'])}"
+    if args["principal"]:
+        summary += f", {args['principal']} principal"
     if args["item"]:
         summary += f", for {args['item']['kind'] or 'the item'} {args['item']['name'] or ''}".rstrip()
-    return args, summary
+    return summary
 
 
 def _adjacent(ph: list[Phrase], p: Phrase) -> bool:
@@ -587,24 +642,41 @@ def _spend(text: str) -> tuple[dict[str, Any], str]:
 
 
 def _span(text: str, ph: list[Phrase]) -> str:
+    """The words from the first name to the last, with a leading "The" written so ("The Wheel", a name) but
+    not "the", "a" or "my" ("a Granary")."""
     names = [p for p in ph if p.type == NAME]
     if not names:
         return ""
-    return wording.clean_name(text[names[0].start:names[-1].end])
+    start = names[0].start
+    before = [p for p in ph if p.end <= start and p.type == "ARTICLE"]
+    if before and before[-1].text == "The":
+        start = before[-1].start
+    return wording.clean_name(text[start:names[-1].end])
+
+
+def _first_phrase(ph: list[Phrase]) -> list[Phrase]:
+    """The phrases up to the first punctuation after a name: "Bronze Working (I have 3 beakers)" is
+    "Bronze Working"."""
+    out: list[Phrase] = []
+    for p in ph:
+        if p.type == "SEP" and any(q.type == NAME for q in out):
+            break
+        out.append(p)
+    return out
 
 
 def _research(text: str) -> tuple[dict[str, Any], str]:
-    ph = read(text, "research")
-    tech = _span(text, [p for p in ph if p.type in (NAME, "NUMBER")])
+    ph = _first_phrase(read(text, "research"))
+    tech = _span(text, [p if p.type != "NUMBER" else Phrase(NAME, p.text, p.start, p.end) for p in ph])
     if not tech:
         raise OrderError("the technology is missing")
     return {"technology": tech}, f"researches {tech}"
 
 
 def _produce(text: str) -> tuple[dict[str, Any], str]:
-    ph = read(text, "produce")
+    ph = _first_phrase(read(text, "produce"))
     cut = next((i for i, p in enumerate(ph) if p.type == "IN"), len(ph))
-    item = _span(text, [p for p in ph[:cut] if p.type in (NAME, "NUMBER")])
+    item = _span(text, [p if p.type != "NUMBER" else Phrase(NAME, p.text, p.start, p.end) for p in ph[:cut]])
     if not item:
         raise OrderError("the building or unit is missing")
     args: dict[str, Any] = {"item": item}
@@ -676,8 +748,11 @@ def _train(text: str) -> tuple[dict[str, Any], str]:
     return {"attribute": attr}, f"trains {_attribute_words(attr)} (+1)"
 
 
+_TIMES = re.compile(r"(?<![\w-])[x\u00d7]\s?(\d+)\b", re.IGNORECASE)
+
+
 def _purchase(text: str) -> tuple[dict[str, Any], str]:
-    ph = read(text, "purchase")
+    ph = read(_TIMES.sub(r" \1", text), "purchase")  # "food x3"
     amount = _one(_numbers(ph), "how many points")
     res = _one(list(dict.fromkeys(r for p in ph if p.type == "RESOURCE" and (r := wording.resource(p.text)))),
                "what you buy (food, beakers or hammers)")
@@ -688,6 +763,7 @@ def _purchase(text: str) -> tuple[dict[str, Any], str]:
 
 def _join_houses(text: str) -> tuple[dict[str, Any], str]:
     other = _one(_names(read(text, "join_houses")), "the other house's character")
+    other = re.sub(r"['\u2019]s$", "", other)  # "with Xolotl's house"
     return {"with": other}, f"joins houses with {other}'s house"
 
 
@@ -728,7 +804,7 @@ def _propose_rule(text: str) -> tuple[dict[str, Any], str]:
     proposal = text[:at.start()].strip(" \n.;:-")
     if not proposal:
         raise OrderError("the proposal is missing")
-    ph = read(" ".join(text[at.end():].split()), "rule_offering")
+    ph = read(" ".join(numerals(text[at.end():]).split()), "rule_offering")
     offering: list[dict[str, Any]] = []
     amount: int | None = None
     for p in ph:

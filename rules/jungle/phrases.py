@@ -9,13 +9,11 @@ punctuation between them are one name). orders.py interprets the phrases per key
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from maild.parsing import parser_cache
-from maild.paths import GRAMMAR_DIR
+from maild.parsing import load_parser
 
 GRAMMAR = "jungle"
 #: canonical keyword -> its start rule in the grammar (the keywords read as free text have none).
@@ -43,19 +41,19 @@ class PhraseError(ValueError):
     """The text does not read; the message says where, in a player's words."""
 
 
-@cache
-def parser() -> Lark:
-    """The grammar with every start rule, built once per process (and cached on disk as maild.parsing does)."""
-    starts = sorted({*START.values(), *PIECES})
-    cache_file = parser_cache(f"{GRAMMAR}-phrases")
-    return Lark.open(str(GRAMMAR_DIR / f"{GRAMMAR}.lark"), parser="lalr", lexer="contextual", start=starts,
-                     cache=cache_file or False)
+def parser(start: str) -> Lark:
+    """The grammar's parser for one start rule, built once per process (maild.parsing.load_parser).
+
+    One parser per start rule, not one with every start: LALR merges the states of a name in every context
+    it appears in, so a word that is vocabulary after one keyword ("in" after **Move**) would stop a name
+    after every keyword."""
+    return load_parser(GRAMMAR, start)
 
 
 def read(text: str, start: str) -> list[Phrase]:
     """The phrases of `text` by the grammar's start rule `start`; PhraseError if it does not read."""
     try:
-        tree = parser().parse(text, start=start)
+        tree = parser(start).parse(text)
     except UnexpectedInput as exc:
         raise PhraseError(_unexpected(text, exc)) from None
     out: list[Phrase] = []
@@ -65,7 +63,7 @@ def read(text: str, start: str) -> list[Phrase]:
         elif isinstance(child, Tree):
             tokens = [t for t in child.scan_values(lambda v: isinstance(v, Token))]
             start_pos, end_pos = tokens[0].start_pos or 0, tokens[-1].end_pos or 0
-            kind = "GOD" if child.data == "god" else NAME
+            kind = NAME if child.data in ("name", "place", "number_place") else str(child.data).upper()
             out.append(Phrase(kind, text[start_pos:end_pos], start_pos, end_pos))
     return _join_names(out, text)
 
