@@ -500,3 +500,27 @@ def test_a_gm_update_is_checked_against_the_updates_recorded_before_it() -> None
     assert ruleset.check_gm(state, "gm_update", {"file": second}) is not None
     pending = (GmOrder(0, "update", "gm_update", {"file": found}, "update"),)
     assert ruleset.check_gm(state, "gm_update", {"file": second}, pending) is None
+
+
+def test_a_gm_update_given_after_the_morning_comes_with_the_next_session(tmp_path: Path) -> None:
+    # GM orders come with a turn's first phase (docs/phases.md): one given once the Morning has run is for the
+    # next session, said so, listed as pending, and applied when that session's Morning opens.
+    from maild.gmcli import list_orders, record
+    from maild.testing import Table
+
+    with Table(tmp_path) as table:
+        table.create_game("g1", "jungle", "example:jungle")
+        table.intake()
+        table.run_turn("g1")  # the Morning of session 1
+        update = tmp_path / "update.toml"
+        update.write_text('[units."Jaguar Warriors"]\ncaptain = "Itzel"\n', encoding="utf-8")
+        with table.app.db.session() as s:
+            said = record(s, table.app, "g1", "update", ["g1", str(update)])
+            listed = list_orders(s, "g1")
+            s.commit()
+        assert said.endswith("recorded for turn 2 (GM order 1); the morning of turn 1 has run, so it comes with "
+                             "turn 2"), said
+        assert "turn 2  gm_update" in listed[0] and listed[0].endswith("pending")
+        table.run_whole_turn("g1")  # the Afternoon of session 1: the update waits
+        table.run_turn("g1")  # the Morning of session 2: applied first
+        assert "Captain of Unit Jaguar Warriors" in table.printout("g1", 2, "alice", "morning")
