@@ -4,15 +4,12 @@ the game that holds the rule (orders, engine, chart, setup, the GM's update)."""
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from maild.policies import LaterReplacesSameKey
 from maild.ruleset import (
     Diagnostic,
-    GmOrderSpec,
     Order,
-    OrderKind,
     ParsedOrders,
     Phase,
     PhaseResult,
@@ -23,18 +20,8 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import chart, engine
-from .actions import KEYWORDS
+from . import chart, engine, orders, update
 from .model import Character, House, World, key
-
-try:  # the orders of helper B (grammar/jungle.lark); a minimal reading until they are there
-    from . import orders as _orders
-except ImportError:  # pragma: no cover - replaced once the orders land
-    _orders = None  # type: ignore[assignment]
-try:
-    from . import update as _update
-except ImportError:  # pragma: no cover
-    _update = None  # type: ignore[assignment]
 
 
 def order_key(order: Order) -> tuple[str, ...]:
@@ -52,51 +39,6 @@ def order_key(order: Order) -> tuple[str, ...]:
     return (who, label) if label else (who,)
 
 
-_JOIN = re.compile(r"^\W*join\W+(?P<name>.+?)(?:\s+(?:in|at)\s+(?P<city>.+?))?(?:\s+hex\s+(?P<hex>.+?))?\W*$",
-                   re.IGNORECASE)
-_NAMED = re.compile(r"^\s*(?:for\s+)?(?P<name>[^:*]+?)\s*:\s*$", re.IGNORECASE)
-
-
-def minimal_parse(text: str) -> ParsedOrders:
-    """Until the game's orders (maild_rules.jungle.orders) are there: JOIN lines, and each bold keyword an
-    action with its text; a line "Name:" names the character of the actions after it."""
-    from maild.keywords import Keywords, extract
-
-    parsed = ParsedOrders()
-    lines = text.split("\n")
-    character: dict[int, str] = {}
-    current = None
-    for n, line in enumerate(lines, start=1):
-        m = _NAMED.match(line)
-        if m and "**" not in line:
-            current = m.group("name").strip()
-        if current:
-            character[n] = current
-        j = _JOIN.match(line.replace("**", ""))
-        if j:
-            args = {"name": j.group("name").strip(), "city": (j.group("city") or "").strip() or None,
-                    "hex": (j.group("hex") or "").strip() or None}
-            parsed.orders.append(Order(n, line.strip(), "join", args, f"join as {args['name']}"))
-    found = extract(text, Keywords.of(KEYWORDS))
-    for a in found.actions:
-        args: dict[str, Any] = {"character": character.get(a.line), "text": a.text}
-        parsed.orders.append(Order(a.line, a.text, a.keyword, args, f"{a.keyword} {a.text}".strip()))
-    parsed.orders.sort(key=lambda o: o.line)
-    return parsed
-
-
-def _order_kinds() -> tuple[OrderKind, ...]:
-    if _orders is not None and hasattr(_orders, "ORDER_KINDS"):
-        return tuple(_orders.ORDER_KINDS)
-    return tuple(OrderKind(f"**{k.title()}**", f"**{k.title()}** ...", f"the action {k}") for k in KEYWORDS)
-
-
-def _gm_orders() -> tuple[GmOrderSpec, ...]:
-    if _update is not None and hasattr(_update, "UPDATE_ORDER"):
-        return (_update.UPDATE_ORDER,)
-    return ()
-
-
 class Jungle(Ruleset):
     """The Law of the Jungle (Aztlan): you rule a house of Aztec characters. Each council session has a
     Morning and an Afternoon; each character acts once in each. Write each action as its keyword in bold
@@ -110,19 +52,17 @@ class Jungle(Ruleset):
         key=order_key,
         second_mail=("Send a later mail any time before this part's deadline: an action in it replaces the "
                      "action on file for the same character, and the other actions on file stand."))
-    order_kinds = _order_kinds()
-    gm_orders = _gm_orders()
+    order_kinds = orders.ORDER_KINDS
+    gm_orders = (update.UPDATE_ORDER,)
     sign_up_word = "JOIN"
 
     # -- orders --------------------------------------------------------------------------------------------------
     def parse(self, text: str) -> ParsedOrders:
-        if _orders is not None and hasattr(_orders, "parse"):
-            return _orders.parse(text)
-        return minimal_parse(text)
+        return orders.parse(text)
 
-    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+    def check(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Diagnostic]:
         world = World.load(state)
-        joins = [o for o in orders if o.kind == engine.JOIN]
+        joins = [o for o in given if o.kind == engine.JOIN]
         if joins and not world.members(player):
             # The actions of a JOIN mail are his character's, who exists once the JOIN is carried out.
             args = joins[-1].args
@@ -131,31 +71,26 @@ class Jungle(Ruleset):
             if world.character(name) is None:
                 world.characters[name] = Character(name, player, city=args.get("city"), hex=args.get("hex"),
                                                    since=world.session + 1)
-        found: list[Diagnostic] = []
-        if _orders is not None and hasattr(_orders, "check"):
-            found += _orders.check(world, world.session + 1, player, [o for o in orders if o.kind != engine.JOIN])
-        return found
+        return orders.check(world, world.session + 1, player, [o for o in given if o.kind != engine.JOIN])
 
     def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
                  pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
-        if _update is None or not hasattr(_update, "check_update"):
-            return None
         world = World.load(state)
         if pending:  # checked against the world as the updates already recorded for the turn will leave it
             from .council import Council
 
             council = Council(world, random.Random(0), "morning")  # a scratch copy: its draws are never kept
             for order in pending:
-                if order.kind == kind and _update.check_update(world, order.args.get("file", order.args)) is None:
-                    _update.apply_update(council, order.args.get("file", order.args))
-        return _update.check_update(world, fields.get("file", fields))
+                if order.kind == kind and update.check_update(world, order.args.get("file", order.args)) is None:
+                    update.apply_update(council, order.args.get("file", order.args))
+        return update.check_update(world, fields.get("file", fields))
 
     # -- sign-up by mail ------------------------------------------------------------------------------------------
     def sign_up(self, state: dict[str, Any], turn: int, address: str, display_name: str | None,
-                orders: ParsedOrders) -> SignUp | str:
+                parsed: ParsedOrders) -> SignUp | str:
         """A stranger's JOIN: his house is named after his character (one word, as players are named in the
         header line); refused with the reason when the name or the place is not right."""
-        joins = [o for o in orders.orders if o.kind == engine.JOIN]
+        joins = [o for o in parsed.orders if o.kind == engine.JOIN]
         if not joins:
             return "to join the game, write JOIN, your character's name and a city: JOIN Itzel in Tenochtitlan"
         world = World.load(state)
@@ -186,28 +121,28 @@ class Jungle(Ruleset):
     def phases(self) -> tuple[Phase, ...]:
         return (Phase("morning"), Phase("afternoon"))
 
-    def resolve(self, state: dict[str, Any], turn: int, orders: dict[str, list[PlacedOrder]],
+    def resolve(self, state: dict[str, Any], turn: int, placed: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
         raise AssertionError("a council session is resolved a part at a time (resolve_phase)")
 
-    def resolve_phase(self, state: dict[str, Any], turn: int, phase: str, orders: dict[str, list[PlacedOrder]],
+    def resolve_phase(self, state: dict[str, Any], turn: int, phase: str, placed: dict[str, list[PlacedOrder]],
                       rng: random.Random) -> TurnResult:
         world = World.load(state)
         session = world.session + 1
         if phase == "morning":
-            part = engine.morning(world, orders, rng)
+            part = engine.morning(world, placed, rng)
             reports, events, parts = part.council.reports, part.council.events, ("morning",)
             todo: list[dict[str, Any]] | None = None
             council_session = world.kicked_off
         else:
             council_session = world.kicked_off
-            after, evening = engine.afternoon(world, orders, rng)
+            after, evening = engine.afternoon(world, placed, rng)
             reports = after.council.reports + evening.council.reports
             events = after.council.events + evening.council.events
             parts = ("afternoon", "evening")
             todo = evening.todo
         # Every house, and a sender who is no house (a refused JOIN) still reads why.
-        houses = sorted(set(world.houses) | {p for p in orders if not p.startswith("#")})
+        houses = sorted(set(world.houses) | {p for p in placed if not p.startswith("#")})
         printouts = chart.printouts(world, houses, reports, session, parts)
         newsletter = chart.newsletter(world, reports, session, parts)
         report = None
