@@ -524,3 +524,19 @@ def test_a_gm_update_given_after_the_morning_comes_with_the_next_session(tmp_pat
         table.run_whole_turn("g1")  # the Afternoon of session 1: the update waits
         table.run_turn("g1")  # the Morning of session 2: applied first
         assert "Captain of Unit Jaguar Warriors" in table.printout("g1", 2, "alice", "morning")
+
+
+def test_a_house_signs_up_again_only_with_no_character_left_or_trapped_three_sessions(
+        no_steps: dict[str, Any]) -> None:
+    from maild_rules.jungle import houses
+
+    no_steps["join"] = houses.join
+    no_steps["may_sign_up_again"] = houses.may_sign_up_again
+    w = engine_world()
+    w.session = 5
+    join = {"dan": [placed("join", None, 1, name="Ome", city="Tenochtitlan", hex="Cornfield")]}
+    p = engine.morning(w, join, random.Random(0))
+    assert w.character("Ome") is None and "your house is already in the game" in lines(p.council, "dan")[0]
+    w.houses["dan"].trapped_since = 2  # every character a Slave-Tenant since session 2: 5 - 2 = 3 sessions
+    engine.morning(w, join, random.Random(0))
+    assert w.character("Ome").house == "dan"

@@ -56,6 +56,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "gm_report": ("todo",),
     "check_join": ("houses",),
     "note_trapped": ("houses",),
+    "may_sign_up_again": ("houses",),
 }
 
 
@@ -482,9 +483,11 @@ def _joins(council: Council, orders: dict[str, list[PlacedOrder]], emails: dict[
         return
     join = step("join")
     for _seq, _line, house, order in joins:
-        if house in world.houses and world.members(house):
+        again = step("may_sign_up_again")  # SIGNING UP AGAIN: a house of Slave-Tenants for 3 sessions
+        if house in world.houses and world.members(house) and not (again is not None and again(world, house)):
             council.tell(house, f"{order.summary or order.text}: not carried out: your house is already in the "
-                                "game.")
+                                "game (a house signs up again once it has no character left, or after 3 sessions "
+                                "with all its characters Slave-Tenants).")
             continue
         if join is None:
             _missing(council, "join")
