@@ -118,7 +118,9 @@ def _acting_character(world: World, house: str, args: dict[str, Any]) -> Charact
         if not mine:
             return "your house has no living character"
         return f"name the character who acts (your house has {', '.join(sorted(c.name for c in mine))})"
-    c = world.character(str(name))
+    from .ordercheck import character  # names as the orders read them ("the", case, spacing)
+
+    c = character(world, str(name))
     if c is None:
         return f"there is no character named {name}"
     if not c.alive:
