@@ -540,3 +540,15 @@ def test_a_house_signs_up_again_only_with_no_character_left_or_trapped_three_ses
     w.houses["dan"].trapped_since = 2  # every character a Slave-Tenant since session 2: 5 - 2 = 3 sessions
     engine.morning(w, join, random.Random(0))
     assert w.character("Ome").house == "dan"
+
+
+def test_what_an_action_tells_goes_under_it_in_the_printout(monkeypatch: pytest.MonkeyPatch) -> None:
+    def train(council: Council, actor: Any, action: Action) -> None:
+        council.tell(actor.house, f"{actor.name} trains.")
+        council.tell("bob", "Xolotl hears of it.")  # another house: not under ann's heading
+
+    monkeypatch.setitem(HANDLERS, "train", train)
+    w = engine_world()
+    c = part(w, "morning", {"ann": [placed("train", None, 1)]})
+    assert lines(c, "ann") == ["Itzel: train", "  Itzel trains."]
+    assert lines(c, "bob") == ["Xolotl hears of it."]
