@@ -123,7 +123,7 @@ def cmd_gm(words: list[str], make_app: Callable[[], App]) -> int:
 def record(s: Session, app: App, name: str, word: str, argv: list[str]) -> str:
     """Take the GM order `word` for game `name` (its command line `argv`, the game's name first); returns what
     was done, in a line."""
-    from maild.games import get_game, ruleset_named, state_before
+    from maild.games import get_game, ruleset_named
 
     game = get_game(s, name)
     ruleset = ruleset_named(game.ruleset)
@@ -133,24 +133,39 @@ def record(s: Session, app: App, name: str, word: str, argv: list[str]) -> str:
     if game.finished:
         raise GmUsageError(f"game {game.name} is over: it takes no more GM orders")
     given = vars(spec_parser(ruleset.name, spec).parse_args(argv))
-    state = state_before(s, game, game.turn)
+    turn, state, note = _gm_turn(s, game)
     fields = {arg.name: _value(arg, given[arg.name], ruleset, state) for arg in spec.args}
     shown = {arg.name: given[arg.name] if arg.type == "file" else fields[arg.name] for arg in spec.args}
     words = spec.summary.format(**shown) if spec.summary else spec.word
     if spec.idempotent and (same := _same_order(s, game, spec.kind, fields)) is not None:
         return (f"{game.name}: the same {words} is already recorded (GM order {same.id}, turn {same.turn}); "
                 "nothing recorded")
-    pending = tuple(Order.from_json(r.order) for r in gm_rows(s, game, game.turn) if r.withdrawn_at is None)
-    problem = ruleset.check_gm(state, spec.kind, fields, pending, turn=game.turn)
+    pending = tuple(Order.from_json(r.order) for r in gm_rows(s, game, turn) if r.withdrawn_at is None)
+    problem = ruleset.check_gm(state, spec.kind, fields, pending, turn=turn)
     if problem:
         raise GmUsageError(problem)
     from maild.models import GmOrder
 
-    row = GmOrder(game_id=game.id, turn=game.turn, created_at=app.now(),
+    row = GmOrder(game_id=game.id, turn=turn, created_at=app.now(),
                   order=Order(0, " ".join([word, *argv[1:]]), spec.kind, fields, words).to_json())
     s.add(row)
     s.flush()
-    return f"{game.name}: {words} recorded for turn {game.turn} (GM order {row.id})"
+    return f"{game.name}: {words} recorded for turn {turn} (GM order {row.id}){note}"
+
+
+def _gm_turn(s: Session, game: Game) -> tuple[int, dict[str, Any], str]:
+    """The turn a GM order given now is for, the state it is checked against, and a note for the GM. A turn of
+    phases hands the GM's orders to its first phase (docs/phases.md): once that phase has run, an order
+    given is for the next turn, checked against the state the phases so far left, never dropped unseen."""
+    from maild.games import state_before
+    from maild.phases import rows_of, state_after_phases
+
+    done = [r for r in rows_of(s, game.id, game.turn) if r.status == "done"]
+    if not done:
+        return game.turn, state_before(s, game, game.turn), ""
+    state = state_after_phases(s, game.id, game.turn) or state_before(s, game, game.turn)
+    return game.turn + 1, state, (f"; the {done[0].name} of turn {game.turn} has run, so it comes with turn "
+                                  f"{game.turn + 1}")
 
 
 def _value(arg: GmArg, given: Any, ruleset: Ruleset, state: dict[str, Any]) -> Any:
@@ -225,7 +240,8 @@ def list_orders(s: Session, name: str, every_turn: bool = False) -> list[str]:
 
     game = get_game(s, name)
     lines = []
-    for row in gm_rows(s, game, None if every_turn else game.turn):
+    # Pending ones include those for the next turn (given after a turn's first phase ran: `_gm_turn`).
+    for row in (r for r in gm_rows(s, game) if every_turn or r.turn >= game.turn):
         order = Order.from_json(row.order)
         if row.withdrawn_at is not None:
             state = f"withdrawn {row.withdrawn_at:%Y-%m-%d %H:%M}"

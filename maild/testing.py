@@ -147,6 +147,7 @@ class Table:
         if every_answer:  # a test's players mail more often than the reply caps allow a real one
             answering_every_mail(self.app)
         self._seen = 0
+        self._phase_done = False
 
     def now(self) -> datetime:
         return self.app.now()
@@ -192,7 +193,16 @@ class Table:
         outcome = run_turn(self.app, game, force=True)
         if outcome.status not in ("done", "phase_done"):
             raise AssertionError(f"{game} turn {outcome.turn}: {outcome.status} {outcome.message}")
+        self._phase_done = outcome.status == "phase_done"
         return self.intake()
+
+    def run_whole_turn(self, game: str) -> list[EmailMessage]:
+        """`run_turn` until the turn is over: in a game of phases, every phase still open in the turn, one
+        after another; the mails sent."""
+        mails = self.run_turn(game)
+        while self._phase_done:
+            mails += self.run_turn(game)
+        return mails
 
     def _new(self) -> list[EmailMessage]:
         mails = sent(self.app, welcomes=True)
@@ -223,6 +233,31 @@ class Table:
             s.rollback()
         return texts
 
+    def replay_phases(self, game: str, turn: int) -> dict[str, tuple[dict[str, str], str]]:
+        """`replay` for a game of phases: each phase of `turn` resolved again from the state after the phase
+        before, with its recorded seed and its orders on file, and its mail rendered, by phase name."""
+        from maild.deadlines import format_deadline, game_timezone
+        from maild.games import get_game, get_turn, players_of, ruleset_named
+        from maild.phased_turn import resolve_row
+        from maild.phases import rows_of
+        from maild.turn import render_turn
+
+        out: dict[str, tuple[dict[str, str], str]] = {}
+        with self.app.db.session() as s:
+            g = get_game(s, game)
+            ruleset = ruleset_named(g.ruleset)
+            players = players_of(s, g)
+            rows = [r for r in rows_of(s, g.id, turn) if r.status == "done"]
+            following = get_turn(s, g, turn + 1)
+            deadlines = [r.deadline for r in rows[1:]] + [following.deadline if following else None]
+            tz = game_timezone(self.app.config, game)
+            for row, deadline in zip(rows, deadlines, strict=True):
+                result, _missing, _share = resolve_row(s, ruleset, g, turn, rows, row)
+                out[row.name] = render_turn(g, turn, result, False, format_deadline(deadline, tz), players,
+                                            phase=row.name)
+            s.rollback()
+        return out
+
     def mails(self) -> list[EmailMessage]:
         """Every mail sent so far, welcomes included, oldest first."""
         return sent(self.app, welcomes=True)
@@ -239,11 +274,12 @@ class Table:
         assert found, f"no welcome to {player} of {game}"
         return text_of(found[-1])
 
-    def printout(self, game: str, turn: int, player: str) -> str:
-        return self._one(f"[{game}] turn {turn} printout for {player}")
+    def printout(self, game: str, turn: int, player: str, phase: str | None = None) -> str:
+        """The printout of `turn` (of its `phase`, in a game of phases) to `player`."""
+        return self._one(f"[{game}] turn {turn} printout for {player}" + (f" ({phase})" if phase else ""))
 
-    def newsletter(self, game: str, turn: int) -> str:
-        return self._one(f"[{game}] turn {turn} newsletter")
+    def newsletter(self, game: str, turn: int, phase: str | None = None) -> str:
+        return self._one(f"[{game}] turn {turn} newsletter" + (f" ({phase})" if phase else ""))
 
     def _one(self, subject: str) -> str:
         found = [m for m in self.mails() if str(m["Subject"]) == subject]

@@ -51,8 +51,8 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
     venv = str(installed.parent)
     assert all(line.startswith(venv) for line in lines[:2] + lines[3:7]), lines
     assert lines[2] == "None"  # no top-level `rules` package installed
-    assert lines[7] == "['renaissance.lark', 'venice.lark']"
-    assert lines[8] == "['renaissance', 'venice']"
+    assert lines[7] == "['jungle.lark', 'renaissance.lark', 'venice.lark']"
+    assert lines[8] == "['jungle', 'renaissance', 'venice']"
 
 
 def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) -> None:
@@ -76,6 +76,10 @@ def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) ->
                    "example:renaissance"], cwd=work)
     assert created.returncode == 0, created.stderr
     assert "created game ren (renaissance), 13 players" in created.stdout
+    jungle = run([maild, *now, "game", "create", "aztlan", "--ruleset", "jungle", "--setup", "example:jungle"],
+                 cwd=work)
+    assert jungle.returncode == 0, jungle.stderr
+    assert "created game aztlan (jungle), 3 players" in jungle.stdout
 
     order = work / "order.eml"
     order.write_text("From: bob@example.org\nTo: gm@localhost\nSubject: bids\nMessage-ID: <o1@example.org>\n\n"

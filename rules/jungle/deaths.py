@@ -20,7 +20,17 @@ def kill(council: Council, character: Character, cause: str) -> None:
     character.xp = 0
     world = council.world
     # "If a slave's owner is killed, or if the slave escapes, the title of slave is removed." (SLAVE OF CHARACTER X)
-    for other in world.living():
+    # One pass over the titles (most characters have none): a session with hundreds of deaths among
+    # thousands of characters stays fast (bench/jungle_session.py).
+    for other in world.characters.values():
+        if not other.titles or not other.alive:
+            continue
+        for t in other.titles:
+            if t.subject == character.name and t.kind in ("Slave", "Tenant", "Owner"):
+                break
+        else:
+            continue
+        other.drop_title("Owner", character.name)  # his slave is dead: OWNER OF CHARACTER X goes with him
         if other.owner == character.name:
             other.drop_title("Slave")
             council.tell(other.house, f"{other.name} is free: his owner {character.name} is dead.")
