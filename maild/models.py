@@ -175,8 +175,9 @@ class TurnPhase(Base):
     status: Mapped[str] = mapped_column(String(20), default="open")  # open / done
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the game state after this phase
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
+    # Deferred: which phase is open is asked of every mail, and must not decode every phase's state to say.
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)  # the game state after this phase
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)  # events and who had orders
 
 
 class Snapshot(Base):

@@ -552,3 +552,8 @@ def test_what_an_action_tells_goes_under_it_in_the_printout(monkeypatch: pytest.
     c = part(w, "morning", {"ann": [placed("train", None, 1)]})
     assert lines(c, "ann") == ["Itzel: train", "  Itzel trains."]
     assert lines(c, "bob") == ["Xolotl hears of it."]
+
+
+def test_every_session_step_is_present_in_the_game() -> None:
+    """The engine looks its steps up by name (the seam these tests use); in the shipped game each one exists."""
+    assert all(callable(engine.step(name)) for name in engine.STEPS)

@@ -8,7 +8,7 @@ Names are the keys: a character, a city, a unit, a technology is named once in t
 those names in their orders. `key(name)` is how names compare (case and runs of blanks do not matter).
 
 Attributes, food and gold are whole numbers (docs/law-of-the-jungle.md, LJ-OQ-02): every formula result is
-rounded where the rules say, or down where they do not (`maild_rules.jungle.numbers`).
+rounded where the rules say, or down where they do not (each formula in the module of its part).
 """
 
 from __future__ import annotations
@@ -194,8 +194,15 @@ class World:
         c = self.characters.get(name)
         if c is not None:
             return c
-        wanted = key(name)
-        return next((c for n, c in self.characters.items() if key(n) == wanted), None)
+        # Characters are only ever added, never renamed or removed (the dead stay, with alive False): the
+        # index of compared names is good while the count is unchanged, and lookups stay O(1) in a session.
+        index = self.__dict__.get("_index")
+        if index is None or index[0] != len(self.characters):
+            names: dict[str, Character] = {}
+            for n, c in self.characters.items():
+                names.setdefault(key(n), c)
+            index = self.__dict__["_index"] = (len(self.characters), names)
+        return index[1].get(key(name))
 
     def members(self, house: str) -> list[Character]:
         return [c for c in self.characters.values() if c.house == house and c.alive]
