@@ -398,9 +398,11 @@ def test_check_attack_principal_and_item() -> None:
 
 def test_check_only_a_captain_orders() -> None:
     assert checked("carl", "**Order** Jaguar Warriors: hold") == [
-        (False, "Ome is not the Captain of Jaguar Warriors: only the Captain orders, disbands or retires from a unit")]
-    assert checked("carl", "**Order** hold the hill") == [(False, "Ome is not the Captain of any unit")]
-    assert checked("carl", "**Retire**") == [(False, "Ome is not the Captain of any unit")]
+        (True, "Ome is not the Captain of Jaguar Warriors: only the Captain orders, disbands or retires from a unit"
+               "; the order is kept, and is void unless he is the Captain when it resolves")]
+    unless = "; the order is kept, and is void unless he is the Captain when it resolves"
+    assert checked("carl", "**Order** hold the hill") == [(True, "Ome is not the Captain of any unit" + unless)]
+    assert checked("carl", "**Retire**") == [(True, "Ome is not the Captain of any unit" + unless)]
 
 
 def test_check_a_join_name_that_is_taken() -> None:

@@ -2,9 +2,10 @@
 
 `check(world, session, house, orders)` gives a Diagnostic for every action the ack must question: an error
 (the action is refused, the player hears why and the nearest spelling of a name he got wrong) or a warning
-(the action stands: a Captain's orders over the word limit, two actions for one character). Whether an
-action is *valid* is decided when it resolves (the handlers raise `Void`); here only what can never become
-right: a name that is not in the game, a character not of the house, an Order by one who is not a Captain.
+(the action stands: a Captain's orders over the word limit, two actions for one character, an Order by one
+who is not the Captain yet). Whether an action is *valid* is decided when it resolves (the handlers raise
+`Void`); errors only for what cannot become right before then: a name that is not in the game, a character
+not of the house.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from maild.ruleset import Diagnostic, Order
 from . import wording
 from .captains import captain_orders, captained, known_names, over_limit_message
 from .model import Character, World
+
+#: What a warning about a captaincy the actor does not hold (yet) adds.
+_UNLESS_CAPTAIN = "; the order is kept, and is void unless he is the Captain when it resolves"
 
 
 def acting_character(world: World, house: str, args: dict[str, Any]) -> Character | None:
@@ -204,11 +208,14 @@ class _Checker:
                 self.error(f"there is no unit '{args['unit']}'{wording.did_you_mean(args['unit'], self.world.units)}")
                 return False
             if unit is not None and all(u.name != unit for u in own):
-                self.error(f"{actor.name} is not the Captain of {unit}: only the Captain orders, disbands or "
-                           "retires from a unit")
+                # A warning, not a refusal: a captaincy may be given earlier in the part, or come with the GM's
+                # update applied when the Morning resolves; "Actions that are not valid at the moment of
+                # resolution will be considered void" (CHARACTER ACTIONS) decides then.
+                self.warn(f"{actor.name} is not the Captain of {unit}: only the Captain orders, disbands or "
+                          f"retires from a unit{_UNLESS_CAPTAIN}")
                 return False
         elif not own:
-            self.error(f"{actor.name} is not the Captain of any unit")
+            self.warn(f"{actor.name} is not the Captain of any unit{_UNLESS_CAPTAIN}")
             return False
         elif len(own) > 1:
             self.error(f"{actor.name} is Captain of {len(own)} units: name the unit, e.g. "
