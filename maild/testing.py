@@ -23,8 +23,9 @@ from __future__ import annotations
 import asyncio
 import email
 import os
+import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -294,3 +295,46 @@ class Table:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ScriptedRandom(random.Random):
+    """An RNG for a game's unit tests whose `randint`, `randrange` and `random` return the listed values in turn
+    (one queue for all three), so a test writes down every number drawn and works the results by hand.
+
+    ``ScriptedRandom([3, 0, 0.5])`` or ``ScriptedRandom(3, 0, 0.5)``. A value outside the range asked, or a draw
+    after the values ran out, fails the test; `calls` records each draw as asked (``("randint", a, b)`` with
+    b included, ``("randrange", start, stop)`` with stop excluded, ``("random",)``), so a test can check the
+    weights' totals a weighted draw used, and `done` says every value was drawn."""
+
+    def __init__(self, *values: Any) -> None:
+        super().__init__(0)
+        if len(values) == 1 and isinstance(values[0], Iterable) and not isinstance(values[0], str):
+            values = tuple(values[0])
+        self.values = list(values)
+        self.calls: list[tuple[Any, ...]] = []
+
+    def _next(self) -> Any:
+        if not self.values:
+            raise AssertionError("the scripted RNG ran out of values")
+        return self.values.pop(0)
+
+    def randint(self, a: int, b: int) -> int:
+        v = self._next()
+        self.calls.append(("randint", a, b))
+        assert a <= v <= b, f"scripted {v} outside randint({a}, {b})"
+        return int(v)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        lo, hi = (0, start) if stop is None else (start, stop)
+        v = self._next()
+        self.calls.append(("randrange", lo, hi))
+        assert lo <= v < hi, f"scripted {v} outside randrange({lo}, {hi})"
+        return int(v)
+
+    def random(self) -> float:
+        self.calls.append(("random",))
+        return float(self._next())
+
+    @property
+    def done(self) -> bool:
+        return not self.values

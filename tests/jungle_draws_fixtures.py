@@ -8,39 +8,9 @@ import sys
 import types
 from typing import Any
 
+from maild.testing import ScriptedRandom  # noqa: F401 - the tests import it from here
 from maild_rules.jungle.council import Council
 from maild_rules.jungle.model import Character, City, Empire, Hex, House, Unit, World
-
-
-class ScriptedRandom(random.Random):
-    """An RNG whose `randrange`, `randint` and `random` return the listed values in turn; it records each
-    call's range in `calls` ((low, high) with high excluded), so a test can check the weights' totals."""
-
-    def __init__(self, values: list[Any]) -> None:
-        super().__init__(0)
-        self.values = list(values)
-        self.calls: list[tuple[int, int]] = []
-
-    def _next(self) -> Any:
-        if not self.values:
-            raise AssertionError("the scripted RNG has no values left")
-        return self.values.pop(0)
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
-        low, high = (0, start) if stop is None else (start, stop)
-        v = self._next()
-        self.calls.append((low, high))
-        assert low <= v < high, f"scripted {v} is not in range({low}, {high})"
-        return v
-
-    def randint(self, a: int, b: int) -> int:
-        v = self._next()
-        self.calls.append((a, b + 1))
-        assert a <= v <= b, f"scripted {v} is not in [{a}, {b}]"
-        return v
-
-    def random(self) -> float:
-        return self._next()
 
 
 def draws_world() -> World:

@@ -2,34 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable
 from typing import Any
 
 from maild.ruleset import Order, PlacedOrder
+from maild.testing import ScriptedRandom  # noqa: F401 - the tests import it from here
 from maild_rules.jungle.model import Character, City, Hex, House, Title, World
-
-
-class ScriptedRandom(random.Random):
-    """An RNG whose randint/randrange/random return the listed values in turn."""
-
-    def __init__(self, values: Iterable[Any]) -> None:
-        super().__init__(0)
-        self.values = list(values)
-
-    def _next(self) -> Any:
-        if not self.values:
-            raise AssertionError("the scripted RNG ran out of values")
-        return self.values.pop(0)
-
-    def randint(self, a: int, b: int) -> int:
-        return int(self._next())
-
-    def randrange(self, *args: Any, **kwargs: Any) -> int:
-        return int(self._next())
-
-    def random(self) -> float:
-        return float(self._next())
 
 
 def engine_world(kicked_off: bool = True) -> World:

@@ -4,36 +4,9 @@ from __future__ import annotations
 
 import random
 
+from maild.testing import ScriptedRandom  # noqa: F401 - the tests import it from here
 from maild_rules.jungle.council import Action, Council
 from maild_rules.jungle.model import Character, City, Hex, House, Unit, World
-
-
-class ScriptedRandom(random.Random):
-    """A random.Random whose randint, randrange and random return the listed values in order (one queue for
-    all three), so a test states every number drawn. A value out of the asked range, or running out, fails."""
-
-    def __init__(self, *values: float) -> None:
-        super().__init__(0)
-        self.values = list(values)
-
-    def _next(self) -> float:
-        if not self.values:
-            raise AssertionError("the scripted RNG ran out of values")
-        return self.values.pop(0)
-
-    def randint(self, a: int, b: int) -> int:
-        v = self._next()
-        assert a <= v <= b, f"scripted {v} outside randint({a}, {b})"
-        return int(v)
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        lo, hi = (0, start) if stop is None else (start, stop)
-        v = self._next()
-        assert lo <= v < hi, f"scripted {v} outside randrange({lo}, {hi})"
-        return int(v)
-
-    def random(self) -> float:
-        return float(self._next())
 
 
 def small_world() -> World:

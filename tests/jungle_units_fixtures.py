@@ -8,47 +8,11 @@ Peasants: Xochitl (T2, Fame 1), Yaotl (T3, Fame 3), Tochtli (T1, Cuauhtli's tena
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
+from maild.testing import ScriptedRandom  # noqa: F401 - the tests import it from here
 from maild_rules.jungle.council import Action, Council
 from maild_rules.jungle.model import Character, City, Hex, House, Title, Unit, World
-
-
-class ScriptedRandom(random.Random):
-    """An RNG whose randint/randrange/random return listed values in order, checked against their range: a
-    test writes down the draws it expects and works the results by hand. It fails when a value is left over
-    (`done`) or missing."""
-
-    def __init__(self, values: Iterable[float | int]) -> None:
-        super().__init__(0)
-        self.values = list(values)
-        self.calls: list[tuple[str, int]] = []
-
-    def _next(self) -> float | int:
-        if not self.values:
-            raise AssertionError("the scripted RNG ran out of values")
-        return self.values.pop(0)
-
-    def randint(self, a: int, b: int) -> int:
-        v = int(self._next())
-        assert a <= v <= b, (v, a, b)
-        self.calls.append(("randint", b))
-        return v
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        lo, hi = (0, start) if stop is None else (start, stop)
-        v = int(self._next())
-        assert lo <= v < hi, (v, lo, hi)
-        self.calls.append(("randrange", hi))
-        return v
-
-    def random(self) -> float:
-        return float(self._next())
-
-    @property
-    def done(self) -> bool:
-        return not self.values
 
 
 def add(w: World, c: Character) -> Character:

@@ -148,7 +148,7 @@ def test_a_revolt_crowns_a_resident_by_fame_and_the_old_tlatoani_takes_his_hex()
     w.cities["Tenochtitlan"].happiness = -30
     c = council(w, [30, 6])
     assert cities.revolts(c) == ["Tenochtitlan"]
-    assert c.rng.calls == [("randint", 100), ("randrange", 8)]
+    assert c.rng.calls == [("randint", 1, 100), ("randrange", 0, 8)]
     m, y = w.characters["Moctezuma"], w.characters["Yaotl"]
     assert w.cities["Tenochtitlan"].tlatoani == "Yaotl"
     assert (y.role, y.hex) == ("tlatoani", "T0")
@@ -218,7 +218,7 @@ def test_demotion_is_weighted_by_one_over_fame() -> None:
     w.cities["Tenochtitlan"].hexes["T3"].citizen = "Itzel"
     c = council(w, [1])
     assert cities.demote(c, w.cities["Tenochtitlan"]).name == "Itzel"
-    assert c.rng.calls == [("randrange", 3)]
+    assert c.rng.calls == [("randrange", 0, 3)]
     assert w.characters["Itzel"].role == "peasant"
     assert w.cities["Tenochtitlan"].hexes["T3"].citizen is None
 
@@ -232,7 +232,7 @@ def test_a_citizen_with_fame_0_is_demoted_for_certain() -> None:
     w.cities["Tenochtitlan"].hexes["T3"].citizen = "Itzel"
     c = council(w, [0])
     assert cities.demote(c, w.cities["Tenochtitlan"]).name == "Itzel"
-    assert c.rng.calls == [("randrange", 1)]
+    assert c.rng.calls == [("randrange", 0, 1)]
     assert w.characters["Tochtli"].landlord == "Cuauhtli"
 
 
@@ -287,7 +287,7 @@ def test_kick_off_weighted_by_fame() -> None:
     c = council(w, [14, 16])
     drawn = cities.kick_off(c)
     assert [d.name for d in drawn] == ["Nopal", "Yaotl"]
-    assert c.rng.calls == [("randrange", 19), ("randrange", 17)]
+    assert c.rng.calls == [("randrange", 0, 19), ("randrange", 0, 17)]
     assert w.kicked_off and t.tlatoani == "Nopal"
     assert (w.characters["Nopal"].city, w.characters["Nopal"].hex) == ("Tenochtitlan", "T0")
     assert w.characters["Yaotl"].role == "citizen" and t.hexes["T3"].citizen == "Yaotl"
@@ -305,7 +305,7 @@ def test_kick_off_unweighted_when_fewer_than_two_have_fame() -> None:
     add(w, Character("Caco", "olmeca", city="Tenochtitlan", hex="T1"))
     c = council(w, [2, 0])
     assert [d.name for d in cities.kick_off(c)] == ["Caco", "Ana"]
-    assert c.rng.calls == [("randrange", 3), ("randrange", 2)]
+    assert c.rng.calls == [("randrange", 0, 3), ("randrange", 0, 2)]
     assert t.hexes["T2"].citizen == "Ana" and t.tlatoani == "Caco"
     assert w.characters["Beto"].landlord is None
 

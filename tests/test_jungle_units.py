@@ -133,7 +133,7 @@ def test_casualties_are_drawn_by_one_over_xp_with_npcs_at_xp_1() -> None:
     u = w.units["Jaguar Warriors"]
     c = council(w, [2, 10, 0])
     units.health_changed(c, u, 5, 3)
-    assert c.rng.done and c.rng.calls == [("randrange", 15), ("randrange", 14), ("randrange", 1)]
+    assert c.rng.done and c.rng.calls == [("randrange", 0, 15), ("randrange", 0, 14), ("randrange", 0, 1)]
     assert not w.characters["Ocelotl"].alive
     assert w.characters["Atl"].alive
     assert u.health == 3 and u.captain == "Atl"
@@ -180,7 +180,7 @@ def test_captain_killed_elsewhere_is_succeeded_by_fame() -> None:
     add(w, Character("Coatl", "mexica", fame=1, role="soldier", unit="Jaguar Warriors"))
     c = council(w, [1])
     kill(c, w.characters["Ocelotl"], "killed in a duel")
-    assert c.rng.calls == [("randrange", 4)]
+    assert c.rng.calls == [("randrange", 0, 4)]
     assert w.units["Jaguar Warriors"].captain == "Itzel"
     assert w.characters["Itzel"].title("Captain", "Jaguar Warriors") is not None
     assert w.characters["Ocelotl"].title("Captain") is None
