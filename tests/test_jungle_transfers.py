@@ -91,6 +91,17 @@ def test_captaincy_moves_the_title_and_the_new_captain_joins() -> None:
     assert o.title("Captain") is None and o.unit == "Eagle Warriors"
 
 
+def test_a_citizen_given_a_captaincy_keeps_his_rank_and_his_land() -> None:
+    """As an Enlist: "Any character in a unit is considered a soldier", but a citizen who enlists keeps his
+    citizenship (the units part's reading); so the captaincy given to Cuauhtli puts him in the unit, still a
+    citizen owning T1, and Itzel still his tenant."""
+    w = aztlan()
+    c = w.characters["Cuauhtli"]
+    transfer_captaincy(w, "Eagle Warriors", c)
+    assert (c.unit, c.role, w.cities["Tenochtitlan"].hexes["T1"].citizen) == ("Eagle Warriors", "citizen", "Cuauhtli")
+    assert w.characters["Itzel"].landlord == "Cuauhtli"
+
+
 def test_slave_ownership_moves_both_titles() -> None:
     w = aztlan()
     i, c, m = (w.characters[n] for n in ("Itzel", "Cuauhtli", "Moctezuma"))

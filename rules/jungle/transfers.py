@@ -152,8 +152,9 @@ def transfer_rulership(world: World, city: str, to: Character) -> None:
 def transfer_captaincy(world: World, unit: str, to: Character) -> None:
     """`to` becomes Captain of `unit` ("The title of Captain may be given to another character.").
 
-    A new Captain not in the unit joins it (as a soldier, like an Enlist that never fails: the Captain
-    displaces an NPC); his land, if any, stays his. The old Captain stays in the unit as a plain soldier."""
+    A new Captain not in the unit joins it (like an Enlist that never fails: the Captain displaces an NPC; a
+    peasant becomes a soldier, a citizen or Tlatoani keeps his rank); his land, if any, stays his. The old
+    Captain stays in the unit as a plain soldier."""
     u = world.units[unit]
     old = world.character(u.captain) if u.captain else None
     if old is not None:
@@ -163,7 +164,8 @@ def transfer_captaincy(world: World, unit: str, to: Character) -> None:
         if to.unit is not None:
             _leave_unit(world, to, u.city or to.city or "")
         to.unit = u.name
-        to.role = "soldier"
+        if to.role == "peasant":  # as an Enlist does: a citizen or a Tlatoani in a unit keeps his rank
+            to.role = "soldier"
         to.city = u.city
         to.hex = None
         to.drop_title("Tenant")
