@@ -156,6 +156,22 @@ def test_units_completed_by_npcs_or_given_to_a_house(monkeypatch):
     assert rec.calls == []  # new units at full health: nobody to kill
 
 
+def test_a_captured_worker_brings_a_character_to_the_capturing_captains_house(monkeypatch):
+    """CAPTURING CITIES AND WORKERS / NEW UNITS: "If a worker is captured, the player controlling the Captain of
+    the capturing unit receives the new character." Coyotl (house Ben) captains Jaguar Warriors, which take a
+    barbarian worker: Ben gets its Captain. A capturing unit without a Captain is refused at the check."""
+    w = world_with_picks()
+    w.units["Jaguar Warriors"].captain = "Coyotl"
+    table = {"units": {"Stolen Worker": {"kind": "Worker", "city": "Tenochtitlan", "military": False}},
+             "events": [{"kind": "unit", "unit": "Stolen Worker", "by": "Jaguar Warriors"}]}
+    assert check_update(w, table) is None
+    apply(w, table, monkeypatch)
+    captain = w.characters["Captain of Stolen Worker"]
+    assert (captain.house, captain.unit) == ("Ben", "Stolen Worker")
+    w2 = world_with_picks()
+    assert "Jaguar Warriors has no Captain" in check_update(w2, table)
+
+
 def test_captain_names_are_numbered_when_taken():
     w = draws_world()
     assert captain_name(w, "Spears") == "Captain of Spears"

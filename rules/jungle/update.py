@@ -131,7 +131,7 @@ CREDIT: dict[str, Check] = {"gameturn": TURN, "character": _text}
 EVENT_KEYS: dict[str, dict[str, Check]] = {
     "technology": {"name": _name, "era": COUNT, **CREDIT},
     "building": {"name": _name, "city": _name, "era": COUNT, **CREDIT},
-    "unit": {"unit": _name, "city": _name, "item": _name, "house": _name, "captain": _name, **CREDIT},
+    "unit": {"unit": _name, "city": _name, "item": _name, "house": _name, "captain": _name, "by": _name, **CREDIT},
     "policy": {"name": _name, "era": COUNT, "character": _text},
     "captured": {"city": _name, "unit": _name, "citizens": COUNT},
     "liberated": {"city": _name, "unit": _name, "citizens": COUNT, "previously_aztec": _flag,
@@ -320,6 +320,13 @@ def _check_unit_event(p: _Problems, world: World, table: dict[str, Any], path: s
         p.add(f"{path}.house", f"no house {ev['house']}")
     if "captain" in ev and world.character(ev["captain"]) is not None:
         p.add(f"{path}.captain", f"the name {ev['captain']} is taken")
+    if "by" in ev:  # a worker captured by the unit `by`
+        capturer = world.units.get(ev["by"])
+        if capturer is None:
+            p.add(f"{path}.by", f"no unit {ev['by']} in the game")
+        elif not (capturer.captain and _alive(world, capturer.captain)):
+            p.add(f"{path}.by", f"{ev['by']} has no Captain to receive the worker's character: give the house")
+        return
     if "house" not in ev:
         if "gameturn" in ev and not city:
             p.add(path, f"give the city {name} was produced in")
@@ -561,6 +568,12 @@ def _unit(council: Council, ev: dict[str, Any], eras: Eras) -> None:
         unit.city = ev["city"]
     if "house" in ev:
         house, credit = ev["house"], None
+    elif "by" in ev:
+        # CAPTURING CITIES AND WORKERS: "If a worker is captured, the player controlling the Captain of the
+        # capturing unit receives the new character."
+        capturer = world.character(world.units[ev["by"]].captain or "")
+        assert capturer is not None  # checked
+        house, credit = capturer.house, None
     else:
         credit = _credited(world, ev, "production", ev.get("city") or unit.city)
         house = credit.house if credit is not None else None
@@ -572,7 +585,8 @@ def _unit(council: Council, ev: dict[str, Any], eras: Eras) -> None:
                         titles=[Title("Captain", unit.name)], since=world.session)
     world.characters[name] = captain
     unit.captain = name
-    whose = f"{credit.name} completed the unit {unit.name}" if credit else f"the unit {unit.name} is given"
+    whose = (f"{credit.name} completed the unit {unit.name}" if credit
+             else f"{ev['by']} captured the worker {unit.name}" if "by" in ev else f"the unit {unit.name} is given")
     council.tell(house, f"{whose}: the house of {house} gains {name}, a soldier and Captain of Unit {unit.name}.")
     council.announce(f"{name} of the house of {house} is Captain of Unit {unit.name}.")
     council.event("new_character", character=name, house=house, unit=unit.name)
