@@ -94,12 +94,15 @@ def test_captaincy_moves_the_title_and_the_new_captain_joins() -> None:
 def test_a_citizen_given_a_captaincy_keeps_his_rank_and_his_land() -> None:
     """As an Enlist: "Any character in a unit is considered a soldier", but a citizen who enlists keeps his
     citizenship (the units part's reading); so the captaincy given to Cuauhtli puts him in the unit, still a
-    citizen owning T1, and Itzel still his tenant."""
+    citizen owning T1. But "The title of Tenant is immediately lost if either the peasant or the citizen move
+    from the hex": Itzel, on T1, is nobody's tenant while he is away, and his again when he is back."""
     w = aztlan()
     c = w.characters["Cuauhtli"]
     transfer_captaincy(w, "Eagle Warriors", c)
     assert (c.unit, c.role, w.cities["Tenochtitlan"].hexes["T1"].citizen) == ("Eagle Warriors", "citizen", "Cuauhtli")
-    assert w.characters["Itzel"].landlord == "Cuauhtli"
+    assert w.characters["Itzel"].landlord is None
+    transfer_land(w, "T1", "Tenochtitlan", c)  # his own land again: he leaves the unit to live on it
+    assert (c.unit, c.hex, w.characters["Itzel"].landlord) == (None, "T1", "Cuauhtli")
 
 
 def test_slave_ownership_moves_both_titles() -> None:

@@ -68,13 +68,14 @@ def test_enlist_refuses_a_captain_and_one_already_in_the_unit() -> None:
 
 
 def test_a_citizen_who_enlists_keeps_his_rank_and_land() -> None:
-    """Enlisting is no demotion: Cuauhtli stays a citizen owning T1 (tenancy follows the land's owner,
-    transfers.retenant: Tochtli is still his tenant); a peasant who enlists is a soldier, no tenant."""
+    """Enlisting is no demotion: Cuauhtli stays a citizen owning T1; but he has moved from the hex, so
+    Tochtli, living there, is no longer his tenant ("The title of Tenant is immediately lost if either the
+    peasant or the citizen move from the hex"); a peasant who enlists is a soldier, no tenant."""
     w = aztlan()
     run(council(w), "Cuauhtli", "enlist", unit="Jaguar Warriors")
     assert w.characters["Cuauhtli"].role == "citizen"
     assert w.cities["Tenochtitlan"].hexes["T1"].citizen == "Cuauhtli"
-    assert w.characters["Tochtli"].landlord == "Cuauhtli"
+    assert w.characters["Tochtli"].landlord is None
 
 
 # -- orders ----------------------------------------------------------------------------------------------------

@@ -34,7 +34,9 @@ def landlord_of(world: World, city: str | None, hex_name: str | None) -> str | N
     if owner is None:
         return None
     holder = world.character(owner)
-    return holder.name if holder is not None and holder.alive else None
+    # "The title of Tenant is immediately lost if either the peasant or the citizen move from the hex": a
+    # citizen (or Tlatoani) away in a unit keeps his land and his rank, but has no tenants while he is away.
+    return holder.name if holder is not None and holder.alive and holder.unit is None else None
 
 
 def lands_of(world: World, character: Character) -> list[tuple[str, str]]:
@@ -72,6 +74,16 @@ def retenant_tile(world: World, city: str, hex_name: str) -> None:
             retenant(world, ch)
 
 
+def retenant_landlord(world: World, landlord: Character) -> None:
+    """Work out the tenancy of everybody on `landlord`'s land and, for a Tlatoani, his city hex: he joined or
+    left a unit, so he is off his hex or back on it."""
+    tiles = lands_of(world, landlord)
+    tiles += [(c.name, c.centre) for c in world.cities.values()
+              if c.tlatoani is not None and key(c.tlatoani) == key(landlord.name)]
+    for city, hex_name in tiles:
+        retenant_tile(world, city, hex_name)
+
+
 def retenant_all(world: World) -> None:
     """Work out every character's tenancy (after the GM's update changed the map or the owners)."""
     for ch in world.living():
@@ -88,6 +100,7 @@ def _leave_unit(world: World, character: Character, city: str) -> None:
     character.drop_title("Captain", character.unit)
     character.unit = None
     character.city = city
+    retenant_landlord(world, character)
 
 
 def _still_citizen(world: World, character: Character) -> bool:
@@ -169,6 +182,7 @@ def transfer_captaincy(world: World, unit: str, to: Character) -> None:
         to.city = u.city
         to.hex = None
         to.drop_title("Tenant")
+        retenant_landlord(world, to)
     if to.title("Captain", u.name) is None:
         to.titles.append(Title("Captain", u.name))
 

@@ -31,7 +31,7 @@ from .council import Action, Council, Void, handles
 from .houses import pool
 from .model import Character, City, Unit, World, key
 from .places import hex_distance
-from .transfers import retenant, transfer_captaincy
+from .transfers import retenant, retenant_landlord, transfer_captaincy
 
 NPC_XP = 1  # "NPC characters are considered to have a permanent XP = 1."
 
@@ -92,6 +92,7 @@ def settle(world: World, character: Character, city: City, hex_name: str) -> Non
     character.city = city.name
     character.hex = hex_name
     retenant(world, character)
+    retenant_landlord(world, character)  # back on his land: his tenants are his again
 
 
 # -- health: deaths and NPCs ------------------------------------------------------------------------------
@@ -333,7 +334,8 @@ def enlist(council: Council, actor: Character, action: Action) -> None:
     actor.unit = unit.name
     actor.city = unit.city
     actor.hex = None
-    retenant(world, actor)  # his own tenancy; the land he owns stays his (tenancy is transfers')
+    retenant(world, actor)  # his own tenancy; the land he owns stays his,
+    retenant_landlord(world, actor)  # but not its tenants while he is away (TENANT OF CITIZEN X)
     council.tell(actor.house, f"{actor.name} enlists in unit {unit.name}.")
 
 
