@@ -17,6 +17,7 @@ from maild_rules.galilei.shortage import (
     check,
     format_newsletter,
     missing,
+    parse_value,
     resolve_shortage,
     stand_in_seat,
     who_answers,
@@ -245,3 +246,8 @@ def test_the_newsletter_reveals_every_seat_and_the_records() -> None:
         "  Shortages and surpluses determined so far:\n"
         "    London: 1 shortage(s), 0 surplus(es)\n"
         "    Barcelona: 0 shortage(s), 1 surplus(es)\n")
+
+
+def test_parse_value_reads_a_number_or_a_side_as_written() -> None:
+    assert [parse_value(t) for t in ["4", " 6 ", "Shortage", "SURPLUS", 3]] == [4, 6, S, P, 3]
+    assert [parse_value(t) for t in ["0", "7", "12", "four", "", 9, True]] == [None] * 7

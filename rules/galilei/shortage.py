@@ -136,6 +136,17 @@ class ShortageTable:
         return self.entries[total]
 
 
+def parse_value(text: str | int) -> int | str | None:
+    """A player's written answer as a `Submission` value: "1" to "6" -> the int, "shortage"/"surplus" in
+    any case -> the side; anything else None (the engine refuses it with its own words)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text if text in NUMBERS else None
+    word = str(text).strip().lower()
+    if word in SIDES:
+        return word
+    return int(word) if word.isdigit() and int(word) in NUMBERS else None
+
+
 def _check_order(order: Sequence[str]) -> None:
     if len(order) != SEATS or len(set(order)) != SEATS:
         raise ValueError(f"rule 3.3 needs six distinct players in turn order, got {list(order)}")
@@ -258,7 +269,7 @@ def _refusal(decision: Decision[int | str], seat: int, sub: Submission) -> str |
     return None
 
 
-def _sorted_in_force(order: list[str], chaosed: set[str], history: Mapping[str, Sequence[str]],
+def _in_force(order: list[str], chaosed: set[str], history: Mapping[str, Sequence[str]],
                      submissions: Iterable[Submission]
                      ) -> tuple[dict[int, Answer[int | str]], list[tuple[Submission, str]]]:
     actors = seat_actors(order, chaosed)
@@ -284,7 +295,7 @@ def _sorted_in_force(order: list[str], chaosed: set[str], history: Mapping[str, 
 def missing(order: list[str], chaosed: set[str], history: Mapping[str, Sequence[str]],
             submissions: Iterable[Submission]) -> list[str]:
     """Players who still owe an answer (for reminders, and to close the phase early when empty)."""
-    in_force, _ = _sorted_in_force(order, chaosed, history, submissions)
+    in_force, _ = _in_force(order, chaosed, history, submissions)
     actors = seat_actors(order, chaosed)
     owing = {actors[s] for s in actors if actors[s] is not None and s not in in_force}
     return [p for p in order if p in owing]
@@ -302,7 +313,7 @@ def resolve_shortage(order: list[str], answers: Iterable[Submission], history: M
     (a side counts for the player who chose it, his stand-in included; a side drawn for a seat nobody could
     act for counts for nobody)."""
     actors = seat_actors(order, chaosed)
-    in_force, refused = _sorted_in_force(order, chaosed, history, answers)
+    in_force, refused = _in_force(order, chaosed, history, answers)
     seat_decisions = decisions(order, chaosed, history)
     taken: list[SeatChoice] = []
     for seat in range(1, SEATS + 1):
