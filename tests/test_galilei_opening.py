@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from maild.ranking import NAME, RECEIPT
+from maild_rules.galilei.draftwords import opening_lines, turn_order_lines
 from maild_rules.galilei.opening import (
     CAPITAL_BID,
     CARD_BID,
@@ -253,3 +254,40 @@ def test_turn_bid_checks():
         turn_order([TurnBid("A", 1, 1)], ties="capital choice")
     # Equal on every criterion but the name: only possible for two players without mail.
     assert [p.decided_by for p in turn_order([], players=["B", "A"])] == [None, NAME]
+
+
+# ---- the published words
+
+def test_the_opening_is_published_with_every_bid_the_reason_of_each_place_and_each_pick():
+    """Ann 10/2 (seq 1), Bob 10/5 (seq 2), Cid 7/9 (seq 3), as in the first test: cards Bob, Ann (global
+    bid), Cid (card bid); capitals Cid, Bob, Ann. Ann lists Armor; Bob lists Armor, Famine. Card picks: Bob
+    Armor (list), Ann: Armor taken, default Stone-1; Cid no list, default Wool-1. Capitals by default in the
+    setup's order: Cid Venice, Bob Genoa, Ann Barcelona."""
+    bids = [OpeningBid("Ann", 10, 2, 1), OpeningBid("Bob", 10, 5, 2), OpeningBid("Cid", 7, 9, 3)]
+    prefs = {"Ann": Preferences(("Armor",)), "Bob": Preferences(("Armor", "Famine"))}
+    lines = opening_lines(resolve_opening(bids, CAPITALS, CARDS, prefs), names={"Stone-1": "Stone"})
+    assert lines == [
+        "Choosing cards:",
+        "1st Bob: the card bid 10; 10 for cards, 5 for capitals, global 15",
+        "2nd Ann: the card bid 10; 10 for cards, 2 for capitals, global 12 (after Bob by the global bid)",
+        "3rd Cid: the card bid 7; 7 for cards, 9 for capitals, global 16 (after Ann by the card bid)",
+        "Cards taken:",
+        "1. Bob takes Armor (from his list)",
+        "2. Ann takes Stone (no choice of his left; Armor already taken: the first still free)",
+        "3. Cid takes Wool-1 (no choice of his left: the first still free)",
+        "Choosing capitals:",
+        "1st Cid: the capital bid 9; 7 for cards, 9 for capitals, global 16",
+        "2nd Bob: the capital bid 5; 10 for cards, 5 for capitals, global 15 (after Cid by the capital bid)",
+        "3rd Ann: the capital bid 2; 10 for cards, 2 for capitals, global 12 (after Bob by the capital bid)",
+        "Capitals taken:",
+        "1. Cid takes Venice (no choice of his left: the first still free)",
+        "2. Bob takes Genoa (no choice of his left: the first still free)",
+        "3. Ann takes Barcelona (no choice of his left: the first still free)",
+    ]
+
+
+def test_turn_order_is_published_with_every_bid():
+    placed = turn_order([TurnBid("Bob", 2, 9), TurnBid("Cid", 2, 3)], players=["Bob", "Cid", "Dee"])
+    assert turn_order_lines(placed) == [
+        "1st Dee: no bid (0)", "2nd Cid: bid 2 (after Dee by the turn bid)",
+        "3rd Bob: bid 2 (after Cid by the first mail received)"]
