@@ -19,6 +19,7 @@ from maild_rules.galilei.opening import (
     OpeningBid,
     Preferences,
     check_bid,
+    check_preferences,
     resolve_opening,
 )
 from maild_rules.galilei.turnorder import CAPITAL_CHOICE, TURN_BID, TurnBid, check_turn_bid, turn_order
@@ -291,3 +292,15 @@ def test_turn_order_is_published_with_every_bid():
     assert turn_order_lines(placed) == [
         "1st Dee: no bid (0)", "2nd Cid: bid 2 (after Dee by the turn bid)",
         "3rd Bob: bid 2 (after Cid by the first mail received)"]
+
+
+def test_preference_lists_are_checked_for_the_ack():
+    """Held-out or later cards are not in the opening pool ("Marco Polo"), "Rome" is no capital, and
+    "Venice" named twice is pointed out; a clean list gives nothing."""
+    prefs = Preferences(("Armor", "Marco Polo"), ("Venice", "Rome", "Venice"))
+    assert check_preferences(prefs, CAPITALS, CARDS) == [
+        "'Marco Polo' is not a card you can choose at the start",
+        "'Rome' is not a capital you can choose at the start",
+        "'Venice' is twice in your capital list",
+    ]
+    assert check_preferences(Preferences(("Armor",), ("Genoa",)), CAPITALS, CARDS) == []

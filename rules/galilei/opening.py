@@ -91,6 +91,23 @@ def check_bid(cards: object, capitals: object, cash: int | None) -> str | None:
     return None
 
 
+def check_preferences(preferences: Preferences, capitals: Sequence[str], cards: Sequence[str]) -> list[str]:
+    """What the ack tells a player about his lists: each item that is no capital of the setup, or no card of
+    the opening's pool, and each item named twice. The draft passes over such items silently; this is where
+    the player hears of them. An empty result means both lists are fine."""
+    problems: list[str] = []
+    for what, items, known in (("card", preferences.cards, set(cards)), ("capital", preferences.capitals,
+                                                                           set(capitals))):
+        seen: set[str] = set()
+        for item in items:
+            if item not in known:
+                problems.append(f"{item!r} is not a {what} you can choose at the start")
+            elif item in seen:
+                problems.append(f"{item!r} is twice in your {what} list")
+            seen.add(item)
+    return problems
+
+
 def card_ranking(bids: Sequence[OpeningBid]) -> list[Placed[OpeningBid]]:
     """Who chooses cards first: the card bid, then the global bid, then the earlier mail (then the name)."""
     return rank(bids, [By(CARD_BID, lambda b: b.cards), By(GLOBAL_BID, lambda b: b.global_bid)],
