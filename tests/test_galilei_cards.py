@@ -14,6 +14,7 @@ import pytest
 from maild_rules.galilei.cards import (
     Card,
     DeckError,
+    deck_from_tables,
     default_deck,
     discard,
     discards_allowed,
@@ -174,3 +175,17 @@ def test_discard_takes_the_card_from_the_hand():
     assert discard(["Stone-1", "War", "Stone-1x"], "War") == ["Stone-1", "Stone-1x"]
     with pytest.raises(ValueError, match="not in the hand"):
         discard(["Stone-1"], "War")
+
+
+def test_cards_listed_inline_take_their_name_as_id_unless_two_share_it():
+    """A setup may list cards inline without ids: the name is the id. Two cards named Stone without ids
+    are refused (the second "is already used"), with ids they are two cards."""
+    deck = deck_from_tables([{"name": "Armor", "epoch": 1, "kind": "event"}])
+    assert deck == [Card("Armor", "Armor", 1, "event")]
+    two = [{"name": "Stone", "epoch": 1, "kind": "commodity"}, {"name": "Stone", "epoch": 1, "kind": "commodity"}]
+    with pytest.raises(DeckError, match="card 2 \\(Stone\\): the id is already used by 'Stone'"):
+        deck_from_tables(two)
+    two[0]["id"], two[1]["id"] = "Stone-1", "Stone-2"
+    assert [c.id for c in deck_from_tables(two)] == ["Stone-1", "Stone-2"]
+    with pytest.raises(DeckError, match="not a table"):
+        deck_from_tables(["Armor"])

@@ -8,7 +8,8 @@ Everything here is pure: the engine keeps in its state which cards each player h
 discarded, and calls
 
 - `load_deck(text)` / `default_deck()`: the deck from a TOML file the GM can replace
-  (examples/galilei/cards.toml ships the Age of Renaissance history cards);
+  (examples/galilei/cards.toml ships the Age of Renaissance history cards); `deck_from_tables(tables)` for
+  cards a setup lists inline;
 - `offer(deck, epoch, held, discarded)`: the cards a player may draw now, in the deck's order;
 - `opening_pool(deck)`: the cards the opening draft (3.2) chooses among;
 - `draw(order, offered, preferences, per_player)`: the draft of a draw phase, every pick published;
@@ -52,23 +53,34 @@ class Card:
 def load_deck(text: str) -> list[Card]:
     """The deck written in TOML as ``[[card]]`` tables (see examples/galilei/cards.toml), in file order.
 
-    Raises DeckError for a missing field, an unknown kind or epoch, a negative credit or cost, or an id
-    used twice (ids are compared without regard to case and blanks, as `find_card` reads them)."""
+    Raises DeckError for invalid TOML or a file without cards, and for what `deck_from_tables` refuses."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise DeckError(f"the deck is not valid TOML: {e}") from None
-    tables = data.get("card")
+    return deck_from_tables(data.get("card"))
+
+
+def deck_from_tables(tables: object) -> list[Card]:
+    """The deck from a list of tables (a deck file's ``[[card]]``, or cards a setup file lists inline).
+
+    Each table has `name`, `epoch`, `kind` and may have `id` (the name when left out), `credit`, `cost`,
+    `held_out`. Raises DeckError for a missing field, an unknown kind or epoch, a negative credit or cost,
+    an unknown field, or an id used twice (ids are compared without regard to case and blanks, as
+    `find_card` reads them: two cards of one name need ids of their own)."""
     if not isinstance(tables, list) or not tables:
         raise DeckError("the deck has no [[card]] entries")
     deck: list[Card] = []
     seen: dict[str, str] = {}
     for n, t in enumerate(tables, 1):
         where = f"card {n}"
-        for field in ("id", "name", "epoch", "kind"):
+        if not isinstance(t, dict):
+            raise DeckError(f"{where} is not a table")
+        for field in ("name", "epoch", "kind"):
             if field not in t:
                 raise DeckError(f"{where} has no {field}")
-        card_id, name, epoch, kind = t["id"], t["name"], t["epoch"], t["kind"]
+        name, epoch, kind = t["name"], t["epoch"], t["kind"]
+        card_id = t.get("id", name)
         if not isinstance(card_id, str) or not card_id.strip():
             raise DeckError(f"{where}: the id must be a non-empty string")
         where = f"card {n} ({card_id})"
