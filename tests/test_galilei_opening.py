@@ -304,3 +304,21 @@ def test_preference_lists_are_checked_for_the_ack():
         "'Venice' is twice in your capital list",
     ]
     assert check_preferences(Preferences(("Armor",), ("Genoa",)), CAPITALS, CARDS) == []
+
+
+def test_the_result_as_json_for_the_state():
+    """Two players: Ann 3/1 (seq 2), Bob 1/3 (seq 1). Cards: Ann (3), Bob; capitals: Bob (3), Ann. No lists:
+    Ann takes Stone-1, Bob Wool-1; Bob Venice, Ann Genoa. The JSON form survives json.dumps unchanged."""
+    import json
+
+    r = resolve_opening([OpeningBid("Ann", 3, 1, 2), OpeningBid("Bob", 1, 3, 1)], CAPITALS, CARDS, {})
+    j = r.as_json()
+    assert json.loads(json.dumps(j)) == j
+    assert j["bids"] == {"Ann": {"cards": 3, "capitals": 1, "global": 4, "mailed": True},
+                         "Bob": {"cards": 1, "capitals": 3, "global": 4, "mailed": True}}
+    assert j["card_order"] == [{"player": "Ann", "place": 1, "decided_by": None},
+                               {"player": "Bob", "place": 2, "decided_by": CARD_BID}]
+    assert j["capital_picks"] == [{"player": "Bob", "item": "Venice", "by": "default", "passed_over": []},
+                                  {"player": "Ann", "item": "Genoa", "by": "default", "passed_over": []}]
+    assert j["cards_of"] == {"Ann": ["Stone-1"], "Bob": ["Wool-1"]}
+    assert j["paid"] == {"Ann": 4, "Bob": 4}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from maild.draft import Pick, draft
 from maild.ranking import By, Placed, rank
@@ -70,6 +71,28 @@ class OpeningResult:
     paid: dict[str, int] = field(default_factory=dict)  # both bids, from the starting cash
     cards_of: dict[str, list[str]] = field(default_factory=dict)
     capital_of: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain values for the game's JSON state and the turn's events: every bid, each ranking with place
+        and reason, each pick with how it was made."""
+        def ranking(order: list[Placed[OpeningBid]]) -> list[dict[str, Any]]:
+            return [{"player": p.entry.player, "place": p.place, "decided_by": p.decided_by} for p in order]
+
+        def picks(ps: list[Pick[str]]) -> list[dict[str, Any]]:
+            return [{"player": p.chooser, "item": p.item, "by": p.by, "passed_over": list(p.passed_over)}
+                    for p in ps]
+
+        return {
+            "bids": {b.player: {"cards": b.cards, "capitals": b.capitals, "global": b.global_bid,
+                                "mailed": b.mailed} for b in self.bids},
+            "card_order": ranking(self.card_order),
+            "capital_order": ranking(self.capital_order),
+            "card_picks": picks(self.card_picks),
+            "capital_picks": picks(self.capital_picks),
+            "paid": dict(self.paid),
+            "cards_of": {k: list(v) for k, v in self.cards_of.items()},
+            "capital_of": dict(self.capital_of),
+        }
 
     @property
     def missing(self) -> list[str]:
