@@ -119,6 +119,15 @@ def allowed_spend(decl: BattleDeclaration, scores: Mapping[str, Fraction], optio
     return 0
 
 
+def roll_attack(row: int, advantage: bool, rng: random.Random) -> tuple[int | None, bool]:
+    """The roll of an attack from `row`: (the roll 1..72, whether it succeeds), one `rng.randrange(72)`; at
+    row 0, a sure victory, (None, True) with no draw (GA-OQ-11)."""
+    if row == 0:
+        return None, True
+    roll = rng.randrange(odds.DENOMINATOR) + 1
+    return roll, roll <= odds.success_72nds(row, advantage)
+
+
 def resolve_battle(decl: BattleDeclaration, scores: Mapping[str, Fraction], option_312: bool,
                    rng: random.Random) -> BattleResult:
     """Fight the battle: post the spend, roll unless victory is sure, score the luck (3.4, 3.5, 3.8, 3.11)."""
@@ -142,11 +151,7 @@ def resolve_battle(decl: BattleDeclaration, scores: Mapping[str, Fraction], opti
         # Genoa's positive score falls by it ("His score is now -0.4165 and Genoa's 0.1945").
         postings += [LuckPosting(decl.attacker, spent, f"{who}: spends {rows} row(s)"),
                      LuckPosting(decl.defender, -spent, f"{who}: luck spent against him")]
-    if row == 0:
-        roll, won = None, True  # GA-OQ-11: a sure victory is not rolled and scores 0 (the chance of failure)
-    else:
-        roll = rng.randrange(odds.DENOMINATOR) + 1
-        won = roll <= odds.success_72nds(row, decl.advantage)
+    roll, won = roll_attack(row, decl.advantage, rng)
     if decl.cathedral:
         scored = Fraction(0)  # 3.8: "do not provide "luck" points, neither positive nor negative"
         why = "Cathedral, no luck"
