@@ -10,7 +10,10 @@ G4 calls, with the scores of the luck ledger at the moment of the battle:
 - `allowed_spend(decl, scores, option_312) -> int`: the most rows, up to those declared, the bounds allow now;
 - `resolve_battle(decl, scores, option_312, rng) -> BattleResult`: the battle fought; its `postings` go to the
   `LuckLedger` in order, its `scores_after` are the scores then;
-- `format_battle(result, order=None) -> str`: the battle's line in the public ledger.
+- `format_battle(result, order=None) -> str`: the battle's line in the public ledger;
+- `roll_attack(row, advantage, rng) -> (roll | None, won)`: the roll alone (the statistical test uses it).
+
+How a player writes the luck to spend is read by `spending.read_spend`.
 
 A declaration whose form is wrong raises ValueError in `resolve_battle` (the intake refuses it first). A spend
 that the bounds no longer allow when the battle comes (scores move with every battle of a turn) is cut down
