@@ -13,6 +13,7 @@ from maild.testing import ScriptedRandom
 from maild_rules.galilei import odds
 from maild_rules.galilei.battles import (
     BattleDeclaration,
+    BattleResult,
     allowed_spend,
     check_battle,
     check_form,
@@ -321,3 +322,16 @@ def test_luck_averages_zero():
         total = sum(resolve_battle(decl, {}, False, rng).scored for _ in range(n))
         s = odds.success_chance(row, False)
         assert abs(float(total) / n) <= 4 * math.sqrt(s * (1 - s) / n), (row, total)
+
+
+def test_result_round_trips_through_json():
+    """A result kept in the game's JSON state comes back equal, amounts exact (28/72 is "7/18"), and prints
+    the same ledger line."""
+    import json
+
+    r = resolve_battle(BattleDeclaration("London", "Genoa", 6, spend=4), {"London": F(-58, 72), "Genoa": F(30, 72)},
+                       False, ScriptedRandom(22))
+    data = json.loads(json.dumps(r.to_json()))
+    assert data["spent"] == "7/18"
+    back = BattleResult.from_json(data)
+    assert back == r and format_battle(back) == format_battle(r)

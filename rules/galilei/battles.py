@@ -31,8 +31,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from typing import Any
+
+from maild.ledger import from_json, to_json
 
 from . import odds
 from .luck import LuckPosting, show, show_signed
@@ -86,6 +89,23 @@ class BattleResult:
     @property
     def sure(self) -> bool:
         return self.roll is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as plain JSON values for the game's state (amounts exact, as "p/q" or ints)."""
+        return {"declaration": asdict(self.declaration), "spend": self.spend, "spent": to_json(self.spent),
+                "cut": self.cut, "chance_before": to_json(self.chance_before), "chance": to_json(self.chance),
+                "roll": self.roll, "won": self.won, "scored": to_json(self.scored),
+                "postings": [[p.player, to_json(p.amount), p.reason] for p in self.postings],
+                "scores_after": {k: to_json(v) for k, v in self.scores_after.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BattleResult:
+        """The result `to_json` wrote."""
+        return cls(BattleDeclaration(**data["declaration"]), data["spend"], Fraction(from_json(data["spent"])),
+                   data["cut"], Fraction(from_json(data["chance_before"])), Fraction(from_json(data["chance"])),
+                   data["roll"], data["won"], Fraction(from_json(data["scored"])),
+                   tuple(LuckPosting(p, Fraction(from_json(a)), r) for p, a, r in data["postings"]),
+                   {k: Fraction(from_json(v)) for k, v in data["scores_after"].items()})
 
 
 def check_form(decl: BattleDeclaration) -> str | None:
