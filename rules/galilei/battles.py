@@ -180,10 +180,10 @@ def resolve_battle(decl: BattleDeclaration, scores: Mapping[str, Fraction], opti
         why = "Cathedral, no luck"
     elif won:
         scored = decl.tokens * odds.luck_if_won(row, decl.advantage)
-        why = "sure victory" if roll is None else "won"
+        why = "sure victory" if roll is None else "the attack succeeds"
     else:
         scored = decl.tokens * odds.luck_if_lost(row, decl.advantage)
-        why = "lost"
+        why = "the attack fails"
     postings += [LuckPosting(decl.attacker, scored, f"{who}: {why}"),
                  LuckPosting(decl.defender, -scored, f"{who}: {why}")]
     for p in postings:

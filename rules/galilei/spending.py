@@ -76,6 +76,8 @@ def read_spend(written: str, row: int, advantage: bool, tokens: int) -> int:
     A figure that is no such cost is refused, not rounded to a step: a spend is "declared before the combat"
     and maild does not guess a different one. Whether the rows are within the table and the bounds is
     `battles.check_battle`'s."""
+    if tokens < 1:
+        raise ValueError(f"an attack engages at least one token, not {tokens}")
     text = " ".join(written.strip().lower().split())
     if text in _NOTHING:
         return 0
