@@ -291,6 +291,7 @@ def test_ledger_keeps_exact_sums():
     assert ledger.score("A") == F(21, 72) and show(ledger.score("A")) == "0.2917"
     assert data["balances"]["A"]["luck"] == "7/24"
     assert ledger.standings(["A", "D", "X"]) == "A 0.2917, D -0.2917, X 0.0000"
+    assert [(p.reason, p.balance) for p in ledger.history("D")][-1] == ("A attacks D: the attack succeeds", F(-21, 72))
 
 
 # --- statistics (acceptance 5) ---------------------------------------------------------------------------------
