@@ -122,9 +122,14 @@ def test_expected_luck_under_37():
       g=6 (1): 35  -> 6*15 + 5*21 + 4*26 + 3*30 + 2*33 + 35 = 490;
       g=-1 (D=-2, 4 ways): the other wins 1 at -1, P(-D - 1 <= 0) = P(D >= -1) = 26;  g=-2 (3): P(D >= -2) =
       30;  g=-3 (2): 33;  g=-4 (1): 35 -> 4*26 + 3*30 + 2*33 + 35 = 295;
-      mean = (490 - 295) / 1296 = 195/1296 = 65/432 (about +0.1505 a war). Even: by symmetry 0."""
+      mean = (490 - 295) / 1296 = 195/1296 = 65/432 (about +0.1505 a war). Even: by symmetry 0.
+    +2, the same way: g=1 (D=-1, 5 ways): P(D <= -2) = 10; g=2 (6): 15; g=3 (5): 21; g=4 (4): 26; g=5 (3):
+      30; g=6 (2): 33; g=7 (1): 35 -> 50 + 90 + 105 + 104 + 90 + 66 + 35 = 540; g=-1 (D=-3, 3 ways): the other
+      wins 1 at -2, P(-D - 2 <= 0) = P(D >= -2) = 30; g=-2 (2): P(D >= -3) = 33; g=-3 (1): P(D >= -4) = 35 ->
+      90 + 66 + 35 = 191; the tie (D=-2) scores 0; mean = (540 - 191) / 1296 = 349/1296 (about +0.2693)."""
     assert _expected_luck(0) == 0
     assert _expected_luck(1) == F(65, 432)
+    assert _expected_luck(2) == F(349, 1296)
     # Under 3.12 the chance is taken on the dice alone: with cities of value 2 everywhere the multiplier
     # is 2 x |dice difference| whoever wins, so the mean is 0 with a modifier too.
     assert _expected_luck(2, option_312=True) == 0
