@@ -27,8 +27,9 @@ Option 3.12 (GA-OQ-15): "Regarding WW, the score will also be the chances of suc
 amount the mill scores, on success and on failure, is multiplied by 6, and so is a step's cost (6 x 1/6 = 1),
 as 3.11's tokens multiply both what a battle scores and what a spend costs.
 
-The step arithmetic is the mill's own (one die, 1/6); the bounds read as Galilei's battles read them (a score
-of exactly 0 neither spends nor is spent against, GA-OQ-08).
+The step arithmetic is the mill's own (one die, 1/6); the bounds are the battles' own check,
+`maild_rules.galilei.spending.refusal` (a score of exactly 0 neither spends nor is spent against, GA-OQ-08;
+3.12 removes the defender's condition only, GA-OQ-13).
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from maild.ledger import display
+
+from .luck import show_signed
+from .spending import refusal
 
 #: One step of the mill: one face of one die.
 STEP = Fraction(1, 6)
@@ -108,23 +112,8 @@ def spend_refusal(declaration: MillDeclaration, scores: Mapping[str, Fraction]) 
     if d.target + d.steps > 6:
         return (f"{d.steps} steps on a die that succeeds on {d.target} or less go beyond certainty: at most "
                 f"{6 - d.target}")
-    cost = spend_cost(d.steps, d.option_312)
-    own = Fraction(scores.get(d.player, 0))
-    theirs = Fraction(scores.get(d.loser, 0))
-    if own >= 0:
-        return (f"{d.player}'s luck score is {display(own)}: only a player with a negative score may spend luck "
-                "(3.5, 3.9)")
-    if cost > -own:
-        return f"spending {display(cost)} needs a score of -{display(cost)} or less; {d.player}'s is {display(own)}"
-    if d.option_312:
-        return None
-    if theirs <= 0:
-        return (f"{d.loser}'s luck score is {display(theirs)}: a player whose score is not positive may not be "
-                "affected by others (3.5, 3.9)")
-    if cost > theirs:
-        return f"spending {display(cost)} against {d.loser} needs his score to be {display(cost)} or more; it is " \
-               f"{display(theirs)}"
-    return None
+    # The attacks' bounds, the city's loser in the defender's place (3.9: "in the same conditions").
+    return refusal(d.player, d.loser, spend_cost(d.steps, d.option_312), scores, d.option_312)
 
 
 def mill_luck(declaration: MillDeclaration, success: bool) -> dict[str, Fraction]:
@@ -153,11 +142,6 @@ def resolve_mill(declaration: MillDeclaration, rng: random.Random,
     return MillResult(d, chance, die, success, spend_cost(d.steps, d.option_312), mill_luck(d, success))
 
 
-def _signed(amount: Fraction) -> str:
-    text = display(amount)
-    return text if text.startswith("-") or text == "0.0000" else "+" + text
-
-
 def format_mill(result: MillResult) -> str:
     """The mill's line for the public ledger: who, the chance, the spend, the die, the outcome and the luck."""
     d = result.declaration
@@ -168,4 +152,4 @@ def format_mill(result: MillResult) -> str:
     factor = " x 6 (3.12)" if d.option_312 else ""
     return (f"Wind/Watermill {d.player} after taking a city from {d.loser}: needs {d.target + d.steps} or less, "
             f"chance {display(result.chance)}{spend}; {die}: {outcome}. Luck{factor} {d.player} "
-            f"{_signed(result.luck[d.player])}, {d.loser} {_signed(result.luck[d.loser])}.")
+            f"{show_signed(result.luck[d.player])}, {d.loser} {show_signed(result.luck[d.loser])}.")

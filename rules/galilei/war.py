@@ -46,7 +46,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from maild.ledger import display
+from .luck import show_signed
 
 #: Value of a city that is counted under 3.12 but did not change hands ("consider a city(ies) of value 2").
 UNNAMED_CITY_VALUE = 2
@@ -286,11 +286,6 @@ def _side(name: str, modifier: int) -> str:
     return f"{name} ({modifier:+d})" if modifier else name
 
 
-def _luck_words(amount: Fraction) -> str:
-    text = display(amount)
-    return text if text.startswith("-") or text == "0.0000" else "+" + text
-
-
 def format_war(result: WarResult) -> str:
     """The war's line for the public ledger: sides, dice, totals, cities, luck of each side, and why."""
     d, r = result.declaration, result.roll
@@ -304,5 +299,5 @@ def format_war(result: WarResult) -> str:
         names = f" ({', '.join(c.name for c in result.taken)})" if result.taken else ""
         outcome = f"{result.winner} takes {n} {'city' if n == 1 else 'cities'} from {result.loser}{names}"
     luck = result.luck
-    return (f"{head}; {outcome}. Luck {d.first} {_luck_words(luck.first)}, {d.second} "
-            f"{_luck_words(luck.second)}: {luck.why}.")
+    return (f"{head}; {outcome}. Luck {d.first} {show_signed(luck.first)}, {d.second} "
+            f"{show_signed(luck.second)}: {luck.why}.")
