@@ -46,7 +46,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from .luck import show_signed
+from .luck import LuckPosting, show_signed
 
 #: Value of a city that is counted under 3.12 but did not change hands ("consider a city(ies) of value 2").
 UNNAMED_CITY_VALUE = 2
@@ -147,6 +147,19 @@ class WarResult:
     taken: tuple[City, ...]
     luck: WarLuck
     luck_by_player: dict[str, Fraction] = field(default_factory=dict)
+
+    @property
+    def postings(self) -> tuple[LuckPosting, LuckPosting]:
+        """The two entries for the luck ledger (`LuckLedger.record`), first side first; a tie's are 0 and are
+        still posted, so the war stands in the public history."""
+        d = self.declaration
+        if self.winner is None:
+            what = "a tie"
+        else:
+            n = self.roll.cities
+            what = f"{self.winner} takes {n} {'city' if n == 1 else 'cities'}"
+        reason = f"war {d.first} v {d.second}: {what}"
+        return LuckPosting(d.first, self.luck.first, reason), LuckPosting(d.second, self.luck.second, reason)
 
 
 # -- the odds ---------------------------------------------------------------------------------------------------
