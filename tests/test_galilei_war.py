@@ -298,6 +298,10 @@ def test_format_war_for_the_ledger():
     assert "Luck London +3.6111, Paris -3.6111" in line
     tie = format_war(settle_war(WarDeclaration("London", "Paris"), WarRoll(2, 2)))
     assert "a tie. Luck London 0.0000, Paris 0.0000: a tie scores nothing (3.7)." in tie
+    with_scores = format_war(settle_war(WarDeclaration("London", "Paris"), WarRoll(4, 3)),
+                             {"London": F(7, 12), "Paris": -F(1, 3)})
+    assert with_scores.endswith("chance of a tie or worse for the winner (3.7). Scores London 0.5833, "
+                                "Paris -0.3333.")
 
 
 def test_war_postings_for_the_luck_ledger():
