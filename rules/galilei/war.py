@@ -60,8 +60,8 @@ class City:
     value: int
 
 
-#: The placeholder counted for a point of dice difference with no city behind it (3.12).
 def _unnamed() -> City:
+    """The placeholder counted for a point of dice difference with no city behind it (3.12)."""
     return City("(a city of value 2)", UNNAMED_CITY_VALUE)
 
 
