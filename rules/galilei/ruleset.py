@@ -1,0 +1,167 @@
+"""Galilei as a maild ruleset: the contract's hooks, each handing over to the module that holds the rule
+(orders.py the mail, setup.py the setup, turn.py the phases, state.py the layout)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from maild.ledger import display
+from maild.policies import LastMailReplacesAll
+from maild.ruleset import (
+    Diagnostic,
+    GmArg,
+    GmOrderSpec,
+    Order,
+    ParsedOrders,
+    Phase,
+    PlacedOrder,
+    PlayerSpec,
+    Ruleset,
+    TurnResult,
+)
+
+from . import orders, setup, turn
+from . import state as st
+
+GM_ORDERS = (
+    GmOrderSpec(
+        "advances", "gm_advances", "set a player's advances that matter to maild",
+        "Set the advances maild reads for PLAYER (those not named are taken away): any of proselytism,\n"
+        "cathedral, mill, military, separated by commas, or 'none'. It takes effect at the start of the open\n"
+        "turn's first phase; after that phase, it is recorded for the next turn. To correct a turn already\n"
+        "run, give it and `maild turn rerun`.\n\nexample: maild gm advances gal1 alice proselytism,military",
+        (GmArg("player", "player", "the player"),
+         GmArg("advances", "text", "proselytism, cathedral, mill, military, comma-separated, or none")),
+        summary="advances of {player}: {advances}", idempotent=True),
+    GmOrderSpec(
+        "luck", "gm_luck", "correct a player's luck score",
+        "Add CHANGE (exact, signed: -0.0972 or 7/72) to PLAYER's luck score, with a reason printed in the\n"
+        "ledger. It takes effect at the start of the open turn's first phase.\n\n"
+        "example: maild gm luck gal1 alice -0.0972 --reason \"battle of turn 2 rolled twice\"",
+        (GmArg("player", "player", "the player"),
+         GmArg("change", "text", "the signed change, a decimal or a fraction"),
+         GmArg("reason", "text", "what the ledger says of it", optional=True, default="amendment")),
+        summary="luck of {player} changed by {change}", idempotent=True),
+    GmOrderSpec(
+        "chaos", "gm_chaos", "mark a player chaosed for this turn's shortage/surplus (3.3)",
+        "PLAYER is in chaos this turn: the player three positions further round the turn order acts for him in\n"
+        "the shortage/surplus phase (3.3).\n\nexample: maild gm chaos gal1 bob",
+        (GmArg("player", "player", "the chaosed player"),), summary="chaos of {player}", idempotent=True),
+    GmOrderSpec(
+        "epoch", "gm_epoch", "open the cards of a later epoch",
+        "From the open turn on, the cards of epochs up to EPOCH may be drawn.\n\nexample: maild gm epoch gal1 2",
+        (GmArg("epoch", "int", "the epoch", positive=True),), summary="epoch {epoch}", idempotent=True),
+)
+
+
+class Galilei(Ruleset):
+    """Galilei, a reduced-luck Age of Renaissance by mail: you play the board game on your own copy; maild
+    keeps the sealed bids, the secret shortage/surplus numbers, rolls your battles, wars and mills and keeps
+    the public luck ledger. Each turn has four phases: bids, shortage, battles, cards; each closes as soon as
+    every player has sent, so send "pass" when you have nothing to declare."""
+
+    name = "galilei"
+    late_policy = "next_turn"
+    resubmission = LastMailReplacesAll(
+        second_mail="Send a corrected mail any time before this phase's deadline: it replaces these orders.")
+    order_kinds = orders.ORDER_KINDS
+    gm_orders = GM_ORDERS
+
+    def parse(self, text: str) -> ParsedOrders:
+        return orders.parse(text)
+
+    def new_game(self, setup_doc: dict[str, Any]) -> dict[str, Any]:
+        return setup.new_game(setup_doc)
+
+    def players(self, state: dict[str, Any]) -> list[PlayerSpec]:
+        return [PlayerSpec(n, p["email"], p["password"]) for n, p in state["players"].items()]
+
+    def phases(self) -> tuple[Phase, ...]:
+        return tuple(Phase(name, kinds=turn.KINDS[name], closes_early=True) for name in turn.PHASES)
+
+    def must_send(self, state: dict[str, Any], turn_: int, phase: str) -> list[str] | None:
+        return None  # every player, in every phase ("pass" where there is nothing to declare)
+
+    def resolve(self, state: dict[str, Any], turn_: int, orders_: dict[str, list[PlacedOrder]],
+                rng: random.Random) -> TurnResult:
+        raise NotImplementedError("Galilei's turns are resolved phase by phase")
+
+    def resolve_phase(self, state: dict[str, Any], turn_: int, phase: str, placed: dict[str, list[PlacedOrder]],
+                      rng: random.Random) -> TurnResult:
+        report = turn.run_phase(state, turn_, phase, placed, rng)
+        ledger = {"title": "The luck ledger (running scores)", "lines": turn.ledger_lines(state)}
+        history = {"title": "History of rolls", "lines": turn.history_lines(state) or ["(none yet)"]}
+        public = {"title": f"Results of the {phase} phase", "lines": report.public or ["Nothing to resolve."]}
+        printouts = {}
+        for name in state["players"]:
+            mine = [{"title": "For you", "lines": report.private[name]}] if name in report.private else []
+            held = {"title": "Cards held (3.1: public)",
+                    "lines": [f"{n}: {', '.join(c) or '-'}" for n, c in state["held"].items()]}
+            printouts[name] = {"sections": [public, *mine, ledger, history, held],
+                               "position": st.position(state, name)}
+        newsletter = {"sections": [public, ledger, history]}
+        return TurnResult(state, printouts, newsletter, events=report.events)
+
+    def check(self, state: dict[str, Any], turn_: int, player: str, given: list[Order]) -> list[Diagnostic]:
+        """What the state refuses at intake: a name that is no capital, card or player; a number or decision
+        from the wrong position; the opening bid after the opening."""
+        out: list[Diagnostic] = []
+        if player not in state.get("players", {}):
+            return out
+        pos = st.position(state, player)
+        low_caps = {c.lower() for c in state["capitals"]}
+        for o in given:
+            a = o.args
+            if o.kind in ("bid", "prefer") and state["opening"] is not None:
+                out.append(orders.diagnostic(o, "the opening double bid is over (turn 1 only)"))
+            elif o.kind == "prefer":
+                for w in a.get("capitals", []):
+                    if w.lower() not in low_caps:
+                        out.append(orders.diagnostic(o, f"{w} is no capital of this game "
+                                                        f"({', '.join(state['capitals'])})"))
+                for w in a.get("cards", []):
+                    if st.card_named(state, w) is None:
+                        out.append(orders.diagnostic(o, f"{w} is no card of this game's deck"))
+            elif o.kind == "card":
+                for w in a["cards"]:
+                    if st.card_named(state, w) is None:
+                        out.append(orders.diagnostic(o, f"{w} is no card of this game's deck"))
+            elif o.kind in ("battle", "mill") and a.get("target") and st.owner_of(state, a["target"]) is None:
+                out.append(orders.diagnostic(o, f"{a['target']} is neither a player nor a capital held"))
+            elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:
+                out.append(orders.diagnostic(o, f"{a['opponent']} is neither a player nor a capital held"))
+            elif o.kind == "number" and pos > 4 and player not in turn.actors(state).values():
+                out.append(orders.diagnostic(o, f"you are at position {pos}: send shortage or surplus"))
+            elif o.kind == "shortage" and pos <= 4 and list(turn.actors(state).values()).count(player) < 2:
+                out.append(orders.diagnostic(o, f"you are at position {pos}: send a number from 1 to 6"))
+        return out
+
+    def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
+                 pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
+        if kind == "gm_advances":
+            words = {w.strip().lower() for w in str(fields["advances"]).split(",") if w.strip()} - {"none"}
+            if words - set(st.ADVANCES):
+                return f"unknown advance(s) {', '.join(sorted(words - set(st.ADVANCES)))}: " \
+                       f"give any of {', '.join(st.ADVANCES)} or none"
+        if kind == "gm_luck":
+            try:
+                Fraction(str(fields["change"]).replace(",", "."))
+            except (ValueError, ZeroDivisionError):
+                return f"the change must be a decimal or a fraction, found {fields['change']!r}"
+        return None
+
+    def status(self, state: dict[str, Any], turn_: int, player: str) -> dict[str, Any]:
+        if player not in state.get("players", {}):
+            return {}
+        p = state["players"][player]
+        return {"position": st.position(state, player), "capital": p["capital"] or "-",
+                "luck": display(st.luck_ledger(state).balance(player, st.LUCK)),
+                "cards": ", ".join(state["held"][player]) or "-"}
+
+    def export_players(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        ledger = st.luck_ledger(state)
+        return {n: {"email": p["email"], "capital": p["capital"], "luck": display(ledger.balance(n, st.LUCK)),
+                    "cards": state["held"][n], "position": st.position(state, n)}
+                for n, p in state["players"].items()}
