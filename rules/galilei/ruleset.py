@@ -111,6 +111,7 @@ class Galilei(Ruleset):
         if player not in state.get("players", {}):
             return out
         pos = st.position(state, player)
+        seats = [seat for seat, who in turn.actors(state).items() if who == player]  # chaos: two seats
         low_caps = {c.lower() for c in state["capitals"]}
         for o in given:
             a = o.args
@@ -132,9 +133,9 @@ class Galilei(Ruleset):
                 out.append(orders.diagnostic(o, f"{a['target']} is neither a player nor a capital held"))
             elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:
                 out.append(orders.diagnostic(o, f"{a['opponent']} is neither a player nor a capital held"))
-            elif o.kind == "number" and pos > 4 and player not in turn.actors(state).values():
+            elif o.kind == "number" and not any(seat <= 4 for seat in seats):
                 out.append(orders.diagnostic(o, f"you are at position {pos}: send shortage or surplus"))
-            elif o.kind == "shortage" and pos <= 4 and list(turn.actors(state).values()).count(player) < 2:
+            elif o.kind == "shortage" and not any(seat >= 5 for seat in seats):
                 out.append(orders.diagnostic(o, f"you are at position {pos}: send a number from 1 to 6"))
         return out
 

@@ -1,0 +1,327 @@
+"""Galilei's engine: setup, the orders by mail, and each phase of a turn, with numbers worked by hand from
+the rules (quoted by number in each docstring)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from maild.ledger import display
+from maild.ruleset import SetupError
+from maild.testing import ScriptedRandom
+from maild_rules.galilei import RULESET, orders
+from maild_rules.galilei import state as st
+from maild_rules.galilei import turn as tn
+from tests.galilei_engine_fixtures import PLAYERS, example_setup, gm, new_state, placed
+
+
+def luck(state: dict, player: str) -> Fraction:
+    return Fraction(st.luck_ledger(state).balance(player, st.LUCK))
+
+
+def set_luck(state: dict, **scores: Fraction) -> None:
+    ledger = st.luck_ledger(state)
+    for who, amount in scores.items():
+        ledger.post(0, who, st.LUCK, amount, "given")
+
+
+# -- setup -----------------------------------------------------------------------------------------------------------
+def test_the_example_setup_gives_six_players_in_seat_order_with_nothing_yet() -> None:
+    state = new_state()
+    assert st.order(state) == PLAYERS
+    assert state["capitals"] == ["Venice", "Genoa", "Barcelona", "Paris", "London", "Hamburg"]
+    assert all(p["capital"] is None for p in state["players"].values())
+    assert state["option_312"] is False and state["opening"] is None
+    assert st.available_cards(state)[:2] == ["Master Art", "Stone"] and "Spice" not in st.available_cards(state)
+
+
+def test_a_bad_setup_is_refused_with_every_reason_at_once() -> None:
+    """Rule 1 "Basic Rules (6 players)": five players and five capitals are refused, with the advance typo."""
+    setup = example_setup()
+    setup["players"] = setup["players"][:5]
+    setup["players"][0]["advances"] = ["prosel"]
+    setup["capitals"] = setup["capitals"][:5]
+    setup["option_312"] = "yes"
+    with pytest.raises(SetupError) as err:
+        RULESET.new_game(setup)
+    text = str(err.value)
+    assert "Galilei is for 6 players (rule 1), found 5" in text
+    assert "Galilei has 6 capitals" in text and "found 5" in text
+    assert "advances must be a list of proselytism, cathedral, mill, military" in text
+    assert "option_312 must be true or false" in text
+
+
+def test_a_setup_without_the_shortage_table_or_enough_cards_is_refused() -> None:
+    setup = example_setup()
+    del setup["shortage_table"]
+    setup["cards"] = setup["cards"][:3]
+    with pytest.raises(SetupError, match=r"shortage_table: one commodity.*|cards: at least 6 cards"):
+        RULESET.new_game(setup)
+
+
+# -- orders by mail ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, kind, args", [
+    ("bid 12 for cards, 8 for capitals", "bid", {"cards": 12, "capitals": 8}),
+    ("Bid capitals: 8 and cards 12", "bid", {"cards": 12, "capitals": 8}),
+    ("BIDS 12 cards 8 capitals", "bid", {"cards": 12, "capitals": 8}),
+    ("prefer cards: Master Art, Silk; capitals: Venice, Genoa", "prefer",
+     {"cards": ["Master Art", "Silk"], "capitals": ["Venice", "Genoa"]}),
+    ("preferences capitals Venice and Genoa", "prefer", {"capitals": ["Venice", "Genoa"]}),
+    ("turn bid 5", "turn", {"amount": 5}),
+    ("Turn order bid: 3", "turn", {"amount": 3}),
+    ("number 4", "number", {"number": 4}),
+    ("Surplus", "shortage", {"choice": "surplus"}),
+    ("war against Genoa, my modifier +2, cities 3 2 1", "war",
+     {"opponent": "Genoa", "modifier": 2, "his_modifier": 0, "cities": [3, 2, 1]}),
+    ("card Master Art", "card", {"cards": ["Master Art"]}),
+    ("discard Silk", "discard", {"card": "Silk"}),
+    ("pass", "pass", {}),
+])
+def test_orders_are_read_however_people_write_them(text: str, kind: str, args: dict) -> None:
+    parsed = orders.parse(text)
+    assert parsed.diagnostics == []
+    assert [(o.kind, o.args) for o in parsed.orders] == [(kind, args)]
+
+
+def test_a_battle_declaration_with_every_detail() -> None:
+    """The brief's example line, and the same battle spending one position instead of an amount."""
+    a = orders.parse("battle: attack Paris at position 2 with military advantage, proselytism, 4 tokens, "
+                     "spend 0.0972").orders[0].args
+    assert a == {"target": "Paris", "position": 2, "military": True, "proselytism": True, "cathedral": False,
+                 "tokens": 4, "spend": str(Fraction("0.0972")), "spend_positions": None}
+    b = orders.parse("Attack London as 6th, cathedral, spend 1 position").orders[0].args
+    assert (b["target"], b["position"], b["cathedral"], b["tokens"], b["spend_positions"]) == \
+        ("London", 6, True, 1, 1)
+
+
+def test_every_line_not_understood_gets_a_diagnostic_naming_it_and_what_was_expected() -> None:
+    parsed = orders.parse("bid 12 for cards, 8 for capitals\nbid 12\nnumber 9\nbattle: attack Paris with "
+                          "dragons\nfrobnicate\n\nturn bid 2")
+    assert [o.kind for o in parsed.orders] == ["bid", "turn"]
+    by_line = {d.line: d for d in parsed.diagnostics}
+    assert set(by_line) == {2, 3, 4, 5}
+    assert "expected 'cards' or 'capitals' after '12'" in by_line[2].message
+    assert "the secret number must be from 1 to 6, found 9" in by_line[3].message
+    assert "'dragons' was not understood" in by_line[4].message
+    assert "at the start of the line, but found 'frobnicate'" in by_line[5].message
+    assert by_line[5].text == "frobnicate"
+
+
+def test_check_refuses_names_and_places_that_do_not_fit() -> None:
+    state = new_state()
+    got = orders.parse("prefer capitals: Rome\ncard Dragon\nbattle: attack Rome\nnumber 3\nsurplus").orders
+    # alice is at position 1: her number stands, her surplus does not.
+    messages = [d.message for d in RULESET.check(state, 1, "alice", got)]
+    assert messages == ["Rome is no capital of this game (Venice, Genoa, Barcelona, Paris, London, Hamburg)",
+                        "Dragon is no card of this game's deck", "Rome is neither a player nor a capital held",
+                        "you are at position 1: send a number from 1 to 6"]
+    assert [d.message for d in RULESET.check(state, 1, "erin", orders.parse("number 3").orders)] == \
+        ["you are at position 5: send shortage or surplus"]
+
+
+# -- phase 1: the opening and turn order -------------------------------------------------------------------------------
+def test_opening_ties_on_one_category_on_both_and_on_the_global_bid_go_by_receipt_order() -> None:
+    """3.2. Cards: alice 10, bob 10, carol 10, dave 9, erin 0, frank 0. alice and bob tie at 10 for cards
+    and their global bids (10+5=15 against 10+8=18) put bob first; carol ties bob on both bids (10, 8) and
+    on the global bid 18, and her mail came later (seq 3 > 2), so bob, carol, alice. erin and frank sent
+    nothing: 0 and 0, after every mail, by name. Capitals: frank's missing bid is 0; bob and carol tie at 8
+    and on the global 18: receipt order again, bob first."""
+    state = new_state()
+    p = placed({"alice": ("bid 10 for cards, 5 for capitals\nprefer cards: Silk; capitals: Genoa", 1),
+                "bob": ("bid 10 for cards, 8 for capitals\nprefer cards: Silk, Wine; capitals: Genoa, Paris", 2),
+                "carol": ("bid 10 for cards, 8 for capitals\nprefer cards: Silk, Wine, Fur", 3),
+                "dave": ("bid 9 for cards, 20 for capitals\nprefer capitals: Genoa", 4)})
+    report = tn.Report()
+    tn.opening(state, p, PLAYERS, report)
+    cards = [(d["player"], d["item"], d["by"]) for d in state["opening"]["cards"]]
+    assert cards == [("bob", "Silk", "list"), ("carol", "Wine", "list"), ("alice", "Master Art", "default"),
+                     ("dave", "Stone", "default"), ("erin", "Wool", "default"), ("frank", "Timber", "default")]
+    capitals = [(d["player"], d["item"]) for d in state["opening"]["capitals"]]
+    assert capitals == [("dave", "Genoa"), ("bob", "Paris"), ("carol", "Venice"), ("alice", "Barcelona"),
+                        ("erin", "London"), ("frank", "Hamburg")]
+    assert state["held"]["bob"] == ["Silk"] and state["players"]["dave"]["capital"] == "Genoa"
+    text = "\n".join(report.public)
+    assert "carol (after the one before by the first mail received): Wine" in text
+    assert "alice (after the one before by the global bid): Master Art (by default: first free)" in text
+    assert "alice 10 for cards, 5 for capitals" in text  # every bid published
+
+
+def test_turn_order_highest_bid_first_ties_by_the_first_mail_received() -> None:
+    """Bids: alice 3 (seq 5), bob 7 (seq 2), carol 3 (seq 1), dave 0, erin 9, frank none. Order: erin 9,
+    bob 7, carol 3 (earlier mail than alice), alice 3, dave 0 (seq 4), frank 0 (no mail: last)."""
+    state = new_state()
+    p = placed({"alice": ("turn bid 3", 5), "bob": ("turn bid 7", 2), "carol": ("turn bid 3", 1),
+                "dave": ("turn bid 0", 4), "erin": ("turn bid 9", 3)})
+    tn.turn_order(state, p, PLAYERS, tn.Report())
+    assert st.order(state) == ["erin", "bob", "carol", "alice", "dave", "frank"]
+
+
+# -- phase 2: shortage and surplus -------------------------------------------------------------------------------------
+def test_shortage_numbers_and_decisions_give_two_results() -> None:
+    """3.3: 1&3 (alice 2, carol 5: row 7, Wine) with 5 (erin: surplus); 2&4 (bob 6, dave 6: row 12, Gold)
+    with 6 (frank: shortage)."""
+    state = new_state()
+    p = placed({"alice": ("number 2", 1), "bob": ("number 6", 2), "carol": ("number 5", 3),
+                "dave": ("number 6", 4), "erin": ("surplus", 5), "frank": ("shortage", 6)})
+    tn.resolve_shortage(state, 1, p, tn.Report())
+    got = [(r["row"], r["commodity"], r["decision"]) for r in state["shortage"]["results"]]
+    assert got == [(7, "Wine", "surplus"), (12, "Gold", "shortage")]
+    assert state["shortage"]["history"]["erin"] == {"shortage": 0, "surplus": 1}
+
+
+def test_alternation_forces_the_opposite_and_missing_orders_take_the_documented_defaults() -> None:
+    """3.3 "the next time he is in 5th or 6th position, he is bounded to determine the opposite": erin
+    decided surplus before, so her second surplus is turned into a shortage and she is told; frank, who
+    decided shortage twice and surplus once, sends nothing and gets the side he decided fewer times
+    (surplus). Missing numbers count as 4: rows 4+4=8 (Metal) and 4+4=8."""
+    state = new_state()
+    state["shortage"]["history"]["erin"] = {"shortage": 0, "surplus": 1}
+    state["shortage"]["history"]["frank"] = {"shortage": 2, "surplus": 1}
+    report = tn.Report()
+    tn.resolve_shortage(state, 2, placed({"erin": ("surplus", 1)}), report)
+    got = [(r["row"], r["commodity"], r["decision"]) for r in state["shortage"]["results"]]
+    assert got == [(8, "Metal", "shortage"), (8, "Metal", "surplus")]
+    assert report.private["erin"] == ["You had to decide shortage (3.3: you decided surplus last); shortage it is."]
+    assert state["shortage"]["history"]["erin"] == {"shortage": 1, "surplus": 1}
+    assert tn.forced_side(state, "frank") is None  # 2 and 2 now
+
+
+def test_chaos_the_player_three_positions_further_acts_twice() -> None:
+    """3.3 "the player occupying a position 3 greater than him will act twice": bob (2) chaosed, so the
+    player at 2 + 3 = 5, erin, acts for him: erin sends a number (for seat 2) and her decision (seat
+    5). Seat 6 frank chaosed too: 6 + 3 round the order is 3, carol, who sends her number and a decision."""
+    state = new_state()
+    state["shortage"]["chaosed"] = ["bob", "frank"]
+    assert tn.actors(state) == {1: "alice", 2: "erin", 3: "carol", 4: "dave", 5: "erin", 6: "carol"}
+    p = placed({"alice": ("number 1", 1), "carol": ("number 2\nshortage", 2), "dave": ("number 3", 3),
+                "erin": ("number 5\nsurplus", 4)})
+    tn.resolve_shortage(state, 1, p, tn.Report())
+    got = [(r["numbers"], r["decision"], r["decider"]) for r in state["shortage"]["results"]]
+    assert got == [([1, 2], "surplus", "erin"), ([5, 3], "shortage", "carol")]
+    assert state["shortage"]["chaosed"] == []  # for one turn only
+
+
+# -- phase 3: battles, war ---------------------------------------------------------------------------
+def test_the_success_chances_are_the_tables_rows() -> None:
+    """Table 1 position 1: WIN 0.0972 = 1 - 65/72, so success 65/72 = 0.9028; position 6: 1 - 42/72 =
+    0.4167. Table 2 position 4: WIN 0.2778 = 20/72, success 52/72 = 0.7222. Proselytism "one row higher":
+    position 1 becomes certain."""
+    assert tn.success_chance(1, False, False) == Fraction(65, 72) and display(Fraction(65, 72)) == "0.9028"
+    assert display(tn.success_chance(6, False, False)) == "0.4167"
+    assert display(tn.success_chance(4, True, False)) == "0.7222"
+    assert tn.success_chance(1, False, True) == 1
+
+
+def _battle(state: dict, attacker: str, text: str, rng: random.Random) -> tn.Report:
+    report = tn.Report()
+    tn.battle(state, 1, attacker, orders.parse(text).orders[0].args, rng, report, {})
+    return report
+
+
+def test_a_lost_battle_scores_the_chance_of_success_times_the_tokens() -> None:
+    """3.4 and 3.11: "a player losing 4 tokens and playing first will score 4x0.9027=3.6108 negative points"
+    (maild, exactly: 4 x 65/72 = 65/18 = 3.6111). The roll 71 of 72 (randrange 70) is above 65: lost."""
+    state = new_state()
+    rng = ScriptedRandom(70)
+    _battle(state, "alice", "battle: attack bob, 4 tokens", rng)
+    assert luck(state, "alice") == -Fraction(65, 18) and display(luck(state, "alice")) == "-3.6111"
+    assert luck(state, "bob") == Fraction(65, 18)
+    assert rng.calls == [("randrange", 0, 72)] and state["rolls"][0]["won"] is False
+
+
+def test_the_worked_example_of_3_5_with_exact_fractions() -> None:
+    """3.5: London (here frank, position 6) at -0.8056 (exactly -58/72, table 1 row 2 LOSE) attacks Genoa
+    (dave) at +0.5833 (42/72). Spending 4 positions costs 4 x 7/72 = 28/72 = 0.3889 (the rules' figure);
+    London goes to -30/72 = -0.4167 and Genoa to 14/72 = 0.1944 ("0.1945" in the rules, truncated sums).
+    Chance from 41.67% (30/72) to 80.56% (58/72). He wins (roll 1): 14/72 = 0.1944 to London, -0.1944 to
+    Genoa: London -16/72 = -0.2222 (rules: -0.2220), Genoa 0. He attacks again and spends 1: Genoa's score
+    is not positive, so the spend is cut to nothing."""
+    state = new_state()
+    state["order"] = ["alice", "bob", "carol", "erin", "dave", "frank"]
+    set_luck(state, frank=Fraction(-58, 72), dave=Fraction(42, 72))
+    report = _battle(state, "frank", "battle: attack dave, spend 0.3889", ScriptedRandom(0))
+    roll = state["rolls"][0]
+    assert Fraction(roll["spent"]) == Fraction(28, 72) and Fraction(roll["chance"]) == Fraction(58, 72)
+    assert luck(state, "frank") == Fraction(-16, 72) and display(luck(state, "frank")) == "-0.2222"
+    assert luck(state, "dave") == 0
+    assert "chance 0.8056, spent 0.3889" in report.public[0]
+    report = _battle(state, "frank", "battle: attack dave, spend 1 position", ScriptedRandom(71))
+    assert Fraction(state["rolls"][1]["spent"]) == 0 and "spend cut to 0" in report.public[0]
+
+
+def test_option_3_12_lifts_the_defenders_bound_and_proselytism_can_make_victory_sure() -> None:
+    """Without 3.12 alice (-0.1944 = -14/72) cannot spend against bob (0). With it she spends 2 rows at
+    position 2: 14/72, chance 1: sure victory, no die rolled, nothing scored."""
+    state = new_state(option_312=True)
+    set_luck(state, alice=Fraction(-14, 72))
+    state["order"] = ["bob", "alice", "carol", "dave", "erin", "frank"]
+    rng = ScriptedRandom()
+    _battle(state, "alice", "battle: attack bob, spend 2 positions", rng)
+    assert rng.calls == [] and state["rolls"][0]["won"] is True and state["rolls"][0]["roll"] is None
+    assert luck(state, "alice") == 0 and luck(state, "bob") == Fraction(-14, 72)
+
+
+def test_a_cathedral_attack_is_rolled_but_scores_nothing() -> None:
+    """3.8: "Attacks with cathedral application do not provide "luck" points"."""
+    state = new_state()
+    _battle(state, "carol", "battle: attack dave, cathedral, 3 tokens", ScriptedRandom(71))
+    assert state["rolls"][0]["won"] is False and luck(state, "carol") == 0 and luck(state, "dave") == 0
+
+
+@pytest.mark.parametrize("dice, text, winner, figure", [
+    ((4, 3), "war against bob", "alice", "0.5833"),  # even, 1 city: P(d <= 0) = 21/36
+    ((6, 1), "war against bob", "alice", "0.9722"),  # 5 cities: P(d <= 4) = 35/36
+    ((1, 2), "war against bob, my modifier +2", "alice", "0.2778"),  # +2, 1 city: P(d + 2 <= 0) = 10/36
+    ((3, 3), "war against bob", None, "0.0000"),  # "If they tie, both score nothing"
+    ((1, 4), "war against bob, my modifier +1", "bob", "0.8333"),  # bob leads 4-(1+1)=2: P(d-1 <= 1)=30/36
+])
+def test_war_luck_is_the_chance_of_one_step_worse_or_less(dice: tuple[int, int], text: str, winner: str | None,
+                                                          figure: str) -> None:
+    """3.7, with each side a die plus its modifier and the lead the cities taken; the figures are 3.7's."""
+    state = new_state()
+    report = tn.Report()
+    tn.war(state, 1, "alice", orders.parse(text).orders[0].args, ScriptedRandom(*dice), report)
+    assert state["rolls"][0]["winner"] == winner
+    got = luck(state, winner) if winner else luck(state, "alice")
+    assert display(got) == figure
+    assert luck(state, "alice") + luck(state, "bob") == 0
+
+
+# -- phase 4: cards; GM orders; the whole phase hook -----------------------------------------------------------------
+def test_cards_are_drawn_in_turn_order_by_preference_and_discards_follow() -> None:
+    """3.1: bob (first) wants Master Art: he takes it; alice wants Master Art then Silk: Silk; the others
+    get the first free card in the deck's order. alice then discards Silk (rule 2)."""
+    state = new_state()
+    state["order"] = ["bob", "alice", "carol", "dave", "erin", "frank"]
+    p = placed({"bob": ("card Master Art", 1), "alice": ("card Master Art, Silk\ndiscard Silk", 2)})
+    tn.resolve_cards(state, 1, p, tn.Report())
+    assert [(d["player"], d["card"]) for d in state["draws"]] == [
+        ("bob", "Master Art"), ("alice", "Silk"), ("carol", "Stone"), ("dave", "Wool"), ("erin", "Timber"),
+        ("frank", "Grain")]
+    assert state["held"]["alice"] == [] and state["discarded"] == ["Silk"]
+
+
+def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
+    state = new_state()
+    report = tn.Report()
+    tn.apply_gm(state, 1, [gm("gm_advances", player="bob", advances="proselytism, military"),
+                           gm("gm_luck", player="bob", change="-7/72", reason="slip"),
+                           gm("gm_luck", player="bob", change="0.0972")], report)
+    assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
+                                                   "military": True}
+    assert luck(state, "bob") == Fraction("0.0972") - Fraction(7, 72)
+    assert RULESET.check_gm(state, "gm_advances", {"advances": "telescope"}) is not None
+    assert RULESET.check_gm(state, "gm_luck", {"change": "lots"}) is not None
+
+
+def test_every_phase_prints_the_ledger_and_the_history() -> None:
+    """resolve_phase's printouts: the phase's results, the running scores and the history of rolls."""
+    state = new_state()
+    p = placed({"alice": ("battle: attack bob, 2 tokens", 1)})
+    result = RULESET.resolve_phase(state, 1, "battles", p, ScriptedRandom(0))
+    titles = [s["title"] for s in result.printouts["bob"]["sections"]]
+    assert titles[:3] == ["Results of the battles phase", "The luck ledger (running scores)", "History of rolls"]
+    ledger = result.newsletter["sections"][1]["lines"]
+    assert ledger[0].split() == ["alice", "0.1944"] and ledger[1].split() == ["bob", "-0.1944"]
