@@ -143,8 +143,8 @@ def test_opening_ties_on_one_category_on_both_and_on_the_global_bid_go_by_receip
                         ("erin", "London"), ("frank", "Hamburg")]
     assert state["held"]["bob"] == ["Silk"] and state["players"]["dave"]["capital"] == "Genoa"
     text = "\n".join(report.public)
-    assert "carol (after the one before by the first mail received): Wine" in text
-    assert "alice (after the one before by the global bid): Master Art (by default: first free)" in text
+    assert "carol (tie broken by the first mail received): Wine" in text
+    assert "alice (tie broken by the global bid): Master Art (by default: first free)" in text
     assert "alice 10 for cards, 5 for capitals" in text  # every bid published
 
 

@@ -125,7 +125,8 @@ def opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players
         picks = draft(order, pool, wanted)
         lines = []
         for place, pick in zip(placed_, picks, strict=True):
-            why = f" (after the one before by {place.decided_by})" if place.decided_by else ""
+            # Say why only where a tie was broken: by the global bid or by the first mail received.
+            why = f" (tie broken by {place.decided_by})" if place.decided_by not in (None, chain[0].name) else ""
             how = "" if pick.by == "list" else " (by default: first free)"
             lines.append(f"{place.place}. {pick.chooser}{why}: {pick.item}{how}")
             if category == "cards" and pick.item is not None:
@@ -150,8 +151,8 @@ def turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], play
     state["order"] = [p.entry for p in ranked]
     state["turn_bids"] = {n: bids[n][0] for n in players}
     report.public.append("Turn order: " + ", ".join(
-        f"{p.place}. {p.entry} (bid {bids[p.entry][0]}" + (f", after the one before by {p.decided_by}"
-                                                         if p.decided_by else "") + ")" for p in ranked) + ".")
+        f"{p.place}. {p.entry} (bid {bids[p.entry][0]}" + (f", tie broken by {p.decided_by}"
+                                                         if p.decided_by not in (None, "the bid") else "") + ")" for p in ranked) + ".")
     report.events.append({"type": "turn_order", "order": state["order"], "bids": state["turn_bids"]})
 
 
