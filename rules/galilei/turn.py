@@ -150,9 +150,11 @@ def turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], play
     ranked = rank(players, [By("the bid", lambda n: bids[n][0])], seq=lambda n: bids[n][1], name=lambda n: n)
     state["order"] = [p.entry for p in ranked]
     state["turn_bids"] = {n: bids[n][0] for n in players}
+    def tie(p: Any) -> str:
+        return f", tie broken by {p.decided_by}" if p.decided_by not in (None, "the bid") else ""
+
     report.public.append("Turn order: " + ", ".join(
-        f"{p.place}. {p.entry} (bid {bids[p.entry][0]}" + (f", tie broken by {p.decided_by}"
-                                                         if p.decided_by not in (None, "the bid") else "") + ")" for p in ranked) + ".")
+        f"{p.place}. {p.entry} (bid {bids[p.entry][0]}{tie(p)})" for p in ranked) + ".")
     report.events.append({"type": "turn_order", "order": state["order"], "bids": state["turn_bids"]})
 
 
