@@ -8,7 +8,6 @@ order, separated by commas, "with" or "and"; a clause not understood is named in
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from typing import Any
 
 from lark import Token, Tree
@@ -22,7 +21,7 @@ ORDER_KINDS = (
     OrderKind("bid", "bid N for cards, M for capitals", "the opening double bid (3.2), turn 1",
               "bid 12 for cards, 8 for capitals"),
     OrderKind("prefer", "prefer cards: X, Y; capitals: A, B", "your preference lists for the opening draft",
-              "prefer cards: Master Art; capitals: Venice, Genoa"),
+              "prefer cards: Papal Decree, Stone-1; capitals: Venice, Genoa"),
     OrderKind("turn", "turn bid N", "your sealed turn-order bid", "turn bid 5"),
     OrderKind("number", "number 1-6", "your secret number at positions 1 to 4 (3.3)", "number 4"),
     OrderKind("shortage", "shortage | surplus", "your decision at positions 5 and 6 (3.3)", "surplus"),
@@ -30,13 +29,13 @@ ORDER_KINDS = (
               "cathedral] [, N tokens] [, spend X | spend N positions]",
               "a battle for maild to roll (3.4-3.6, 3.8, 3.11)",
               "battle: attack Paris at position 2 with military advantage, 4 tokens, spend 1 position"),
-    OrderKind("war", "war against PLAYER[, my modifier +M][, his modifier +M], cities V V V",
+    OrderKind("war", "war against PLAYER[, my modifier +M][, his modifier +M][, cities V V][, his cities V V]",
               "a war for maild to roll (3.7, 3.12)", "war against Genoa, my modifier +2, cities 3 2 1"),
-    OrderKind("mill", "mill [against PLAYER] [, spend X | spend N steps]",
-              "a Wind/Watermill roll after a battle won (3.9)", "mill against Paris"),
+    OrderKind("mill", "mill [against PLAYER], need N [, spend N steps]",
+              "a Wind/Watermill roll after a city taken (3.9)", "mill against Paris, need 3"),
     OrderKind("card", "card NAME[, NAME...]", "the card you draw (a preference list, first free taken)",
-              "card Master Art"),
-    OrderKind("discard", "discard NAME", "discard a card you hold (rule 2)", "discard Silk"),
+              "card Papal Decree"),
+    OrderKind("discard", "discard NAME", "discard a card you hold (rule 2)", "discard Silk-1"),
     OrderKind("pass", "pass", "nothing to declare in this phase (it closes sooner)", "pass"),
 )
 
@@ -52,7 +51,8 @@ SYNTAX = SyntaxHelp(
               "prefer": "prefer cards: Master Art; capitals: Venice, Genoa", "turn": "turn bid 5",
               "number": "number 4", "battle": "battle: attack Paris at position 2, 4 tokens",
               "attack": "attack Paris at position 2, 4 tokens", "war": "war against Genoa, cities 3 2 1",
-              "card": "card Master Art", "discard": "discard Silk", "mill": "mill against Paris"},
+              "card": "card Papal Decree", "discard": "discard Silk-1", "mill": "mill against Paris, need 3",
+              "battle:": "battle: attack Paris at position 2"},
 )
 
 
@@ -122,8 +122,8 @@ def build(tree: Tree, line: int, text: str) -> Order:
         return Order(line, text, "war", args, describe_war(args))
     if kind == "mill":
         args = mill_details(rest)
-        return Order(line, text, "mill", args, "Wind/Watermill roll" + (f" against {args['target']}"
-                                                                        if args["target"] else "")
+        against = f" against {args['target']}" if args["target"] else ""
+        return Order(line, text, "mill", args, f"Wind/Watermill roll{against}, needing {args['need']} or less"
                      + _spend_words(args))
     if kind == "card":
         names = _names(rest)
@@ -154,43 +154,32 @@ def _leftover(text: str, what: str) -> None:
                          "or 'spend 1 position')")
 
 
+_SPEND = (r"\bspend(?:s|ing)?\s+(to\s+(?:position|row)\s+\d+(?:st|nd|rd|th)?|[0-9.,]+\s*%"
+          r"|-?\d+(?:[.,]\d+)?\s*(?:positions?|rows?|steps?|levels?)?)")
+
+
 def _spend(text: str, args: dict[str, Any]) -> str:
-    m, text = _take(rf"\bspend(?:s|ing)?\s+({_DECIMAL})\s*(positions?|rows?|steps?|levels?)?", text)
-    args["spend"] = None
-    args["spend_positions"] = None
-    if m is not None:
-        if m.group(2):
-            n = int(m.group(1)) if m.group(1).isdigit() else None
-            if not n:
-                raise OrderError(f"spend a whole number of positions (1 or more), found {m.group(1)}")
-            args["spend_positions"] = n
-        else:
-            value = Fraction(m.group(1).replace(",", "."))
-            if value <= 0:
-                raise OrderError("the luck spent must be above 0")
-            args["spend"] = str(value)
+    """The luck to spend as written ("0.0972", "1 position", "to position 2", "80.55%"): battles read it
+    against the battle's row and tokens (spending.read_spend), the mill as steps of 1/6."""
+    m, text = _take(_SPEND, text)
+    args["spend"] = " ".join(m.group(1).split()) if m is not None else None
     return text
 
 
 def _spend_words(args: dict[str, Any]) -> str:
-    if args.get("spend_positions"):
-        n = args["spend_positions"]
-        return f", spending luck for {n} position{'s' if n > 1 else ''}"
-    if args.get("spend"):
-        return f", spending {float(Fraction(args['spend'])):.4f} luck"
-    return ""
+    return f", spending {args['spend']}" if args.get("spend") else ""
 
 
 def battle_details(rest: str) -> dict[str, Any]:
     """The details of 'battle: attack Paris at position 2 with military advantage, proselytism, 4 tokens,
     spend 0.0972' as args: target, position (None: the attacker's turn-order position), military,
-    proselytism, cathedral, tokens (default 1), spend (a decimal as a fraction string) or spend_positions."""
+    proselytism, cathedral, tokens (default 1), spend (as written, or None)."""
     text = re.sub(r"^\s*(?:attack(?:s|ing)?|battle)\b\s*(?:against|on)?\s*", "", rest, flags=re.I)
     m = re.match(r"\s*([^,]+?)(?=\s+(?:at|from|with|as|and|spend\w*)\b|,|\s+\d+\s+tokens?\b|$)", text, re.I)
     if m is None or not m.group(1).strip():
         raise OrderError("name whom you attack: 'battle: attack Paris ...' (a capital or a player)")
     args: dict[str, Any] = {"target": " ".join(m.group(1).split())}
-    text = text[m.end():]
+    text = _spend(text[m.end():], args)  # first: "spend to position 2" is no position to attack from
     pos, text = _take(r"\b(?:position|pos\.?|row)\s*(\d+)|\bas\s+(\d)(?:st|nd|rd|th)?\b|\b(\d)(?:st|nd|rd|th)\s+"
                       r"(?:position|player)\b", text)
     args["position"] = None
@@ -207,7 +196,6 @@ def battle_details(rest: str) -> dict[str, Any]:
     args["tokens"] = int(next(g for g in tok.groups() if g)) if tok is not None else 1
     if args["tokens"] < 1:
         raise OrderError("at least 1 token is engaged in a battle")
-    text = _spend(text, args)
     _leftover(text, "battle")
     return args
 
@@ -230,15 +218,15 @@ def war_details(rest: str) -> dict[str, Any]:
         raise OrderError("name whom you make war on: 'war against Genoa, cities 3 2 1'")
     args: dict[str, Any] = {"opponent": " ".join(m.group(1).split())}
     text = text[m.end():]
-    mine, text = _take(r"\b(?:my\s+)?modifier\s*:?\s*([+-]?\d+)", text)
     his, text = _take(r"\b(?:his|her|their)\s+modifier\s*:?\s*([+-]?\d+)", text)
-    if his is None:  # "my modifier" was taken first; a "his modifier" is written with the word before it
-        pass
+    mine, text = _take(r"\b(?:my\s+)?modifier\s*:?\s*([+-]?\d+)", text)
     args["modifier"] = int(mine.group(1)) if mine else 0
     args["his_modifier"] = int(his.group(1)) if his else 0
-    cities, text = _take(r"\bcit(?:y|ies)\s*:?\s*((?:\d+[\s,]*)+)", text)
+    theirs, text = _take(r"\b(?:his|her|their)\s+cit(?:y|ies)\s*:?\s*((?:\d+[\s,]*)+)", text)
+    cities, text = _take(r"\b(?:my\s+)?cit(?:y|ies)\s*:?\s*((?:\d+[\s,]*)+)", text)
     args["cities"] = [int(v) for v in re.findall(r"\d+", cities.group(1))] if cities else []
-    if any(v < 1 for v in args["cities"]):
+    args["his_cities"] = [int(v) for v in re.findall(r"\d+", theirs.group(1))] if theirs else []
+    if any(v < 1 for v in args["cities"] + args["his_cities"]):
         raise OrderError("a city's value is 1 or more")
     _leftover(text, "war")
     return args
@@ -248,16 +236,24 @@ def describe_war(a: dict[str, Any]) -> str:
     mods = f", modifier {a['modifier']:+d}" if a["modifier"] else ""
     mods += f", his modifier {a['his_modifier']:+d}" if a["his_modifier"] else ""
     cities = f", cities {' '.join(map(str, a['cities']))}" if a["cities"] else ""
+    cities += f", his cities {' '.join(map(str, a['his_cities']))}" if a["his_cities"] else ""
     return f"war against {a['opponent']}{mods}{cities}"
 
 
 def mill_details(rest: str) -> dict[str, Any]:
-    """The details of 'mill [against Paris] [, spend 1 step]': target (None: the player of your last battle
-    won this phase) and the luck to spend."""
+    """The details of 'mill against Paris, need 3, spend 1 step': target (the player who lost the city; None:
+    the player of your last battle won in this phase), need (the base game's number the die must not exceed,
+    0 to 6; 3.9 "roll a dice as usual") and the luck to spend, in steps of 1/6."""
     args: dict[str, Any] = {"target": None}
-    m, text = _take(r"^\s*(?:against|on|for)\s+([^,]+?)(?=\s+spend\w*\b|,|$)", rest)
+    m, text = _take(r"^\s*(?:against|on|for|from)\s+([^,]+?)(?=\s+(?:need\w*|target|spend\w*)\b|,|$)", rest)
     if m is not None:
         args["target"] = " ".join(m.group(1).split())
+    need, text = _take(r"\b(?:needs?|needing|target|on)\s*:?\s*(\d+)(?:\s+or\s+less)?", text)
+    if need is None:
+        raise OrderError("say what the die needs (the base game's number): 'mill against Paris, need 3'")
+    args["need"] = int(need.group(1))
+    if args["need"] > 6:
+        raise OrderError(f"the die needs 0 to 6, found {args['need']}")
     text = _spend(text, args)
     _leftover(text, "mill")
     return args

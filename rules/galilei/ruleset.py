@@ -22,18 +22,18 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import orders, setup, turn
+from . import cards, orders, setup, turn
 from . import state as st
 
 GM_ORDERS = (
     GmOrderSpec(
         "advances", "gm_advances", "set a player's advances that matter to maild",
         "Set the advances maild reads for PLAYER (those not named are taken away): any of proselytism,\n"
-        "cathedral, mill, military, separated by commas, or 'none'. It takes effect at the start of the open\n"
-        "turn's first phase; after that phase, it is recorded for the next turn. To correct a turn already\n"
-        "run, give it and `maild turn rerun`.\n\nexample: maild gm advances gal1 alice proselytism,military",
+        "cathedral, mill, military, master_art, separated by commas, or 'none'. It takes effect at the start\n"
+        "of the open turn's first phase; after that phase, it is recorded for the next turn.\n\n"
+        "example: maild gm advances gal1 alice proselytism,military",
         (GmArg("player", "player", "the player"),
-         GmArg("advances", "text", "proselytism, cathedral, mill, military, comma-separated, or none")),
+         GmArg("advances", "text", "proselytism, cathedral, mill, military, master_art, comma-separated, or none")),
         summary="advances of {player}: {advances}", idempotent=True),
     GmOrderSpec(
         "luck", "gm_luck", "correct a player's luck score",
@@ -113,6 +113,7 @@ class Galilei(Ruleset):
         pos = st.position(state, player)
         seats = [seat for seat, who in turn.actors(state).items() if who == player]  # chaos: two seats
         low_caps = {c.lower() for c in state["capitals"]}
+        deck = st.deck(state)
         for o in given:
             a = o.args
             if o.kind in ("bid", "prefer") and state["opening"] is not None:
@@ -123,12 +124,14 @@ class Galilei(Ruleset):
                         out.append(orders.diagnostic(o, f"{w} is no capital of this game "
                                                         f"({', '.join(state['capitals'])})"))
                 for w in a.get("cards", []):
-                    if st.card_named(state, w) is None:
-                        out.append(orders.diagnostic(o, f"{w} is no card of this game's deck"))
+                    if cards.find_card(deck, w) is None:
+                        out.append(orders.diagnostic(o, f"{w} is no card of this game's deck (write its id, "
+                                                        "e.g. Stone-1)"))
             elif o.kind == "card":
                 for w in a["cards"]:
-                    if st.card_named(state, w) is None:
-                        out.append(orders.diagnostic(o, f"{w} is no card of this game's deck"))
+                    if cards.find_card(deck, w) is None:
+                        out.append(orders.diagnostic(o, f"{w} is no card of this game's deck (write its id, "
+                                                        "e.g. Stone-1)"))
             elif o.kind in ("battle", "mill") and a.get("target") and st.owner_of(state, a["target"]) is None:
                 out.append(orders.diagnostic(o, f"{a['target']} is neither a player nor a capital held"))
             elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:

@@ -11,11 +11,12 @@ from typing import Any
 
 from maild.setupfile import Problems, array_of_tables, email, password, unknown_keys, whole
 
-from .state import ADVANCES, PLAYERS
+from . import cards
+from .state import ADVANCES, PLAYERS, deck_json
 
 TOP_KEYS = {"title", "option_312", "capitals", "players", "cards", "shortage_table", "epoch"}
+
 PLAYER_KEYS = {"name", "email", "password", "advances"}
-CARD_KEYS = {"name", "epoch", "cost"}
 # A player's name is a word of the `#GAME PLAYER PASSWORD` header line.
 PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
 # The 2..12 rows of a 2d6 shortage/surplus table (GA-OQ-21 is the shortage part's; the setup only names them).
@@ -70,27 +71,22 @@ def new_game(setup: dict[str, Any]) -> dict[str, Any]:
         players[name] = {"email": address, "password": password(problems, where, t.get("password")),
                          "seat": i, "capital": None, "advances": {a: a in advances for a in ADVANCES}}
 
-    deck: list[dict[str, Any]] = []
-    for i, t in enumerate(array_of_tables(problems, setup, "cards"), start=1):
-        where = f"cards #{i}"
-        unknown_keys(problems, where, t, CARD_KEYS)
-        name = t.get("name")
-        if not isinstance(name, str) or not name.strip() or "," in name or ";" in name:
-            problems.add(f"{where}: name must be text without commas or semicolons, found {name!r}")
-            continue
-        if any(c["name"].lower() == name.strip().lower() for c in deck):
-            problems.add(f"{where}: the card {name} is listed twice")
-        deck.append({"name": name.strip(), "epoch": whole(problems, f"{where} ({name}): epoch", t.get("epoch"), 1),
-                     "cost": whole(problems, f"{where} ({name}): cost", t.get("cost", 0))})
-    if len(deck) < PLAYERS:
-        problems.add(f"cards: at least {PLAYERS} cards are needed (each player takes one in the opening), "
-                     f"found {len(deck)}")
-
+    # The deck: the cards listed inline ([[cards]], cards.deck_from_tables), else the one shipped with maild
+    # (examples/galilei/cards.toml, the history cards of Age of Renaissance).
+    try:
+        deck = cards.deck_from_tables(setup["cards"]) if "cards" in setup else cards.default_deck()
+    except cards.DeckError as e:
+        problems.add(f"cards: {e}")
+        deck = []
+    if deck and len(cards.opening_pool(deck)) < PLAYERS:
+        problems.add(f"cards: the opening draft needs at least {PLAYERS} Epoch I cards not held out, found "
+                     f"{len(cards.opening_pool(deck))}")
     table = setup.get("shortage_table", {})
     if not isinstance(table, dict) or set(table) != set(TABLE_ROWS) or \
             not all(isinstance(v, str) and v.strip() for v in table.values()):
         problems.add("shortage_table: one commodity for each of the rows \"2\" to \"12\" of the 2d6 table")
         table = {}
+    epoch = whole(problems, "epoch", setup.get("epoch", 1), 1, 3)
     problems.raise_any()
 
     first = list(players)
@@ -99,8 +95,8 @@ def new_game(setup: dict[str, Any]) -> dict[str, Any]:
         "option_312": option,
         "capitals": capitals,
         "players": players,
-        "deck": deck,
-        "epoch": whole(problems, "epoch", setup.get("epoch", 1), 1),
+        "deck": deck_json(deck),
+        "epoch": epoch,
         "held": {n: [] for n in players},
         "discarded": [],
         "order": first,

@@ -7,8 +7,9 @@ Layout (every key is written by `setup.new_game`):
   draft gives one; ``advances`` holds the advances that matter to maild (ADVANCES), as declared by the player
   in his battle orders or set by the GM (`gm advances`).
 - ``capitals``: the six capitals of the setup, in its order (the draft's pool order).
-- ``deck``: the cards, ``[{"name", "epoch", "cost"}]``; ``epoch``: the epoch now drawn from;
-  ``held``: name -> the cards he holds (public, 3.1); ``discarded``: the cards discarded, in order.
+- ``deck``: the cards, as cards.py's Card fields (``id``, ``name``, ``epoch``, ``kind``, ...); ``epoch``: the
+  epoch now drawn from; ``held``: name -> the card ids he holds (public, 3.1); ``discarded``: the card ids
+  discarded, in order.
 - ``order``: the players in turn order, position 1 first (3.3, 3.4 read positions from it).
 - ``luck``: a `maild.ledger.Ledger` dict, currency LUCK, exact fractions (3.10: shown to four digits only).
 - ``rolls``: the public history of every battle, war and mill roll (3.4): one dict per roll.
@@ -20,16 +21,20 @@ Layout (every key is written by `setup.new_game`):
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from maild.ledger import Ledger
 
+from .cards import Card
+from .luck import LuckLedger
+
 #: The one currency of the luck ledger.
 LUCK = "luck"
 #: The advances maild reads (issue: "advances that matter here"): their keys in a player's ``advances``.
-ADVANCES = ("proselytism", "cathedral", "mill", "military")
+ADVANCES = ("proselytism", "cathedral", "mill", "military", "master_art")
 ADVANCE_WORDS = {"proselytism": "Proselytism", "cathedral": "Cathedral", "mill": "Wind/Watermill",
-                 "military": "military advantage"}
+                 "military": "military advantage", "master_art": "Master Art"}
 #: Rule 1: "Basic Rules (6 players)".
 PLAYERS = 6
 
@@ -37,6 +42,26 @@ PLAYERS = 6
 def luck_ledger(state: dict[str, Any]) -> Ledger:
     """The luck ledger over ``state["luck"]``: scores may go below zero (3.4 "negative luck points")."""
     return Ledger(state["luck"], negative={LUCK})
+
+
+def luck(state: dict[str, Any]) -> LuckLedger:
+    """The luck ledger as battles.py and luck.py read it (scores, postings in order)."""
+    return LuckLedger(state["luck"])
+
+
+def deck(state: dict[str, Any]) -> list[Card]:
+    """The deck of the state as cards.py's Card values."""
+    return [Card(**c) for c in state["deck"]]
+
+
+def deck_json(cards: list[Card]) -> list[dict[str, Any]]:
+    """The deck as plain values for the state."""
+    return [asdict(c) for c in cards]
+
+
+def card_names(state: dict[str, Any]) -> dict[str, str]:
+    """Card id -> its printed name, for the published lines."""
+    return {c["id"]: c["name"] for c in state["deck"]}
 
 
 def order(state: dict[str, Any]) -> list[str]:
@@ -56,16 +81,3 @@ def owner_of(state: dict[str, Any], word: str) -> str | None:
         if name.lower() == w or (p.get("capital") or "").lower() == w:
             return name
     return None
-
-
-def card_named(state: dict[str, Any], word: str) -> dict[str, Any] | None:
-    """The card of the deck named `word`, ignoring case and spaces around it."""
-    w = " ".join(word.lower().split())
-    return next((c for c in state["deck"] if " ".join(c["name"].lower().split()) == w), None)
-
-
-def available_cards(state: dict[str, Any]) -> list[str]:
-    """The cards one may draw now (3.1 "among those available"): those of the current epoch or before that
-    nobody holds and nobody discarded, in the deck's order (GA-OQ-28 is the opening part's)."""
-    taken = {c for cards in state["held"].values() for c in cards} | set(state["discarded"])
-    return [c["name"] for c in state["deck"] if c["epoch"] <= state["epoch"] and c["name"] not in taken]

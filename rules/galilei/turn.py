@@ -17,24 +17,25 @@ Every function here is pure: a state dict in, the new state and report lines out
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from maild.draft import draft
 from maild.ledger import display
-from maild.ranking import By, rank
 from maild.ruleset import GM_ORDERS, PlacedOrder
 
+from . import battles, cards, draftwords, opening, spending, turnorder
+from . import mill as mills
 from . import state as st
+from . import war as wars
+from .luck import LuckPosting
 
 BIDS, SHORTAGE, BATTLES, CARDS = "bids", "shortage", "battles", "cards"
 PHASES = (BIDS, SHORTAGE, BATTLES, CARDS)
 #: The order kinds each phase takes.
 KINDS = {BIDS: frozenset({"bid", "prefer", "turn"}), SHORTAGE: frozenset({"number", "shortage"}),
          BATTLES: frozenset({"battle", "war", "mill", "pass"}), CARDS: frozenset({"card", "discard", "pass"})}
-#: Whoever sends nothing has sent this late: after every mail received.
-NO_MAIL = 10 ** 12
 
 
 @dataclass
@@ -87,74 +88,51 @@ def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Re
 
 # -- phase 1: bids --------------------------------------------------------------------------------------------------
 def resolve_bids(state: dict[str, Any], turn: int, placed: dict[str, list[PlacedOrder]], report: Report) -> None:
-    """Turn 1: the opening double bid and draft (3.2); every turn: the turn-order bid."""
+    """Turn 1: the opening double bid and draft (3.2, opening.py); every turn: the turn-order bid."""
     players = list(state["players"])
     if state["opening"] is None:
-        opening(state, placed, players, report)
-    turn_order(state, placed, players, report)
+        run_opening(state, placed, players, report)
+    run_turn_order(state, placed, players, report)
 
 
-def opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players: list[str],
-            report: Report) -> None:
-    """3.2: "the highest bidder in each category getting first to chose card (first) and capital (later) ...
-    In case of ties global bid will be taken into account. In case of double tie, the first message received
-    goes first." The global bid is the sum of the two; a missing bid is 0 for both, sent after every mail."""
-    bids: dict[str, tuple[int, int, int]] = {}
+def run_opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players: list[str],
+                report: Report) -> None:
+    """3.2 by opening.resolve_opening: the bids in force (the receipt of the mail carrying each), the lists."""
+    deck = st.deck(state)
+    bids = []
+    prefs: dict[str, opening.Preferences] = {}
     for name in players:
         b = last_of(placed, name, "bid")
-        bids[name] = (b.order.args["cards"], b.order.args["capitals"], b.seq) if b else (0, 0, NO_MAIL)
-    prefs: dict[str, dict[str, list[str]]] = {n: {"cards": [], "capitals": []} for n in players}
-    for name in players:
+        if b is not None:
+            bids.append(opening.OpeningBid(name, b.order.args["cards"], b.order.args["capitals"], b.seq))
+        lists: dict[str, list[str]] = {"cards": [], "capitals": []}
         for p in orders_of(placed, name, "prefer"):
-            prefs[name].update(p.order.args)
-    result: dict[str, Any] = {"bids": {n: {"cards": c, "capitals": k} for n, (c, k, _) in bids.items()}}
-    report.public.append("The opening double bid (3.2): " + "; ".join(
-        f"{n} {c} for cards, {k} for capitals" for n, (c, k, _) in bids.items()) + ".")
-    for category, own in (("cards", 0), ("capitals", 1)):
-        chain = [By(f"the bid for {category}", lambda n, i=own: bids[n][i]),
-                 By("the global bid", lambda n: bids[n][0] + bids[n][1])]
-        placed_ = rank(players, chain, seq=lambda n: bids[n][2], name=lambda n: n)
-        order = [p.entry for p in placed_]
-        if category == "cards":
-            pool = st.available_cards(state)
-            wanted = {n: [c["name"] for w in prefs[n]["cards"] if (c := st.card_named(state, w))] for n in players}
-        else:
-            pool = list(state["capitals"])
-            low = {c.lower(): c for c in pool}
-            wanted = {n: [low[w.lower()] for w in prefs[n]["capitals"] if w.lower() in low] for n in players}
-        picks = draft(order, pool, wanted)
-        lines = []
-        for place, pick in zip(placed_, picks, strict=True):
-            # Say why only where a tie was broken: by the global bid or by the first mail received.
-            why = f" (tie broken by {place.decided_by})" if place.decided_by not in (None, chain[0].name) else ""
-            how = "" if pick.by == "list" else " (by default: first free)"
-            lines.append(f"{place.place}. {pick.chooser}{why}: {pick.item}{how}")
-            if category == "cards" and pick.item is not None:
-                state["held"][pick.chooser].append(pick.item)
-            elif pick.item is not None:
-                state["players"][pick.chooser]["capital"] = pick.item
-        result[category] = [{"player": p.chooser, "item": p.item, "by": p.by} for p in picks]
-        report.public.append(f"Draft of {category}: " + "; ".join(lines) + ".")
-    state["opening"] = result
-    report.events.append({"type": "opening", **result})
+            lists.update(p.order.args)
+        low = {c.lower(): c for c in state["capitals"]}
+        prefs[name] = opening.Preferences(
+            cards=tuple(c.id for w in lists["cards"] if (c := cards.find_card(deck, w)) is not None),
+            capitals=tuple(low[w.lower()] for w in lists["capitals"] if w.lower() in low))
+    result = opening.resolve_opening(bids, state["capitals"], [c.id for c in cards.opening_pool(deck)], prefs,
+                                     players=players)
+    for name, got in result.cards_of.items():
+        state["held"][name].extend(got)
+    for name, capital in result.capital_of.items():
+        state["players"][name]["capital"] = capital
+    state["opening"] = result.as_json()
+    report.public += ["The opening double bid (3.2):", *draftwords.opening_lines(result, st.card_names(state))]
+    report.events.append({"type": "opening", **state["opening"]})
 
 
-def turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players: list[str],
-               report: Report) -> None:
-    """The turn-order bids, sealed: the highest bid plays first, ties by the first mail received (issue 12;
-    GA-OQ-27 is the opening part's). A player who sent none bids 0, after every mail."""
-    bids = {}
-    for name in players:
-        b = last_of(placed, name, "turn")
-        bids[name] = (b.order.args["amount"], b.seq) if b else (0, NO_MAIL)
-    ranked = rank(players, [By("the bid", lambda n: bids[n][0])], seq=lambda n: bids[n][1], name=lambda n: n)
-    state["order"] = [p.entry for p in ranked]
-    state["turn_bids"] = {n: bids[n][0] for n in players}
-    def tie(p: Any) -> str:
-        return f", tie broken by {p.decided_by}" if p.decided_by not in (None, "the bid") else ""
-
-    report.public.append("Turn order: " + ", ".join(
-        f"{p.place}. {p.entry} (bid {bids[p.entry][0]}{tie(p)})" for p in ranked) + ".")
+def run_turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players: list[str],
+                   report: Report) -> None:
+    """The turn-order bids by turnorder.turn_order (its reading of the base game's direction, GA-OQ-27); ties
+    by the first mail received (issue 12). A player who sent none bids 0, after every mail."""
+    bids = [turnorder.TurnBid(n, b.order.args["amount"], b.seq) for n in players
+            if (b := last_of(placed, n, "turn")) is not None]
+    ranked = turnorder.turn_order(bids, players=players)
+    state["order"] = [p.entry.player for p in ranked]
+    state["turn_bids"] = {p.entry.player: p.entry.amount for p in ranked}
+    report.public += ["Turn order:", *draftwords.turn_order_lines(ranked)]
     report.events.append({"type": "turn_order", "order": state["order"], "bids": state["turn_bids"]})
 
 
@@ -220,17 +198,10 @@ def resolve_shortage(state: dict[str, Any], turn: int, placed: dict[str, list[Pl
 
 
 # -- phase 3: battles, war, mill ------------------------------------------------------------------------------------
-def success_chance(position: int, military: bool, proselytism: bool, spent_rows: int = 0) -> Fraction:
-    """The attacker's chance of success (tables 1 and 2): 1 - 7p/72 without, 1 - 5p/72 with a military
-    advantage; Proselytism counts one row higher; each row spent one row higher; row 0 or less is certain."""
-    row = position - (1 if proselytism else 0) - spent_rows
-    step = Fraction(5 if military else 7, 72)
-    return Fraction(1) if row <= 0 else 1 - step * row
-
-
 def resolve_battles(state: dict[str, Any], turn: int, placed: dict[str, list[PlacedOrder]], rng: random.Random,
                     report: Report) -> None:
-    """Every declaration, in turn order, each player's in the order he wrote them."""
+    """Every declaration, in turn order, each player's in the order he wrote them; each against the scores as
+    the declarations before it left them (a spend may be cut: battles.resolve_battle)."""
     last_won: dict[str, str] = {}
     for player in st.order(state):
         for p in placed.get(player, []):
@@ -240,129 +211,143 @@ def resolve_battles(state: dict[str, Any], turn: int, placed: dict[str, list[Pla
             elif kind == "war":
                 war(state, turn, player, p.order.args, rng, report)
             elif kind == "mill":
-                report.tell(player, "Your Wind/Watermill roll was not rolled: maild does not roll the mill yet; "
-                                    "roll it as the GM says.")
+                mill_roll(state, turn, player, p.order.args, rng, report, last_won)
 
 
-def _score(state: dict[str, Any], turn: int, winner: str, loser: str, amount: Fraction, why: str) -> None:
-    if amount:
-        st.luck_ledger(state).transfer(turn, loser, winner, st.LUCK, amount, why)
+def _record(state: dict[str, Any], turn: int, kind: str, line: str, postings: Any, detail: dict[str, Any],
+            report: Report) -> None:
+    """Post a roll's luck and keep its line in the public history (3.4)."""
+    st.luck(state).record(turn, postings)
+    entry = {"turn": turn, "type": kind, "line": line, **detail}
+    state["rolls"].append(entry)
+    report.events.append(entry)
+    report.public.append(line)
+
+
+def battle_declaration(state: dict[str, Any], attacker: str, a: dict[str, Any]
+                       ) -> battles.BattleDeclaration | str:
+    """The declaration battles.py fights, from the order's args and the state, or why it cannot be fought:
+    the position is the one written, else the attacker's place in turn order; Proselytism and the military
+    advantage are those written or those the player holds (the GM's `advances`)."""
+    defender = st.owner_of(state, a["target"])
+    if defender is None or defender == attacker:
+        return f"{a['target']} is no other player and no capital another player holds"
+    held = state["players"][attacker]["advances"]
+    decl = battles.BattleDeclaration(
+        attacker, defender, a["position"] or st.position(state, attacker), a["tokens"],
+        advantage=a["military"] or held["military"], proselytism=a["proselytism"] or held["proselytism"],
+        cathedral=a["cathedral"])
+    if a.get("spend"):
+        try:
+            rows = spending.read_spend(a["spend"], decl.row, decl.advantage, decl.tokens)
+        except spending.SpendUnreadable as e:
+            return str(e)
+        decl = replace(decl, spend=rows)
+    return battles.check_form(decl) or decl
 
 
 def battle(state: dict[str, Any], turn: int, attacker: str, a: dict[str, Any], rng: random.Random,
            report: Report, last_won: dict[str, str]) -> None:
-    """One battle (3.4-3.6, 3.8, 3.11): spend, roll, score, and one entry in the public history."""
-    defender = st.owner_of(state, a["target"])
-    if defender is None or defender == attacker:
-        report.tell(attacker, f"Battle against {a['target']} not rolled: no other player is or holds it.")
+    """One battle (3.4-3.6, 3.8, 3.11) by battles.resolve_battle; its line and postings in the ledger."""
+    decl = battle_declaration(state, attacker, a)
+    if isinstance(decl, str):
+        report.tell(attacker, f"Your battle against {a['target']} was not fought: {decl}.")
         return
-    ledger = st.luck_ledger(state)
-    tokens = a["tokens"]
-    position = a["position"] or st.position(state, attacker)
-    step = Fraction(5 if a["military"] else 7, 72)
-    base_row = position - (1 if a["proselytism"] else 0)
-    rows = a["spend_positions"] or (int(Fraction(a["spend"]) // (step * tokens)) if a["spend"] else 0)
-    rows = min(rows, max(base_row, 0))
-    mine, his = ledger.balance(attacker, st.LUCK), ledger.balance(defender, st.LUCK)
-    note = ""
-    if rows:
-        allowed = rows
-        while allowed and (step * tokens * allowed > -Fraction(mine)
-                           or (not state["option_312"] and step * tokens * allowed > Fraction(his))):
-            allowed -= 1
-        if allowed < rows:
-            note = f" (spend cut to {allowed} row(s): 3.5 bounds it by your negative and his positive score)"
-        rows = allowed
-    spent = step * tokens * rows
-    if spent:
-        _score(state, turn, attacker, defender, spent, f"luck spent: {attacker} attacks {defender}")
-    chance = success_chance(position, a["military"], a["proselytism"], rows)
-    if chance == 1:
-        roll, won, scored = None, True, Fraction(0)
-    else:
-        roll = rng.randrange(72) + 1
-        won = roll <= chance * 72
-        scored = Fraction(0) if a["cathedral"] else ((1 - chance) if won else chance) * tokens
-        if won:
-            _score(state, turn, attacker, defender, scored, f"battle won by {attacker} against {defender}")
-        else:
-            _score(state, turn, defender, attacker, scored, f"battle lost by {attacker} against {defender}")
-    if won:
-        last_won[attacker] = defender
-    entry = {"turn": turn, "type": "battle", "attacker": attacker, "defender": defender, "position": position,
-             "military": a["military"], "proselytism": a["proselytism"], "cathedral": a["cathedral"],
-             "tokens": tokens, "spent": str(spent), "chance": str(chance), "roll": roll, "won": won,
-             "scored": str(scored if won else -scored)}
-    state["rolls"].append(entry)
-    report.events.append(entry)
-    rolled = f"rolled {roll} of 72" if roll is not None else "sure victory, no roll"
-    report.public.append(
-        f"Battle: {attacker} (position {position}) attacks {defender}, {tokens} token(s), chance "
-        f"{display(chance)}, spent {display(spent)}{note}: {rolled}, {'won' if won else 'lost'}; "
-        f"{attacker} {display(scored if won else -scored)}, {defender} {display(-scored if won else scored)}.")
-
-
-def margin_chance(margin: int, modifier: int) -> Fraction:
-    """The chance that (d6 - d6 + modifier) is at most `margin`: 3.7's "chances of getting one step worse
-    than the result achieved or less" is margin_chance(achieved - 1, modifier)."""
-    return Fraction(sum(1 for x in range(1, 7) for y in range(1, 7) if x - y + modifier <= margin), 36)
+    result = battles.resolve_battle(decl, st.luck(state).scores(state["players"]), state["option_312"], rng)
+    if result.won:
+        last_won[attacker] = decl.defender
+    _record(state, turn, "battle", "Battle: " + battles.format_battle(result), result.postings,
+            {"attacker": attacker, "defender": decl.defender, "chance": str(result.chance), "roll": result.roll,
+             "won": result.won, "scored": str(result.scored), "spent": str(result.spent)}, report)
 
 
 def war(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], rng: random.Random,
         report: Report) -> None:
-    """A war (3.7): each side a die plus its modifier; the lead is the cities taken; the winner scores the
-    chance of one step worse or less, the loser the same negative; a tie scores nothing."""
+    """A war (3.7, 3.12) by war.resolve_war: the declaring player first, his modifier and target cities."""
     other = st.owner_of(state, a["opponent"])
     if other is None or other == player:
-        report.tell(player, f"War against {a['opponent']} not rolled: no other player is or holds it.")
+        report.tell(player, f"Your war against {a['opponent']} was not rolled: no other player is or holds it.")
         return
-    mine, his = rng.randint(1, 6), rng.randint(1, 6)
-    net = a["modifier"] - a["his_modifier"]
-    lead = mine + a["modifier"] - his - a["his_modifier"]
-    if lead > 0:
-        winner, loser, luck = player, other, margin_chance(lead - 1, net)
-    elif lead < 0:
-        winner, loser, luck = other, player, margin_chance(-lead - 1, -net)
-    else:
-        winner, loser, luck = player, other, Fraction(0)
-    if state["option_312"]:
-        report.public.append("(Option 3.12's war multiplier is not applied by this version of maild.)")
-    _score(state, turn, winner, loser, luck, f"war {player} against {other}")
-    entry = {"turn": turn, "type": "war", "attacker": player, "defender": other, "dice": [mine, his],
-             "modifiers": [a["modifier"], a["his_modifier"]], "lead": lead, "scored": str(luck),
-             "winner": winner if lead else None}
-    state["rolls"].append(entry)
-    report.events.append(entry)
-    outcome = f"{winner} takes {abs(lead)} city(ies); {winner} +{display(luck)}, {loser} {display(-luck)}" \
-        if lead else "a tie; nobody scores"
-    report.public.append(f"War: {player} ({mine}{a['modifier']:+d}) against {other} ({his}{a['his_modifier']:+d}):"
-                         f" {outcome}.")
+    decl = wars.WarDeclaration(
+        player, other, a["modifier"], a["his_modifier"],
+        tuple(wars.City(f"{other}'s city {i}", v) for i, v in enumerate(a["cities"], 1)),
+        tuple(wars.City(f"{player}'s city {i}", v) for i, v in enumerate(a.get("his_cities", []), 1)),
+        option_312=state["option_312"])
+    result = wars.resolve_war(decl, rng)
+    postings = [LuckPosting(who, amount, f"war {player} against {other}")
+                for who, amount in result.luck_by_player.items()]
+    _record(state, turn, "war", "War: " + wars.format_war(result), postings,
+            {"attacker": player, "defender": other, "winner": result.winner,
+             "dice": [result.roll.first_die, result.roll.second_die],
+             "scored": str(result.luck_by_player[player])}, report)
+
+
+def mill_roll(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], rng: random.Random,
+              report: Report, last_won: dict[str, str]) -> None:
+    """A Wind/Watermill roll (3.9) by mill.resolve_mill, against the player who lost the city (named, or the
+    defender of the player's last battle won in this phase); a spend in steps of 1/6."""
+    loser = st.owner_of(state, a["target"]) if a["target"] else last_won.get(player)
+    if loser is None or loser == player:
+        report.tell(player, "Your Wind/Watermill roll was not rolled: name the player who lost the city "
+                            "('mill against Paris, need 3'), or win a battle before it.")
+        return
+    steps = 0
+    if a.get("spend"):
+        m = re.fullmatch(r"(\d+)\s*(?:steps?|positions?|rows?)?", a["spend"])
+        if m is None:
+            report.tell(player, f"Your Wind/Watermill spend '{a['spend']}' is not a number of steps of 1/6 "
+                                "('spend 1 step'): rolled without it.")
+        else:
+            steps = int(m.group(1))
+    decl = mills.MillDeclaration(player, loser, a["need"], steps, state["option_312"])
+    scores = st.luck(state).scores(state["players"])
+    refused = mills.spend_refusal(decl, scores)
+    if refused:
+        report.tell(player, f"Your Wind/Watermill spend was refused ({refused}): rolled without it.")
+        decl = replace(decl, steps=0)
+    result = mills.resolve_mill(decl, rng, scores)
+    postings = [LuckPosting(who, amount, f"Wind/Watermill {player} after taking a city from {loser}")
+                for who, amount in result.changes().items()]
+    _record(state, turn, "mill", mills.format_mill(result), postings,
+            {"attacker": player, "defender": loser, "die": result.die, "success": result.success,
+             "chance": str(result.chance)}, report)
 
 
 # -- phase 4: cards ---------------------------------------------------------------------------------------------------
 def resolve_cards(state: dict[str, Any], turn: int, placed: dict[str, list[PlacedOrder]], report: Report) -> None:
-    """3.1: in turn order each player takes the first card of his list still available (by default the first
-    available in the deck's order); then the discards (rule 2: Master Art allows one at once)."""
+    """3.1 by cards.draw: in turn order each player takes the first card of his list still on offer (by
+    default the first on offer in the deck's order); then the discards (rule 2 by cards.discards_allowed:
+    one a turn for a player with the advance Master Art, none for the others)."""
+    deck = st.deck(state)
     order = st.order(state)
-    wanted = {n: [c["name"] for p in orders_of(placed, n, "card") for w in p.order.args["cards"]
-                  if (c := st.card_named(state, w))] for n in order}
-    picks = draft(order, st.available_cards(state), wanted)
-    lines = []
+    held = [c for hand in state["held"].values() for c in hand]
+    offered = cards.offer(deck, state["epoch"], held, state["discarded"])
+    wanted = {n: [c.id for p in orders_of(placed, n, "card") for w in p.order.args["cards"]
+                  if (c := cards.find_card(deck, w)) is not None] for n in order}
+    picks = cards.draw(order, offered, wanted)
     for pick in picks:
         if pick.item is not None:
             state["held"][pick.chooser].append(pick.item)
-        lines.append(f"{pick.chooser}: {pick.item or 'nothing left'}" + (" (default)" if pick.by == "default" else ""))
     state["draws"] = [{"player": p.chooser, "card": p.item, "by": p.by} for p in picks]
-    report.public.append("Cards drawn (3.1): " + "; ".join(lines) + ".")
+    report.public += ["Cards drawn (3.1):", *draftwords.pick_lines(picks, st.card_names(state))]
     for name in order:
+        done = 0
         for p in orders_of(placed, name, "discard"):
-            card = st.card_named(state, p.order.args["card"])
-            if card is None or card["name"] not in state["held"][name]:
+            card = cards.find_card(deck, p.order.args["card"])
+            hand = state["held"][name]
+            # Master Art is an advance: the player's as the GM set it (`maild gm advances ... master_art`).
+            holds = state["players"][name]["advances"].get("master_art", False)
+            if card is None or card.id not in hand:
                 report.tell(name, f"Discard of {p.order.args['card']} not done: you do not hold it.")
-                continue
-            state["held"][name].remove(card["name"])
-            state["discarded"].append(card["name"])
-            report.public.append(f"{name} discards {card['name']}.")
+            elif not cards.discards_allowed(holds_master_art=holds, bought_master_art_now=False,
+                                            discarded_this_turn=done):
+                report.tell(name, f"Discard of {card.name} not done: only a player with Master Art discards, "
+                                  "one card a turn (rule 2).")
+            else:
+                state["held"][name] = cards.discard(hand, card.id)
+                state["discarded"].append(card.id)
+                done += 1
+                report.public.append(f"{name} discards {card.name}.")
     report.events.append({"type": "draws", "draws": state["draws"]})
 
 
@@ -374,18 +359,8 @@ def ledger_lines(state: dict[str, Any]) -> list[str]:
 
 
 def history_lines(state: dict[str, Any]) -> list[str]:
-    """The public history of rolls (3.4): every battle and war with odds, dice and luck scored."""
-    out = []
-    for r in state["rolls"]:
-        if r["type"] == "battle":
-            out.append(f"T{r['turn']} battle {r['attacker']} vs {r['defender']} pos {r['position']} x{r['tokens']}"
-                       f" chance {display(Fraction(r['chance']))} spent {display(Fraction(r['spent']))} roll "
-                       f"{r['roll'] if r['roll'] is not None else '-'} {'won' if r['won'] else 'lost'} "
-                       f"luck {display(Fraction(r['scored']))}")
-        else:
-            out.append(f"T{r['turn']} war {r['attacker']} vs {r['defender']} dice {r['dice'][0]}-{r['dice'][1]} "
-                       f"lead {r['lead']} luck {display(Fraction(r['scored']))}")
-    return out
+    """The public history of rolls (3.4): every battle, war and mill with its odds, dice and luck."""
+    return [f"T{r['turn']} {r['line']}" for r in state["rolls"]]
 
 
 def run_phase(state: dict[str, Any], turn: int, phase: str, placed: dict[str, list[PlacedOrder]],
