@@ -34,7 +34,9 @@ def test_the_example_setup_gives_six_players_in_seat_order_with_nothing_yet() ->
     assert state["capitals"] == ["Venice", "Genoa", "Barcelona", "Paris", "London", "Hamburg"]
     assert all(p["capital"] is None for p in state["players"].values())
     assert state["option_312"] is False and state["opening"] is None
-    assert st.available_cards(state)[:2] == ["Master Art", "Stone"] and "Spice" not in st.available_cards(state)
+    # Without [[cards]] the shipped deck (cards.default_deck): ids are what players write.
+    assert [c["id"] for c in state["deck"][:3]] == ["Stone-1", "Stone-2", "Wool-1"]
+    assert all(hand == [] for hand in state["held"].values())
 
 
 def test_a_bad_setup_is_refused_with_every_reason_at_once() -> None:
@@ -56,9 +58,11 @@ def test_a_bad_setup_is_refused_with_every_reason_at_once() -> None:
 def test_a_setup_without_the_shortage_table_or_enough_cards_is_refused() -> None:
     setup = example_setup()
     del setup["shortage_table"]
-    setup["cards"] = setup["cards"][:3]
-    with pytest.raises(SetupError, match=r"shortage_table: one commodity.*|cards: at least 6 cards"):
+    setup["cards"] = [{"name": "Silk", "epoch": 1}]
+    with pytest.raises(SetupError) as err:
         RULESET.new_game(setup)
+    assert "shortage_table: one commodity for each of the rows" in str(err.value)
+    assert "cards: card 1 has no kind" in str(err.value)
 
 
 # -- orders by mail ---------------------------------------------------------------------------------------------------
@@ -74,8 +78,8 @@ def test_a_setup_without_the_shortage_table_or_enough_cards_is_refused() -> None
     ("number 4", "number", {"number": 4}),
     ("Surplus", "shortage", {"choice": "surplus"}),
     ("war against Genoa, my modifier +2, cities 3 2 1", "war",
-     {"opponent": "Genoa", "modifier": 2, "his_modifier": 0, "cities": [3, 2, 1]}),
-    ("card Master Art", "card", {"cards": ["Master Art"]}),
+     {"opponent": "Genoa", "modifier": 2, "his_modifier": 0, "cities": [3, 2, 1], "his_cities": []}),
+    ("card Papal Decree, Stone-1", "card", {"cards": ["Papal Decree", "Stone-1"]}),
     ("discard Silk", "discard", {"card": "Silk"}),
     ("pass", "pass", {}),
 ])
@@ -90,10 +94,12 @@ def test_a_battle_declaration_with_every_detail() -> None:
     a = orders.parse("battle: attack Paris at position 2 with military advantage, proselytism, 4 tokens, "
                      "spend 0.0972").orders[0].args
     assert a == {"target": "Paris", "position": 2, "military": True, "proselytism": True, "cathedral": False,
-                 "tokens": 4, "spend": str(Fraction("0.0972")), "spend_positions": None}
+                 "tokens": 4, "spend": "0.0972"}
     b = orders.parse("Attack London as 6th, cathedral, spend 1 position").orders[0].args
-    assert (b["target"], b["position"], b["cathedral"], b["tokens"], b["spend_positions"]) == \
-        ("London", 6, True, 1, 1)
+    assert (b["target"], b["position"], b["cathedral"], b["tokens"], b["spend"]) == \
+        ("London", 6, True, 1, "1 position")
+    c = orders.parse("attack London, spend to position 2").orders[0].args
+    assert (c["position"], c["spend"]) == (None, "to position 2")
 
 
 def test_every_line_not_understood_gets_a_diagnostic_naming_it_and_what_was_expected() -> None:
@@ -115,7 +121,7 @@ def test_check_refuses_names_and_places_that_do_not_fit() -> None:
     # alice is at position 1: her number stands, her surplus does not.
     messages = [d.message for d in RULESET.check(state, 1, "alice", got)]
     assert messages == ["Rome is no capital of this game (Venice, Genoa, Barcelona, Paris, London, Hamburg)",
-                        "Dragon is no card of this game's deck", "Rome is neither a player nor a capital held",
+                        "Dragon is no card of this game's deck (write its id, e.g. Stone-1)", "Rome is neither a player nor a capital held",
                         "you are at position 1: send a number from 1 to 6"]
     assert [d.message for d in RULESET.check(state, 1, "erin", orders.parse("number 3").orders)] == \
         ["you are at position 5: send shortage or surplus"]
@@ -123,39 +129,40 @@ def test_check_refuses_names_and_places_that_do_not_fit() -> None:
 
 # -- phase 1: the opening and turn order -------------------------------------------------------------------------------
 def test_opening_ties_on_one_category_on_both_and_on_the_global_bid_go_by_receipt_order() -> None:
-    """3.2. Cards: alice 10, bob 10, carol 10, dave 9, erin 0, frank 0. alice and bob tie at 10 for cards
-    and their global bids (10+5=15 against 10+8=18) put bob first; carol ties bob on both bids (10, 8) and
-    on the global bid 18, and her mail came later (seq 3 > 2), so bob, carol, alice. erin and frank sent
-    nothing: 0 and 0, after every mail, by name. Capitals: frank's missing bid is 0; bob and carol tie at 8
-    and on the global 18: receipt order again, bob first."""
+    """3.2 through opening.resolve_opening. Cards: alice 10, bob 10, carol 10, dave 9, erin and frank sent
+    nothing (0 and 0, after every mail, by name). alice and bob tie at 10 for cards and their global bids
+    (10+5=15 against 10+8=18) put bob first; carol ties bob on both bids (10, 8) and so on the global 18,
+    and her mail came later (seq 3 > 2): bob, carol, alice, dave, erin, frank. bob takes War from his list;
+    carol's War is gone, she takes Armor; alice's Armor is gone and her list is empty: the first card of the
+    opening pool, Stone-1. Capitals: dave 20, then bob and carol at 8 (global 18, bob's mail first), alice 5."""
     state = new_state()
-    p = placed({"alice": ("bid 10 for cards, 5 for capitals\nprefer cards: Silk; capitals: Genoa", 1),
-                "bob": ("bid 10 for cards, 8 for capitals\nprefer cards: Silk, Wine; capitals: Genoa, Paris", 2),
-                "carol": ("bid 10 for cards, 8 for capitals\nprefer cards: Silk, Wine, Fur", 3),
+    p = placed({"alice": ("bid 10 for cards, 5 for capitals\nprefer cards: Armor; capitals: Genoa", 1),
+                "bob": ("bid 10 for cards, 8 for capitals\nprefer cards: War; capitals: Genoa, Paris", 2),
+                "carol": ("bid 10 for cards, 8 for capitals\nprefer cards: War, Armor", 3),
                 "dave": ("bid 9 for cards, 20 for capitals\nprefer capitals: Genoa", 4)})
     report = tn.Report()
-    tn.opening(state, p, PLAYERS, report)
-    cards = [(d["player"], d["item"], d["by"]) for d in state["opening"]["cards"]]
-    assert cards == [("bob", "Silk", "list"), ("carol", "Wine", "list"), ("alice", "Master Art", "default"),
-                     ("dave", "Stone", "default"), ("erin", "Wool", "default"), ("frank", "Timber", "default")]
-    capitals = [(d["player"], d["item"]) for d in state["opening"]["capitals"]]
-    assert capitals == [("dave", "Genoa"), ("bob", "Paris"), ("carol", "Venice"), ("alice", "Barcelona"),
-                        ("erin", "London"), ("frank", "Hamburg")]
-    assert state["held"]["bob"] == ["Silk"] and state["players"]["dave"]["capital"] == "Genoa"
-    text = "\n".join(report.public)
-    assert "carol (tie broken by the first mail received): Wine" in text
-    assert "alice (tie broken by the global bid): Master Art (by default: first free)" in text
-    assert "alice 10 for cards, 5 for capitals" in text  # every bid published
+    tn.run_opening(state, p, PLAYERS, report)
+    got = state["opening"]
+    assert [(d["player"], d["decided_by"]) for d in got["card_order"]] == [
+        ("bob", None), ("carol", "the first mail received"), ("alice", "the global bid"),
+        ("dave", "the card bid"), ("erin", "the card bid"), ("frank", "the bidder's name")]
+    assert [(d["player"], d["item"], d["by"]) for d in got["card_picks"][:3]] == [
+        ("bob", "War", "list"), ("carol", "Armor", "list"), ("alice", "Stone-1", "default")]
+    assert [(d["player"], d["item"]) for d in got["capital_picks"][:4]] == [
+        ("dave", "Genoa"), ("bob", "Paris"), ("carol", "Venice"), ("alice", "Barcelona")]
+    assert state["held"]["bob"] == ["War"] and state["players"]["dave"]["capital"] == "Genoa"
+    assert any("alice" in line and "the global bid" in line for line in report.public), report.public
 
 
-def test_turn_order_highest_bid_first_ties_by_the_first_mail_received() -> None:
-    """Bids: alice 3 (seq 5), bob 7 (seq 2), carol 3 (seq 1), dave 0, erin 9, frank none. Order: erin 9,
-    bob 7, carol 3 (earlier mail than alice), alice 3, dave 0 (seq 4), frank 0 (no mail: last)."""
+def test_turn_order_fewest_first_ties_by_the_first_mail_received() -> None:
+    """turnorder.turn_order (the base game's direction, fewest first: GA-OQ-27) with the issue's receipt order
+    for ties. Bids: alice 3 (seq 5), bob 7, carol 3 (seq 1), dave 0 (seq 4), erin 9, frank none (0, after
+    every mail). Order: dave 0, frank 0, carol 3 (earlier mail than alice), alice 3, bob 7, erin 9."""
     state = new_state()
     p = placed({"alice": ("turn bid 3", 5), "bob": ("turn bid 7", 2), "carol": ("turn bid 3", 1),
                 "dave": ("turn bid 0", 4), "erin": ("turn bid 9", 3)})
-    tn.turn_order(state, p, PLAYERS, tn.Report())
-    assert st.order(state) == ["erin", "bob", "carol", "alice", "dave", "frank"]
+    tn.run_turn_order(state, p, PLAYERS, tn.Report())
+    assert st.order(state) == ["dave", "frank", "carol", "alice", "bob", "erin"]
 
 
 # -- phase 2: shortage and surplus -------------------------------------------------------------------------------------
@@ -204,14 +211,17 @@ def test_chaos_the_player_three_positions_further_acts_twice() -> None:
 
 
 # -- phase 3: battles, war ---------------------------------------------------------------------------
-def test_the_success_chances_are_the_tables_rows() -> None:
-    """Table 1 position 1: WIN 0.0972 = 1 - 65/72, so success 65/72 = 0.9028; position 6: 1 - 42/72 =
-    0.4167. Table 2 position 4: WIN 0.2778 = 20/72, success 52/72 = 0.7222. Proselytism "one row higher":
-    position 1 becomes certain."""
-    assert tn.success_chance(1, False, False) == Fraction(65, 72) and display(Fraction(65, 72)) == "0.9028"
-    assert display(tn.success_chance(6, False, False)) == "0.4167"
-    assert display(tn.success_chance(4, True, False)) == "0.7222"
-    assert tn.success_chance(1, False, True) == 1
+def test_a_declaration_takes_the_turn_order_position_and_the_advances_held() -> None:
+    """The position written, else the attacker's place in turn order; Proselytism and the military advantage
+    written, or held (set by the GM). carol is 3rd and holds Proselytism: row 3 - 1 = 2."""
+    state = new_state()
+    state["players"]["carol"]["advances"]["proselytism"] = True
+    decl = tn.battle_declaration(state, "carol", orders.parse("attack dave, 2 tokens").orders[0].args)
+    assert (decl.position, decl.proselytism, decl.advantage, decl.row, decl.tokens) == (3, True, False, 2, 2)
+    decl = tn.battle_declaration(state, "carol", orders.parse("attack dave at position 5, military advantage")
+                                 .orders[0].args)
+    assert (decl.position, decl.advantage, decl.row) == (5, True, 4)
+    assert "no other player" in tn.battle_declaration(state, "carol", {"target": "carol"})
 
 
 def _battle(state: dict, attacker: str, text: str, rng: random.Random) -> tn.Report:
@@ -246,9 +256,9 @@ def test_the_worked_example_of_3_5_with_exact_fractions() -> None:
     assert Fraction(roll["spent"]) == Fraction(28, 72) and Fraction(roll["chance"]) == Fraction(58, 72)
     assert luck(state, "frank") == Fraction(-16, 72) and display(luck(state, "frank")) == "-0.2222"
     assert luck(state, "dave") == 0
-    assert "chance 0.8056, spent 0.3889" in report.public[0]
+    assert "spends 0.3889 (4 rows, to 80.56%)" in report.public[0], report.public
     report = _battle(state, "frank", "battle: attack dave, spend 1 position", ScriptedRandom(71))
-    assert Fraction(state["rolls"][1]["spent"]) == 0 and "spend cut to 0" in report.public[0]
+    assert Fraction(state["rolls"][1]["spent"]) == 0 and "declared 1" in report.public[0], report.public
 
 
 def test_option_3_12_lifts_the_defenders_bound_and_proselytism_can_make_victory_sure() -> None:
@@ -290,17 +300,22 @@ def test_war_luck_is_the_chance_of_one_step_worse_or_less(dice: tuple[int, int],
 
 
 # -- phase 4: cards; GM orders; the whole phase hook -----------------------------------------------------------------
-def test_cards_are_drawn_in_turn_order_by_preference_and_discards_follow() -> None:
-    """3.1: bob (first) wants Master Art: he takes it; alice wants Master Art then Silk: Silk; the others
-    get the first free card in the deck's order. alice then discards Silk (rule 2)."""
+def test_cards_are_drawn_in_turn_order_by_preference_and_discards_need_master_art() -> None:
+    """3.1 by cards.draw: bob (first) wants War: he takes it; alice wants War then Armor: Armor; the others
+    get the first card on offer in the deck's order (Stone-1, Stone-2, Wool-1, Wool-2). Rule 2: alice, who
+    holds the advance Master Art, discards Armor; carol, without it, may not discard her Stone-1."""
     state = new_state()
     state["order"] = ["bob", "alice", "carol", "dave", "erin", "frank"]
-    p = placed({"bob": ("card Master Art", 1), "alice": ("card Master Art, Silk\ndiscard Silk", 2)})
-    tn.resolve_cards(state, 1, p, tn.Report())
+    state["players"]["alice"]["advances"]["master_art"] = True
+    p = placed({"bob": ("card War", 1), "alice": ("card War, Armor\ndiscard Armor", 2),
+                "carol": ("discard Stone-1", 3)})
+    report = tn.Report()
+    tn.resolve_cards(state, 1, p, report)
     assert [(d["player"], d["card"]) for d in state["draws"]] == [
-        ("bob", "Master Art"), ("alice", "Silk"), ("carol", "Stone"), ("dave", "Wool"), ("erin", "Timber"),
-        ("frank", "Grain")]
-    assert state["held"]["alice"] == [] and state["discarded"] == ["Silk"]
+        ("bob", "War"), ("alice", "Armor"), ("carol", "Stone-1"), ("dave", "Stone-2"), ("erin", "Wool-1"),
+        ("frank", "Wool-2")]
+    assert state["held"]["alice"] == [] and state["discarded"] == ["Armor"]
+    assert state["held"]["carol"] == ["Stone-1"] and "Master Art" in report.private["carol"][0]
 
 
 def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
@@ -310,7 +325,7 @@ def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
                            gm("gm_luck", player="bob", change="-7/72", reason="slip"),
                            gm("gm_luck", player="bob", change="0.0972")], report)
     assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
-                                                   "military": True}
+                                                   "military": True, "master_art": False}
     assert luck(state, "bob") == Fraction("0.0972") - Fraction(7, 72)
     assert RULESET.check_gm(state, "gm_advances", {"advances": "telescope"}) is not None
     assert RULESET.check_gm(state, "gm_luck", {"change": "lots"}) is not None
@@ -325,3 +340,18 @@ def test_every_phase_prints_the_ledger_and_the_history() -> None:
     assert titles[:3] == ["Results of the battles phase", "The luck ledger (running scores)", "History of rolls"]
     ledger = result.newsletter["sections"][1]["lines"]
     assert ledger[0].split() == ["alice", "0.1944"] and ledger[1].split() == ["bob", "-0.1944"]
+
+
+def test_a_mill_after_a_battle_won_rolls_against_the_city_lost() -> None:
+    """3.9 by mill.resolve_mill: alice (1st) wins against bob (roll 1 of 72: +7/72), then "mill, need 3":
+    the loser is bob, her last battle's defender; chance 3/6, die 2: success, +1/2 to alice, -1/2 to bob.
+    alice 7/72 + 36/72 = 43/72 = 0.5972. A mill with nobody to roll against is not rolled, and said so."""
+    state = new_state()
+    p = placed({"alice": ("battle: attack bob\nmill, need 3", 1), "carol": ("mill, need 3", 2)})
+    report = tn.Report()
+    rng = ScriptedRandom(0, 2)
+    tn.resolve_battles(state, 1, p, rng, report)
+    assert rng.done and [r["type"] for r in state["rolls"]] == ["battle", "mill"]
+    assert luck(state, "alice") == Fraction(43, 72) and display(luck(state, "alice")) == "0.5972"
+    assert luck(state, "bob") == -Fraction(43, 72)
+    assert "not rolled" in report.private["carol"][0]

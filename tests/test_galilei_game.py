@@ -28,14 +28,23 @@ def phase_state(table: Table) -> dict:
         return state_after_phases(s, game.id, game.turn) or state_before(s, game, game.turn)
 
 
+def gm(table: Table, *argv: str) -> None:
+    with table.app.db.session() as s:
+        said = record(s, table.app, "gal", argv[0], ["gal", *argv[1:]])
+        s.commit()
+    assert "recorded" in said, said
+
+
 def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None:
     with Table(tmp_path, db_url=db_url) as table:
         table.create_game("gal", "galilei", "example:galilei")
+        gm(table, "advances", "alice", "master_art")  # with the turn's first phase
 
         # -- bids: the opening double bid with the draft's lists, and the turn-order bid --------------------------
-        bids = {"alice": "bid 12 for cards, 8 for capitals\nprefer cards: Master Art; capitals: Venice\nturn bid 5",
+        bids = {"alice": "bid 12 for cards, 8 for capitals\nprefer cards: Papal Decree; capitals: Venice\n"
+                         "turn bid 5",
                 "bob": "Bid 10 for cards and 10 for capitals\nprefer capitals: Venice, Genoa\nturn bid 4",
-                "carol": "bid cards 10 capitals 10\nprefer cards: Master Art, Silk\nturn bid 4",
+                "carol": "bid cards 10 capitals 10\nprefer cards: Papal Decree, Armor\nturn bid 4",
                 "dave": "bid 6 for cards, 14 for capitals\nturn bid 2",
                 "erin": "bid 3 for cards, 3 for capitals\nturn order bid: 0",
                 "frank": "bid 0 for cards, 20 for capitals\nprefer capitals: Hamburg\nturn bid 1"}
@@ -49,26 +58,30 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         table.intake()
         news = table.newsletter("gal", 1, "bids")
         # Cards: alice 12 first; bob and carol tie at 10 and on the global 20: bob's mail came first.
-        assert "Draft of cards: 1. alice: Master Art; 2. bob: Stone (by default: first free); " \
-               "3. carol (tie broken by the first mail received): Silk" in news, news
+        assert "3rd carol: the card bid 10; 10 for cards, 10 for capitals, global 20 (after bob by the first " \
+               "mail received)" in news, news
+        assert "1. alice takes Papal Decree (from his list)" in news
+        assert "3. carol takes Armor (from his list; Papal Decree already taken)" in news
         # Capitals: frank 20, dave 14, then bob and carol at 10 (global 20, bob's mail first), alice 8.
-        assert "Draft of capitals: 1. frank: Hamburg; 2. dave: Venice (by default: first free); 3. bob: Genoa" \
-            in news, news
-        assert "Turn order: 1. alice (bid 5), 2. bob (bid 4), 3. carol (bid 4, tie broken by the first mail " \
-               "received), 4. dave (bid 2), 5. frank (bid 1), 6. erin (bid 0)." in news, news
+        assert "3. bob takes Genoa (from his list; Venice already taken)" in news, news
+        # Turn order, fewest first (GA-OQ-27), ties by the first mail received.
+        assert "5th carol: bid 4 (after bob by the first mail received)" in news, news
+        state = phase_state(table)
+        assert st.order(state) == ["erin", "frank", "dave", "bob", "carol", "alice"]
+        assert state["players"]["alice"]["advances"]["master_art"] is True  # the GM's order
         assert "The luck ledger" in table.printout("gal", 1, "carol", "bids")
 
         # -- shortage: 1&3 with 5, 2&4 with 6 -----------------------------------------------------------------
-        table.send(address("erin"), "number 3")  # erin is 6th: a number is refused at intake
+        table.send(address("alice"), "number 3")  # alice is 6th: a number is refused at intake
         table.intake()
-        assert "send shortage or surplus" in table.ack(address("erin"))
-        for name, text in {"alice": "number 2", "bob": "number 6", "carol": "Number: 5", "dave": "number 6",
-                           "frank": "surplus", "erin": "Shortage"}.items():
+        assert "send shortage or surplus" in table.ack(address("alice"))
+        for name, text in {"erin": "number 2", "frank": "number 6", "dave": "Number: 5", "bob": "number 6",
+                           "carol": "surplus", "alice": "Shortage"}.items():
             table.send(address(name), text)
         table.intake()
         news = table.newsletter("gal", 1, "shortage")
-        assert "Surplus of Wine: alice chose 2, carol chose 5 (row 7); frank decided surplus." in news, news
-        assert "Shortage of Gold: bob chose 6, dave chose 6 (row 12); erin decided shortage." in news, news
+        assert "Surplus of Wine: erin chose 2, dave chose 5 (row 7); carol decided surplus." in news, news
+        assert "Shortage of Gold: frank chose 6, bob chose 6 (row 12); alice decided shortage." in news, news
 
         # -- battles: declared at once, resolved in turn order ----------------------------------------------------
         table.send(address("alice"), "battle: attack Hamburg at position 1, 3 tokens")
@@ -78,9 +91,9 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
             table.send(address(name), "pass")
         table.intake()
         news = table.newsletter("gal", 1, "battles")
-        assert news.index("Battle: alice (position 1) attacks frank") < news.index("War: bob") < \
-            news.index("Battle: dave (position 4) attacks bob"), news
-        assert "chance 0.9028" in news and "chance 0.7222" in news, news  # tables 1 and 2
+        # dave (3rd) before bob (4th) before alice (6th, fighting as 1st as she wrote).
+        assert news.index("Battle: dave (3rd, military advantage) attacks bob, 2 tokens: 79.17%") < \
+            news.index("War bob (+1) v carol") < news.index("Battle: alice (1st) attacks frank, 3 tokens: 90.28%"), news
         state = phase_state(table)
         scores = {n: Fraction(st.luck_ledger(state).balance(n, st.LUCK)) for n in PLAYERS}
         assert sum(scores.values()) == 0 and any(scores.values())
@@ -88,26 +101,27 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         printout = table.printout("gal", 1, "erin", "battles")
         for name in PLAYERS:  # every running score in every printout, four digits
             assert re.search(rf"{name}\s+-?\d\.\d{{4}}", printout), printout
+        assert "History of rolls" in printout and "T1 Battle: dave" in printout
 
         # -- cards ----------------------------------------------------------------------------------------------
-        table.send(address("alice"), "card Papal Decree\ndiscard Master Art")
-        table.send(address("bob"), "card Papal Decree, Stirrups")
-        for name in ("carol", "dave", "erin", "frank"):
+        table.send(address("alice"), "card War, Stirrups\ndiscard Papal Decree")
+        table.send(address("bob"), "card War, Stirrups")
+        table.send(address("carol"), "discard Armor")  # no Master Art: refused
+        for name in ("dave", "erin", "frank"):
             table.send(address(name), "pass")
         table.intake()
         news = table.newsletter("gal", 1, "cards")
-        assert "Cards drawn (3.1): alice: Papal Decree; bob: Stirrups;" in news, news
-        assert "alice discards Master Art." in news
+        assert "4. bob takes War! (from his list)" in news, news
+        assert "6. alice takes Stirrups (from his list; War! already taken)" in news, news
+        assert "alice discards Papal Decree." in news and "carol discards" not in news
+        assert "only a player with Master Art discards" in table.printout("gal", 1, "carol", "cards")
 
         # -- turn 2 is open; the GM's amendment takes effect with its first phase -------------------------------
-        with table.app.db.session() as s:
-            said = record(s, table.app, "gal", "luck", ["gal", "erin", "7/72", "--reason", "a roll misread"])
-            s.commit()
-        assert "recorded" in said, said
+        gm(table, "luck", "erin", "7/72", "--reason", "a roll misread")
         assert [o.status for o in rerun_turn(table.app, "gal", 1)] == ["same"]
         for name in PLAYERS:
             table.send(address(name), "turn bid 1")
         table.intake()
         news = table.newsletter("gal", 2, "bids")
         assert "GM: erin's luck corrected by 0.0972 (a roll misread)" in news, news
-        assert "Draft of" not in news  # the opening was turn 1's
+        assert "Choosing cards" not in news  # the opening was turn 1's

@@ -276,7 +276,7 @@ def war(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], rng: r
     result = wars.resolve_war(decl, rng)
     postings = [LuckPosting(who, amount, f"war {player} against {other}")
                 for who, amount in result.luck_by_player.items()]
-    _record(state, turn, "war", "War: " + wars.format_war(result), postings,
+    _record(state, turn, "war", wars.format_war(result), postings,
             {"attacker": player, "defender": other, "winner": result.winner,
              "dice": [result.roll.first_die, result.roll.second_die],
              "scored": str(result.luck_by_player[player])}, report)
