@@ -13,6 +13,7 @@ from maild.testing import ScriptedRandom
 from maild_rules.galilei import odds
 from maild_rules.galilei.battles import (
     BattleDeclaration,
+    BattleResult,
     allowed_spend,
     check_battle,
     check_form,
@@ -290,6 +291,7 @@ def test_ledger_keeps_exact_sums():
     assert ledger.score("A") == F(21, 72) and show(ledger.score("A")) == "0.2917"
     assert data["balances"]["A"]["luck"] == "7/24"
     assert ledger.standings(["A", "D", "X"]) == "A 0.2917, D -0.2917, X 0.0000"
+    assert [(p.reason, p.balance) for p in ledger.history("D")][-1] == ("A attacks D: the attack succeeds", F(-21, 72))
 
 
 # --- statistics (acceptance 5) ---------------------------------------------------------------------------------
@@ -321,3 +323,16 @@ def test_luck_averages_zero():
         total = sum(resolve_battle(decl, {}, False, rng).scored for _ in range(n))
         s = odds.success_chance(row, False)
         assert abs(float(total) / n) <= 4 * math.sqrt(s * (1 - s) / n), (row, total)
+
+
+def test_result_round_trips_through_json():
+    """A result kept in the game's JSON state comes back equal, amounts exact (28/72 is "7/18"), and prints
+    the same ledger line."""
+    import json
+
+    r = resolve_battle(BattleDeclaration("London", "Genoa", 6, spend=4), {"London": F(-58, 72), "Genoa": F(30, 72)},
+                       False, ScriptedRandom(22))
+    data = json.loads(json.dumps(r.to_json()))
+    assert data["spent"] == "7/18"
+    back = BattleResult.from_json(data)
+    assert back == r and format_battle(back) == format_battle(r)

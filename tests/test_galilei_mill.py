@@ -9,6 +9,7 @@ import pytest
 
 from maild.ledger import display
 from maild.testing import ScriptedRandom
+from maild_rules.galilei.luck import LuckLedger, LuckPosting
 from maild_rules.galilei.mill import (
     MillDeclaration,
     format_mill,
@@ -26,7 +27,7 @@ def test_success_scores_the_chance_of_failure():
     """3.9 "as in an attack situation": needs 2 or less, chance 2/6; a die of 2 succeeds: the roller scores
     1 - 2/6 = 4/6 = 0.66667 -> 0.6667, the loser of the city -0.6667."""
     rng = ScriptedRandom(2)
-    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2), rng)
+    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2), {}, rng)
     assert rng.calls == [("randint", 1, 6)]
     assert result.success and result.die == 2 and result.chance == F(1, 3)
     assert result.luck == {"Genoa": F(2, 3), "Venice": -F(2, 3)}
@@ -35,7 +36,7 @@ def test_success_scores_the_chance_of_failure():
 
 def test_failure_scores_minus_the_chance_of_success():
     """Needs 2 or less; a die of 3 fails: the roller scores -2/6 = -0.3333, the loser +0.3333."""
-    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2), ScriptedRandom(3))
+    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2), {}, ScriptedRandom(3))
     assert not result.success
     assert result.luck == {"Genoa": -F(1, 3), "Venice": F(1, 3)}
     assert display(result.luck["Venice"]) == "0.3333"
@@ -57,7 +58,7 @@ def test_spending_a_step_raises_the_chance_and_is_a_transfer():
     Die 3: success, luck +3/6. Genoa's change: +1/6 (spent) + 1/2 = +2/3 -> score 1/6; Venice -1/6 - 1/2 =
     -2/3 -> score -1/3."""
     scores = {"Genoa": -F(1, 2), "Venice": F(1, 3)}
-    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=1), ScriptedRandom(3), scores)
+    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=1), scores, ScriptedRandom(3))
     assert result.chance == F(1, 2) and result.success and result.spent == F(1, 6)
     changes = result.changes()
     assert changes == {"Genoa": F(2, 3), "Venice": -F(2, 3)}
@@ -76,17 +77,27 @@ def test_spending_bounds_as_in_attacks():
     two = MillDeclaration("Genoa", "Venice", target=2, steps=2)
     assert spend_refusal(two, {"Genoa": -F(1, 3), "Venice": F(1, 3)}) is None
     assert spend_refusal(two, {"Genoa": -F(1, 4), "Venice": F(1, 3)}) is not None
-    with pytest.raises(ValueError, match="negative score"):
-        resolve_mill(decl, ScriptedRandom(1), {"Genoa": F(0), "Venice": F(1)})
+
+
+def test_a_spend_beyond_the_bounds_is_cut_as_an_attacks():
+    """As an attack's spend is cut to the rows the bounds allow: Genoa -1/4, Venice +1 declare 2 steps (1/3 >
+    1/4): 1 step (1/6) is spent; needs 3 or less. With Genoa at 0 nothing is spent and the roll is at 2/6."""
+    scores = {"Genoa": -F(1, 4), "Venice": F(1)}
+    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=2), scores, ScriptedRandom(3))
+    assert result.steps == 1 and result.spent == F(1, 6) and result.success
+    assert "needs a score of -0.3333 or less" in result.cut
+    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=1), {"Venice": F(1)},
+                          ScriptedRandom(3))
+    assert result.steps == 0 and not result.success and "negative score" in result.cut
 
 
 def test_no_spend_beyond_certainty_and_a_sure_success_rolls_nothing():
     """Needs 4 or less: 2 steps make it certain (6/6), 3 would go beyond. Certain: no die, luck 1 - 1 = 0; the
     2 steps cost 2/6 = 1/3."""
-    assert "beyond certainty" in spend_refusal(MillDeclaration("A", "B", target=4, steps=3),
-                                               {"A": -F(5), "B": F(5)})
+    with pytest.raises(ValueError, match="beyond certainty"):
+        resolve_mill(MillDeclaration("A", "B", target=4, steps=3), {"A": -F(5), "B": F(5)}, ScriptedRandom())
     rng = ScriptedRandom()
-    result = resolve_mill(MillDeclaration("A", "B", target=4, steps=2), rng, {"A": -F(1), "B": F(1)})
+    result = resolve_mill(MillDeclaration("A", "B", target=4, steps=2), {"A": -F(1), "B": F(1)}, rng)
     assert rng.calls == [] and result.die is None and result.success
     assert result.luck == {"A": 0, "B": 0} and result.spent == F(1, 3)
 
@@ -95,8 +106,8 @@ def test_312_multiplies_scores_and_costs_by_six():
     """GA-OQ-15, 3.12: "Regarding WW, the score will also be the chances of succes multiplied by 6". Needs 2 or
     less: a success scores 6 x 4/6 = 4, a failure 6 x -2/6 = -2; a step costs 6 x 1/6 = 1."""
     decl = MillDeclaration("Genoa", "Venice", target=2, option_312=True)
-    assert resolve_mill(decl, ScriptedRandom(1)).luck == {"Genoa": 4, "Venice": -4}
-    assert resolve_mill(decl, ScriptedRandom(5)).luck == {"Genoa": -2, "Venice": 2}
+    assert resolve_mill(decl, {}, ScriptedRandom(1)).luck == {"Genoa": 4, "Venice": -4}
+    assert resolve_mill(decl, {}, ScriptedRandom(5)).luck == {"Genoa": -2, "Venice": 2}
     assert spend_cost(1, option_312=True) == 1 and spend_cost(1) == F(1, 6)
 
 
@@ -113,17 +124,30 @@ def test_seeded_mill_rolls_match_the_chance():
     rng = random.Random(3)
     decl = MillDeclaration("A", "B", target=2)
     n = 12_000
-    results = [resolve_mill(decl, rng) for _ in range(n)]
+    results = [resolve_mill(decl, {}, rng) for _ in range(n)]
     assert abs(sum(r.success for r in results) / n - 1 / 3) < 0.015
     assert abs(float(sum((r.luck["A"] for r in results), F(0)) / n)) < 0.015
 
 
 def test_format_mill_for_the_ledger():
     scores = {"Genoa": -F(1, 2), "Venice": F(1, 3)}
-    line = format_mill(resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=1), ScriptedRandom(4),
-                                    scores))
-    assert line == ("Wind/Watermill Genoa after taking a city from Venice: needs 3 or less, chance 0.5000, "
-                    "Genoa spends 0.1667 for 1 step; die 4: no change of card. Luck Genoa -0.5000, Venice +0.5000.")
+    line = format_mill(resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=1), scores,
+                                    ScriptedRandom(4)))
+    assert line == ("Wind/Watermill Genoa after taking a city from Venice: needs 2 or less, chance 0.3333; "
+                    "spends 0.1667 (1 step, needs 3 or less, chance 0.5000); die 4: no change of card. "
+                    "Luck Genoa -0.5000, Venice +0.5000. Scores Genoa -0.8333, Venice 0.6667.")
+
+
+def test_postings_for_the_luck_ledger():
+    """The entries in order, spend first, as battles post them; recorded on the ledger they give the scores
+    after: Genoa -1/2 + 1/6 - 1/2 = -5/6, Venice 1/3 - 1/6 + 1/2 = 2/3 (die 4 fails at 3/6)."""
+    ledger = LuckLedger({})
+    ledger.record(1, [LuckPosting("Genoa", -F(1, 2), "before"), LuckPosting("Venice", F(1, 3), "before")])
+    result = resolve_mill(MillDeclaration("Genoa", "Venice", target=2, steps=1), ledger.scores(),
+                          ScriptedRandom(4))
+    assert [(p.player, p.amount) for p in result.postings] == [
+        ("Genoa", F(1, 6)), ("Venice", -F(1, 6)), ("Genoa", -F(1, 2)), ("Venice", F(1, 2))]
+    assert ledger.record(2, result.postings) == result.scores_after == {"Genoa": -F(5, 6), "Venice": F(2, 3)}
 
 
 def test_declaration_checks():

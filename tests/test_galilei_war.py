@@ -14,6 +14,7 @@ import pytest
 
 from maild.ledger import display
 from maild.testing import ScriptedRandom
+from maild_rules.galilei.luck import LuckLedger, LuckPosting
 from maild_rules.galilei.war import (
     City,
     WarDeclaration,
@@ -297,6 +298,21 @@ def test_format_war_for_the_ledger():
     assert "Luck London +3.6111, Paris -3.6111" in line
     tie = format_war(settle_war(WarDeclaration("London", "Paris"), WarRoll(2, 2)))
     assert "a tie. Luck London 0.0000, Paris 0.0000: a tie scores nothing (3.7)." in tie
+    with_scores = format_war(settle_war(WarDeclaration("London", "Paris"), WarRoll(4, 3)),
+                             {"London": F(7, 12), "Paris": -F(1, 3)})
+    assert with_scores.endswith("chance of a tie or worse for the winner (3.7). Scores London 0.5833, "
+                                "Paris -0.3333.")
+
+
+def test_war_postings_for_the_luck_ledger():
+    """Recorded on the ledger, a war moves both scores by its luck: London 0 + 7/12, Paris 1/4 - 7/12 = -1/3
+    (even war, dice 4 v 3, 1 city: 21/36 = 7/12)."""
+    ledger = LuckLedger({})
+    ledger.record(1, [LuckPosting("Paris", F(1, 4), "before")])
+    result = settle_war(WarDeclaration("London", "Paris"), WarRoll(4, 3))
+    assert [(p.player, p.amount) for p in result.postings] == [("London", F(7, 12)), ("Paris", -F(7, 12))]
+    assert result.postings[0].reason == "war London v Paris: London takes 1 city"
+    assert ledger.record(2, result.postings) == {"London": F(7, 12), "Paris": -F(1, 3)}
 
 
 def test_a_war_needs_two_players_and_real_dice():

@@ -10,7 +10,10 @@ G4 calls, with the scores of the luck ledger at the moment of the battle:
 - `allowed_spend(decl, scores, option_312) -> int`: the most rows, up to those declared, the bounds allow now;
 - `resolve_battle(decl, scores, option_312, rng) -> BattleResult`: the battle fought; its `postings` go to the
   `LuckLedger` in order, its `scores_after` are the scores then;
-- `format_battle(result, order=None) -> str`: the battle's line in the public ledger.
+- `format_battle(result, order=None) -> str`: the battle's line in the public ledger;
+- `roll_attack(row, advantage, rng) -> (roll | None, won)`: the roll alone (the statistical test uses it).
+
+How a player writes the luck to spend is read by `spending.read_spend`.
 
 A declaration whose form is wrong raises ValueError in `resolve_battle` (the intake refuses it first). A spend
 that the bounds no longer allow when the battle comes (scores move with every battle of a turn) is cut down
@@ -28,8 +31,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from typing import Any
+
+from maild.ledger import from_json, to_json
 
 from . import odds
 from .luck import LuckPosting, show, show_signed
@@ -83,6 +89,23 @@ class BattleResult:
     @property
     def sure(self) -> bool:
         return self.roll is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as plain JSON values for the game's state (amounts exact, as "p/q" or ints)."""
+        return {"declaration": asdict(self.declaration), "spend": self.spend, "spent": to_json(self.spent),
+                "cut": self.cut, "chance_before": to_json(self.chance_before), "chance": to_json(self.chance),
+                "roll": self.roll, "won": self.won, "scored": to_json(self.scored),
+                "postings": [[p.player, to_json(p.amount), p.reason] for p in self.postings],
+                "scores_after": {k: to_json(v) for k, v in self.scores_after.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BattleResult:
+        """The result `to_json` wrote."""
+        return cls(BattleDeclaration(**data["declaration"]), data["spend"], Fraction(from_json(data["spent"])),
+                   data["cut"], Fraction(from_json(data["chance_before"])), Fraction(from_json(data["chance"])),
+                   data["roll"], data["won"], Fraction(from_json(data["scored"])),
+                   tuple(LuckPosting(p, Fraction(from_json(a)), r) for p, a, r in data["postings"]),
+                   {k: Fraction(from_json(v)) for k, v in data["scores_after"].items()})
 
 
 def check_form(decl: BattleDeclaration) -> str | None:
@@ -157,10 +180,10 @@ def resolve_battle(decl: BattleDeclaration, scores: Mapping[str, Fraction], opti
         why = "Cathedral, no luck"
     elif won:
         scored = decl.tokens * odds.luck_if_won(row, decl.advantage)
-        why = "sure victory" if roll is None else "won"
+        why = "sure victory" if roll is None else "the attack succeeds"
     else:
         scored = decl.tokens * odds.luck_if_lost(row, decl.advantage)
-        why = "lost"
+        why = "the attack fails"
     postings += [LuckPosting(decl.attacker, scored, f"{who}: {why}"),
                  LuckPosting(decl.defender, -scored, f"{who}: {why}")]
     for p in postings:

@@ -19,7 +19,9 @@ conditions", and 3.8 takes luck away from the attack only.
 Spending (3.5 by 3.9's "in the same conditions as the attacks"): each step of 1/6 spent turns one more face
 into a success, up to certainty; the bounds are the attacks' with the city's loser as the defender: the roller
 needs a negative score of at least the cost, and, unless option 3.12, the loser a positive score of at least
-the cost. The cost is a transfer: the roller's negative score rises by it and the loser's falls by it (the
+the cost. A declared spend the bounds do not allow is cut to the most steps they allow, as an attack's is
+(`allowed_steps`; the result says why in `cut`); steps beyond certainty are a mistake of the declaration
+(ValueError). The cost is a transfer: the roller's negative score rises by it and the loser's falls by it (the
 3.5 example: -0.9027 + 0.0973 = -0.8054). When the spend makes success certain no die is rolled and nothing is
 scored (the chance of failure is 0).
 
@@ -41,7 +43,7 @@ from fractions import Fraction
 
 from maild.ledger import display
 
-from .luck import show_signed
+from .luck import LuckPosting, show_signed
 from .spending import refusal
 
 #: One step of the mill: one face of one die.
@@ -78,15 +80,23 @@ class MillDeclaration:
 
 @dataclass(frozen=True)
 class MillResult:
-    """A resolved mill roll. `die` is None when no die was rolled (success made certain). `spent`: the luck the
-    roller spent (his score rises by it, the loser's falls by it); `luck`: what the roll scored, per player."""
+    """A resolved mill roll. `steps`: the steps spent (the declared ones, or fewer when the bounds cut them,
+    `cut` then saying why); `spent`: their cost (the roller's score rises by it, the loser's falls by it);
+    `chance_before` / `chance`: the chance without and with the spend; `die` is None when no die was rolled
+    (success made certain); `luck`: what the roll scored, per player; `postings`: the ledger's entries in order
+    (the spend's two, if any, then the roll's two), for `LuckLedger.record`; `scores_after`: both scores after."""
 
     declaration: MillDeclaration
+    steps: int
+    cut: str | None
+    chance_before: Fraction
     chance: Fraction
     die: int | None
     success: bool
     spent: Fraction
     luck: dict[str, Fraction]
+    postings: tuple[LuckPosting, ...]
+    scores_after: dict[str, Fraction]
 
     def changes(self) -> dict[str, Fraction]:
         """Each player's total change of score: the spend's transfer plus the roll's luck."""
@@ -104,52 +114,89 @@ def spend_cost(steps: int, option_312: bool = False) -> Fraction:
     return steps * STEP * (FACTOR_312 if option_312 else 1)
 
 
-def spend_refusal(declaration: MillDeclaration, scores: Mapping[str, Fraction]) -> str | None:
-    """Why the declared spend is refused, or None. `scores`: the players' luck scores before the roll."""
+def check_form(declaration: MillDeclaration) -> str | None:
+    """What is wrong with the declaration itself, or None: a spend beyond certainty."""
     d = declaration
-    if d.steps == 0:
-        return None
     if d.target + d.steps > 6:
         return (f"{d.steps} steps on a die that succeeds on {d.target} or less go beyond certainty: at most "
                 f"{6 - d.target}")
-    # The attacks' bounds, the city's loser in the defender's place (3.9: "in the same conditions").
-    return refusal(d.player, d.loser, spend_cost(d.steps, d.option_312), scores, d.option_312)
+    return None
 
 
-def mill_luck(declaration: MillDeclaration, success: bool) -> dict[str, Fraction]:
-    """The luck a mill roll scores: success -> +(1 - chance), failure -> -chance, for the roller, times 6
-    under 3.12; the loser of the city the opposite."""
+def spend_refusal(declaration: MillDeclaration, scores: Mapping[str, Fraction], steps: int | None = None) -> str | None:
+    """Why the spend (the declared steps, or `steps`) is refused, or None. `scores`: the luck scores before."""
     d = declaration
-    chance = mill_chance(d.target, d.steps)
+    k = d.steps if steps is None else steps
+    if k == 0:
+        return None
+    # The attacks' bounds, the city's loser in the defender's place (3.9: "in the same conditions").
+    return check_form(d) or refusal(d.player, d.loser, spend_cost(k, d.option_312), scores, d.option_312)
+
+
+def allowed_steps(declaration: MillDeclaration, scores: Mapping[str, Fraction]) -> int:
+    """The most steps, at most those declared, that the bounds allow (as an attack's spend is cut to the rows
+    the bounds allow). ValueError for a declaration beyond certainty."""
+    if why := check_form(declaration):
+        raise ValueError(why)
+    for k in range(declaration.steps, 0, -1):
+        if spend_refusal(declaration, scores, k) is None:
+            return k
+    return 0
+
+
+def mill_luck(declaration: MillDeclaration, success: bool, steps: int | None = None) -> dict[str, Fraction]:
+    """The luck a mill roll scores at the chance after `steps` (default: the declared) steps: success ->
+    +(1 - chance), failure -> -chance, for the roller, times 6 under 3.12; the loser of the city the opposite."""
+    d = declaration
+    chance = mill_chance(d.target, d.steps if steps is None else steps)
     amount = ((1 - chance) if success else -chance) * d.factor
     return {d.player: amount, d.loser: -amount}
 
 
-def resolve_mill(declaration: MillDeclaration, rng: random.Random,
-                 scores: Mapping[str, Fraction] | None = None) -> MillResult:
-    """Roll the mill (one `rng.randint(1, 6)`, none when success is certain) and score it. With `scores`, a
-    spend is checked against them first (ValueError with the reason if refused); without, the caller has
-    checked it with `spend_refusal`."""
+def resolve_mill(declaration: MillDeclaration, scores: Mapping[str, Fraction], rng: random.Random) -> MillResult:
+    """Spend what the bounds allow of the declared steps, roll the mill (one `rng.randint(1, 6)`, none when
+    success is certain) and score it."""
     d = declaration
-    if scores is not None and (why := spend_refusal(d, scores)):
-        raise ValueError(why)
-    chance = mill_chance(d.target, d.steps)
+    steps = allowed_steps(d, scores)
+    cut = spend_refusal(d, scores) if steps < d.steps else None
+    chance = mill_chance(d.target, steps)
     if chance == 1:
         die, success = None, True
     else:
         die = rng.randint(1, 6)
-        success = die <= d.target + d.steps
-    return MillResult(d, chance, die, success, spend_cost(d.steps, d.option_312), mill_luck(d, success))
+        success = die <= d.target + steps
+    spent = spend_cost(steps, d.option_312)
+    luck = mill_luck(d, success, steps)
+    who = f"Wind/Watermill of {d.player} after taking a city from {d.loser}"
+    postings: list[LuckPosting] = []
+    if steps:
+        postings += [LuckPosting(d.player, spent, f"{who}: spends {steps} step(s)"),
+                     LuckPosting(d.loser, -spent, f"{who}: luck spent against him")]
+    why = "change of card" if success else "no change of card"
+    postings += [LuckPosting(d.player, luck[d.player], f"{who}: {why}"),
+                 LuckPosting(d.loser, luck[d.loser], f"{who}: {why}")]
+    after = {p: Fraction(scores.get(p, 0)) for p in (d.player, d.loser)}
+    for posting in postings:
+        after[posting.player] += posting.amount
+    return MillResult(d, steps, cut, mill_chance(d.target), chance, die, success, spent, luck, tuple(postings),
+                      after)
 
 
 def format_mill(result: MillResult) -> str:
-    """The mill's line for the public ledger: who, the chance, the spend, the die, the outcome and the luck."""
+    """The mill's line for the public ledger: who, the chance, the spend, the die, the outcome, the luck and
+    both players' scores after it."""
     d = result.declaration
-    spend = (f", {d.player} spends {display(result.spent)} for {d.steps} step{'s' if d.steps != 1 else ''}"
-             if d.steps else "")
-    die = "no die (certain)" if result.die is None else f"die {result.die}"
-    outcome = "the change of card" if result.success else "no change of card"
+    text = (f"Wind/Watermill {d.player} after taking a city from {d.loser}: needs {d.target} or less, "
+            f"chance {display(result.chance_before)}")
+    if result.steps:
+        text += (f"; spends {display(result.spent)} ({result.steps} step{'s' if result.steps != 1 else ''}, "
+                 f"needs {d.target + result.steps} or less, chance {display(result.chance)})")
+    if result.cut:
+        text += f" (declared {d.steps}: {result.cut})"
+    text += "; sure, no roll" if result.die is None else f"; die {result.die}"
+    text += ": the change of card" if result.success else ": no change of card"
     factor = " x 6 (3.12)" if d.option_312 else ""
-    return (f"Wind/Watermill {d.player} after taking a city from {d.loser}: needs {d.target + d.steps} or less, "
-            f"chance {display(result.chance)}{spend}; {die}: {outcome}. Luck{factor} {d.player} "
-            f"{show_signed(result.luck[d.player])}, {d.loser} {show_signed(result.luck[d.loser])}.")
+    text += (f". Luck{factor} {d.player} {show_signed(result.luck[d.player])}, {d.loser} "
+             f"{show_signed(result.luck[d.loser])}. Scores " +
+             ", ".join(f"{p} {display(v)}" for p, v in result.scores_after.items()) + ".")
+    return text

@@ -65,7 +65,7 @@ def read_spend(written: str, row: int, advantage: bool, tokens: int) -> int:
     from table row `row` (after Proselytism) with `tokens` tokens:
 
     - "1 position", "2 positions" (also "row(s)", "step(s)"): that many rows;
-    - "to position 2" (also "to row 2", "to 2nd"... with "position"): up to that row of the table;
+    - "to position 2" (also "to row 2", "to position 2nd"): up to that row of the table;
     - "80.55%" or "to 80,55 %": up to the row whose chance of success that is, within 0.01 points (the rules
       write 80.55% for 58/72 = 80.5555...%);
     - a figure, "0.3889" or "0,3889" (a minus sign is allowed: "negative luck points"): the TOTAL luck spent,
@@ -76,6 +76,8 @@ def read_spend(written: str, row: int, advantage: bool, tokens: int) -> int:
     A figure that is no such cost is refused, not rounded to a step: a spend is "declared before the combat"
     and maild does not guess a different one. Whether the rows are within the table and the bounds is
     `battles.check_battle`'s."""
+    if tokens < 1:
+        raise ValueError(f"an attack engages at least one token, not {tokens}")
     text = " ".join(written.strip().lower().split())
     if text in _NOTHING:
         return 0

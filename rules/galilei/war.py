@@ -40,13 +40,13 @@ from the RNG handed in, first side's die first (two `randint(1, 6)`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from .luck import show_signed
+from .luck import LuckPosting, show, show_signed
 
 #: Value of a city that is counted under 3.12 but did not change hands ("consider a city(ies) of value 2").
 UNNAMED_CITY_VALUE = 2
@@ -60,8 +60,8 @@ class City:
     value: int
 
 
-#: The placeholder counted for a point of dice difference with no city behind it (3.12).
 def _unnamed() -> City:
+    """The placeholder counted for a point of dice difference with no city behind it (3.12)."""
     return City("(a city of value 2)", UNNAMED_CITY_VALUE)
 
 
@@ -148,6 +148,19 @@ class WarResult:
     luck: WarLuck
     luck_by_player: dict[str, Fraction] = field(default_factory=dict)
 
+    @property
+    def postings(self) -> tuple[LuckPosting, LuckPosting]:
+        """The two entries for the luck ledger (`LuckLedger.record`), first side first; a tie's are 0 and are
+        still posted, so the war stands in the public history."""
+        d = self.declaration
+        if self.winner is None:
+            what = "a tie"
+        else:
+            n = self.roll.cities
+            what = f"{self.winner} takes {n} {'city' if n == 1 else 'cities'}"
+        reason = f"war {d.first} v {d.second}: {what}"
+        return LuckPosting(d.first, self.luck.first, reason), LuckPosting(d.second, self.luck.second, reason)
+
 
 # -- the odds ---------------------------------------------------------------------------------------------------
 
@@ -196,8 +209,10 @@ def _luck_37(roll: WarRoll) -> WarLuck:
     shift = roll.net_modifier if g > 0 else -roll.net_modifier
     chance = one_step_worse_or_less(abs(g), shift)
     first, second = _signed(g > 0, chance)
+    worse = abs(g) - 1
+    step = "a tie or worse" if worse == 0 else f"{worse} {'city' if worse == 1 else 'cities'} or worse"
     return WarLuck(first, second, chance, 1, (),
-                   f"chance of {abs(g) - 1} cities or worse for the winner{_shift_words(shift)} (3.7)")
+                   f"chance of {step} for the winner{_shift_words(shift)} (3.7)")
 
 
 def _shift_words(shift: int) -> str:
@@ -246,8 +261,9 @@ def _luck_312(roll: WarRoll, taken: tuple[City, ...]) -> WarLuck:
     chance = one_step_worse_or_less(abs(d))  # the dice difference, as in an even war
     first, second = _signed(d > 0, chance * multiplier)
     values = " + ".join(str(c.value) for c in counted)
+    lead = "equal dice or worse" if abs(d) == 1 else f"a dice lead of {abs(d) - 1} or worse"
     return WarLuck(first, second, chance, multiplier, counted,
-                   f"chance of a dice lead of {abs(d) - 1} or worse, times city values {values} = {multiplier} (3.12)")
+                   f"chance of {lead} for the higher die, times city values {values} = {multiplier} (3.12)")
 
 
 # -- resolving --------------------------------------------------------------------------------------------------
@@ -286,8 +302,10 @@ def _side(name: str, modifier: int) -> str:
     return f"{name} ({modifier:+d})" if modifier else name
 
 
-def format_war(result: WarResult) -> str:
-    """The war's line for the public ledger: sides, dice, totals, cities, luck of each side, and why."""
+def format_war(result: WarResult, scores_after: Mapping[str, Fraction] | None = None) -> str:
+    """The war's line for the public ledger: sides, dice, totals, cities, luck of each side, and why; with
+    `scores_after` (the scores once the war is posted) the running scores of the players it names, in its
+    order."""
     d, r = result.declaration, result.roll
     head = (f"War {_side(d.first, d.first_modifier)} v {_side(d.second, d.second_modifier)}: "
             f"dice {r.first_die} v {r.second_die}, totals {r.first_die + r.first_modifier} v "
@@ -299,5 +317,8 @@ def format_war(result: WarResult) -> str:
         names = f" ({', '.join(c.name for c in result.taken)})" if result.taken else ""
         outcome = f"{result.winner} takes {n} {'city' if n == 1 else 'cities'} from {result.loser}{names}"
     luck = result.luck
-    return (f"{head}; {outcome}. Luck {d.first} {show_signed(luck.first)}, {d.second} "
+    text = (f"{head}; {outcome}. Luck {d.first} {show_signed(luck.first)}, {d.second} "
             f"{show_signed(luck.second)}: {luck.why}.")
+    if scores_after is not None:
+        text += " Scores " + ", ".join(f"{p} {show(Fraction(scores_after.get(p, 0)))}" for p in scores_after) + "."
+    return text
