@@ -121,7 +121,8 @@ def test_check_refuses_names_and_places_that_do_not_fit() -> None:
     # alice is at position 1: her number stands, her surplus does not.
     messages = [d.message for d in RULESET.check(state, 1, "alice", got)]
     assert messages == ["Rome is no capital of this game (Venice, Genoa, Barcelona, Paris, London, Hamburg)",
-                        "Dragon is no card of this game's deck (write its id, e.g. Stone-1)", "Rome is neither a player nor a capital held",
+                        "Dragon is no card of this game's deck (write its id, e.g. Stone-1)",
+                        "Rome is neither a player nor a capital held",
                         "you are at position 1: send a number from 1 to 6"]
     assert [d.message for d in RULESET.check(state, 1, "erin", orders.parse("number 3").orders)] == \
         ["you are at position 5: send shortage or surplus"]
