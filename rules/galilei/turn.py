@@ -300,14 +300,13 @@ def mill_roll(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], 
         else:
             steps = int(m.group(1))
     decl = mills.MillDeclaration(player, loser, a["need"], steps, state["option_312"])
-    scores = st.luck(state).scores(state["players"])
-    refused = mills.spend_refusal(decl, scores)
-    if refused:
-        report.tell(player, f"Your Wind/Watermill spend was refused ({refused}): rolled without it.")
-        decl = replace(decl, steps=0)
-    result = mills.resolve_mill(decl, rng, scores)
-    postings = [LuckPosting(who, amount, f"Wind/Watermill {player} after taking a city from {loser}")
-                for who, amount in result.changes().items()]
+    wrong = mills.check_form(decl)
+    if wrong:
+        report.tell(player, f"Your Wind/Watermill roll was not rolled: {wrong}.")
+        return
+    # A spend the bounds no longer allow is cut (mill.resolve_mill; the line says so), as in a battle.
+    result = mills.resolve_mill(decl, st.luck(state).scores(state["players"]), rng)
+    postings = result.postings
     _record(state, turn, "mill", mills.format_mill(result), postings,
             {"attacker": player, "defender": loser, "die": result.die, "success": result.success,
              "chance": str(result.chance)}, report)
