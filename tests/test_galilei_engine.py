@@ -82,6 +82,9 @@ def test_a_setup_without_the_shortage_table_or_enough_cards_is_refused() -> None
     ("card Papal Decree, Stone-1", "card", {"cards": ["Papal Decree", "Stone-1"]}),
     ("discard Silk", "discard", {"card": "Silk"}),
     ("pass", "pass", {}),
+    # GA-OQ-32: "battle", "attack", "combat" are one order
+    ("combat: Paris, 2 tokens", "battle", {"target": "Paris", "spend": None, "position": None, "military": False,
+                                          "proselytism": False, "cathedral": False, "tokens": 2}),
 ])
 def test_orders_are_read_however_people_write_them(text: str, kind: str, args: dict) -> None:
     parsed = orders.parse(text)
