@@ -359,3 +359,12 @@ def test_a_mill_after_a_battle_won_rolls_against_the_city_lost() -> None:
     assert luck(state, "alice") == Fraction(43, 72) and display(luck(state, "alice")) == "0.5972"
     assert luck(state, "bob") == -Fraction(43, 72)
     assert "not rolled" in report.private["carol"][0]
+
+
+def test_a_battle_the_tables_cannot_fight_is_refused_at_intake() -> None:
+    """spending.read_spend refuses 0.15 (no whole number of rows of 7/72 = 0.0972) and battles.check_form
+    five rows from position 2; both are told in the ack."""
+    state = new_state()
+    got = orders.parse("attack bob, spend 0.15\nattack bob at position 2, spend 5 positions").orders
+    messages = [d.message for d in RULESET.check(state, 1, "alice", got)]
+    assert len(messages) == 2 and "0.1500 is not the cost of whole rows" in messages[0], messages

@@ -134,6 +134,8 @@ class Galilei(Ruleset):
                                                         "e.g. Stone-1)"))
             elif o.kind in ("battle", "mill") and a.get("target") and st.owner_of(state, a["target"]) is None:
                 out.append(orders.diagnostic(o, f"{a['target']} is neither a player nor a capital held"))
+            elif o.kind == "battle" and isinstance(why := turn.battle_declaration(state, player, a), str):
+                out.append(orders.diagnostic(o, why))  # a spend that names no whole rows, rows beyond the table
             elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:
                 out.append(orders.diagnostic(o, f"{a['opponent']} is neither a player nor a capital held"))
             elif o.kind == "number" and not any(seat <= 4 for seat in seats):
