@@ -69,7 +69,10 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         state = phase_state(table)
         assert st.order(state) == ["erin", "frank", "dave", "bob", "carol", "alice"]
         assert state["players"]["alice"]["advances"]["master_art"] is True  # the GM's order
-        assert "The luck ledger" in table.printout("gal", 1, "carol", "bids")
+        printout = table.printout("gal", 1, "carol", "bids")
+        assert "The luck ledger" in printout and "(position 5)" in printout
+        assert "Next: the shortage phase; send at position 5: shortage or surplus" in printout, printout
+        assert "welcome to Galilei, alice" in table.welcome("gal", "alice")
 
         # -- shortage: 1&3 with 5, 2&4 with 6 -----------------------------------------------------------------
         table.send(address("alice"), "number 3")  # alice is 6th: a number is refused at intake

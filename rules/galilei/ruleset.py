@@ -91,6 +91,7 @@ class Galilei(Ruleset):
     def resolve_phase(self, state: dict[str, Any], turn_: int, phase: str, placed: dict[str, list[PlacedOrder]],
                       rng: random.Random) -> TurnResult:
         report = turn.run_phase(state, turn_, phase, placed, rng)
+        following = turn.PHASES[(turn.PHASES.index(phase) + 1) % len(turn.PHASES)]
         ledger = {"title": "The luck ledger (running scores)", "lines": turn.ledger_lines(state)}
         history = {"title": "History of rolls", "lines": turn.history_lines(state) or ["(none yet)"]}
         public = {"title": f"Results of the {phase} phase", "lines": report.public or ["Nothing to resolve."]}
@@ -99,10 +100,39 @@ class Galilei(Ruleset):
             mine = [{"title": "For you", "lines": report.private[name]}] if name in report.private else []
             held = {"title": "Cards held (3.1: public)",
                     "lines": [f"{n}: {', '.join(c) or '-'}" for n, c in state["held"].items()]}
-            printouts[name] = {"sections": [public, *mine, ledger, history, held],
-                               "position": st.position(state, name)}
-        newsletter = {"sections": [public, ledger, history]}
+            printouts[name] = {"sections": [public, *mine, ledger, history, held], "phase_done": phase,
+                               "position": st.position(state, name), "next_phase": following,
+                               "to_send": self.to_send(state, following, name)}
+        newsletter = {"sections": [public, ledger, history], "phase_done": phase, "next_phase": following}
         return TurnResult(state, printouts, newsletter, events=report.events)
+
+    @staticmethod
+    def to_send(state: dict[str, Any], phase: str, player: str) -> str:
+        """What `player` sends in `phase`, in a line, for the printout before it."""
+        if phase == turn.BIDS:
+            return "your turn-order bid: turn bid N"
+        if phase == turn.SHORTAGE:
+            seats = [seat for seat, who in turn.actors(state).items() if who == player]
+            wanted = ["a number: number 1-6" if seat <= 4 else "shortage or surplus" for seat in seats]
+            forced = turn.forced_side(state, player)
+            note = f" (you must decide {forced}: 3.3)" if forced and any(seat >= 5 for seat in seats) else ""
+            return f"at position {', '.join(map(str, seats))}: " + "; then ".join(wanted) + note
+        if phase == turn.BATTLES:
+            return "your battles, wars and mills (battle: attack Paris, 2 tokens), or pass"
+        return "the card you draw (card War, Stirrups: the first still on offer), discards, or pass"
+
+    def welcome(self, state: dict[str, Any], player: str, turn: int = 1) -> dict[str, Any] | None:
+        if player not in state.get("players", {}):
+            return None
+        lines = [f"Players, in seat order: {', '.join(state['players'])}.",
+                 f"Capitals: {', '.join(state['capitals'])}.",
+                 "Option 3.12 is " + ("in force." if state["option_312"] else "not in force."),
+                 "Each turn has four phases, each closing as soon as all six have sent: bids, shortage, battles, "
+                 "cards. Send pass in a phase where you have nothing to declare."]
+        first = ["bid 12 for cards, 8 for capitals", "prefer cards: War, Armor; capitals: Venice, Genoa",
+                 "turn bid 3"]
+        return {"sections": [{"title": "The game", "lines": lines},
+                             {"title": "Your first mail (the opening, 3.2, and the turn order)", "lines": first}]}
 
     def check(self, state: dict[str, Any], turn_: int, player: str, given: list[Order]) -> list[Diagnostic]:
         """What the state refuses at intake: a name that is no capital, card or player; a number or decision
