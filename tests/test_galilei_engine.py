@@ -327,7 +327,9 @@ def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
     report = tn.Report()
     tn.apply_gm(state, 1, [gm("gm_advances", player="bob", advances="proselytism, military"),
                            gm("gm_luck", player="bob", change="-7/72", reason="slip"),
-                           gm("gm_luck", player="bob", change="0.0972")], report)
+                           gm("gm_luck", player="bob", change="0.0972"), gm("gm_chaos", player="bob"),
+                           gm("gm_chaos", player="frank"), gm("gm_chaos", player="bob")], report)
+    assert state["shortage"]["chaosed"] == ["bob", "frank"]
     assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
                                                    "military": True, "master_art": False}
     assert luck(state, "bob") == Fraction("0.0972") - Fraction(7, 72)

@@ -78,8 +78,8 @@ def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Re
             report.public.append(f"GM: {who}'s luck corrected by {display(change)} "
                                  f"({a.get('reason') or 'amendment'}); now {display(ledger.balance(who, st.LUCK))}.")
         elif p.order.kind == "gm_chaos":
-            state["shortage"]["chaosed"] = [a["player"]] if a["player"] not in state["shortage"]["chaosed"] \
-                else state["shortage"]["chaosed"]
+            if a["player"] not in state["shortage"]["chaosed"]:
+                state["shortage"]["chaosed"].append(a["player"])
             report.public.append(f"GM: {a['player']} is in chaos this turn (3.3).")
         elif p.order.kind == "gm_epoch":
             state["epoch"] = int(a["epoch"])
