@@ -75,8 +75,10 @@ def test_a_setup_without_the_shortage_table_or_enough_cards_is_refused() -> None
     ("preferences capitals Venice and Genoa", "prefer", {"capitals": ["Venice", "Genoa"]}),
     ("turn bid 5", "turn", {"amount": 5}),
     ("Turn order bid: 3", "turn", {"amount": 3}),
-    ("number 4", "number", {"number": 4}),
-    ("Surplus", "shortage", {"choice": "surplus"}),
+    ("number 4", "number", {"number": 4, "for": None}),
+    ("Surplus", "shortage", {"choice": "surplus", "for": None}),
+    ("number 5 for bob", "number", {"number": 5, "for": "bob"}),
+    ("shortage for Genoa", "shortage", {"choice": "shortage", "for": "Genoa"}),
     ("war against Genoa, my modifier +2, cities 3 2 1", "war",
      {"opponent": "Genoa", "modifier": 2, "his_modifier": 0, "cities": [3, 2, 1], "his_cities": []}),
     ("card Papal Decree, Stone-1", "card", {"cards": ["Papal Decree", "Stone-1"]}),
@@ -126,9 +128,9 @@ def test_check_refuses_names_and_places_that_do_not_fit() -> None:
     assert messages == ["Rome is no capital of this game (Venice, Genoa, Barcelona, Paris, London, Hamburg)",
                         "Dragon is no card of this game's deck (write its id, e.g. Stone-1)",
                         "Rome is neither a player nor a capital held",
-                        "you are at position 1: send a number from 1 to 6"]
+                        "seat 1 records a number from 1 to 6, not a shortage or surplus"]
     assert [d.message for d in RULESET.check(state, 1, "erin", orders.parse("number 3").orders)] == \
-        ["you are at position 5: send shortage or surplus"]
+        ["seat 5 chooses shortage or surplus, not a number"]
 
 
 # -- phase 1: the opening and turn order -------------------------------------------------------------------------------
@@ -170,47 +172,54 @@ def test_turn_order_fewest_first_ties_by_the_first_mail_received() -> None:
 
 
 # -- phase 2: shortage and surplus -------------------------------------------------------------------------------------
+def results(state: dict) -> list[tuple]:
+    return [(r["total"], r["commodity"], r["side"], r["decided_by"]) for r in state["shortage"]["results"]]
+
+
 def test_shortage_numbers_and_decisions_give_two_results() -> None:
-    """3.3: 1&3 (alice 2, carol 5: row 7, Wine) with 5 (erin: surplus); 2&4 (bob 6, dave 6: row 12, Gold)
-    with 6 (frank: shortage)."""
+    """3.3 by shortage.resolve_shortage: 1&3 (alice 2, carol 5: total 7, Wine in the example's table) with 5
+    (erin: surplus); 2&4 (bob 6, dave 6: 12, Gold) with 6 (frank: shortage). Nothing drawn."""
     state = new_state()
     p = placed({"alice": ("number 2", 1), "bob": ("number 6", 2), "carol": ("number 5", 3),
                 "dave": ("number 6", 4), "erin": ("surplus", 5), "frank": ("shortage", 6)})
-    tn.resolve_shortage(state, 1, p, tn.Report())
-    got = [(r["row"], r["commodity"], r["decision"]) for r in state["shortage"]["results"]]
-    assert got == [(7, "Wine", "surplus"), (12, "Gold", "shortage")]
-    assert state["shortage"]["history"]["erin"] == {"shortage": 0, "surplus": 1}
+    report = tn.Report()
+    tn.resolve_shortage(state, 1, p, ScriptedRandom(), report)
+    assert results(state) == [(7, "Wine", "surplus", "erin"), (12, "Gold", "shortage", "frank")]
+    assert state["shortage"]["history"]["erin"] == ["surplus"]
+    assert "1&3 with 5: 2 + 5 = 7: Wine, surplus" in report.public
 
 
 def test_alternation_forces_the_opposite_and_missing_orders_take_the_documented_defaults() -> None:
     """3.3 "the next time he is in 5th or 6th position, he is bounded to determine the opposite": erin
-    decided surplus before, so her second surplus is turned into a shortage and she is told; frank, who
-    decided shortage twice and surplus once, sends nothing and gets the side he decided fewer times
-    (surplus). Missing numbers count as 4: rows 4+4=8 (Metal) and 4+4=8."""
+    decided surplus before, so her surplus is set aside (she is told) and her seat takes the forced shortage;
+    frank (shortage, shortage, surplus: one shortage ahead) sends nothing: forced surplus. The four numbers
+    nobody sent are drawn in seat order (shortage.py's default): 1, 2, 3, 4: totals 1+3 = 4 (Timber) and
+    2+4 = 6 (Cloth)."""
     state = new_state()
-    state["shortage"]["history"]["erin"] = {"shortage": 0, "surplus": 1}
-    state["shortage"]["history"]["frank"] = {"shortage": 2, "surplus": 1}
+    state["shortage"]["history"]["erin"] = ["surplus"]
+    state["shortage"]["history"]["frank"] = ["shortage", "shortage", "surplus"]
     report = tn.Report()
-    tn.resolve_shortage(state, 2, placed({"erin": ("surplus", 1)}), report)
-    got = [(r["row"], r["commodity"], r["decision"]) for r in state["shortage"]["results"]]
-    assert got == [(8, "Metal", "shortage"), (8, "Metal", "surplus")]
-    assert report.private["erin"] == ["You had to decide shortage (3.3: you decided surplus last); shortage it is."]
-    assert state["shortage"]["history"]["erin"] == {"shortage": 1, "surplus": 1}
-    assert tn.forced_side(state, "frank") is None  # 2 and 2 now
+    rng = ScriptedRandom(1, 2, 3, 4)
+    tn.resolve_shortage(state, 2, placed({"erin": ("surplus", 1)}), rng, report)
+    assert rng.done
+    assert results(state) == [(4, "Timber", "shortage", "erin"), (6, "Cloth", "surplus", "frank")]
+    assert "you must choose shortage this time" in report.private["erin"][0]
+    assert state["shortage"]["history"]["erin"] == ["surplus", "shortage"]
 
 
 def test_chaos_the_player_three_positions_further_acts_twice() -> None:
-    """3.3 "the player occupying a position 3 greater than him will act twice": bob (2) chaosed, so the
-    player at 2 + 3 = 5, erin, acts for him: erin sends a number (for seat 2) and her decision (seat
-    5). Seat 6 frank chaosed too: 6 + 3 round the order is 3, carol, who sends her number and a decision."""
+    """3.3 "the player occupying a position 3 greater than him will act twice": bob (seat 2) chaosed, so the
+    player at seat 5, erin, acts for him too ("number 5 for bob"); frank (seat 6) chaosed, 6 + 3 round the
+    order is seat 3, carol ("shortage for frank"). A chaosed player sends nothing, so the phase waits only
+    for the others. Totals: 1&3 = 1 + 2 = 3 (Wool) with erin's surplus; 2&4 = 5 + 3 = 8 (Metal) with carol's
+    shortage for frank."""
     state = new_state()
     state["shortage"]["chaosed"] = ["bob", "frank"]
-    assert tn.actors(state) == {1: "alice", 2: "erin", 3: "carol", 4: "dave", 5: "erin", 6: "carol"}
-    p = placed({"alice": ("number 1", 1), "carol": ("number 2\nshortage", 2), "dave": ("number 3", 3),
-                "erin": ("number 5\nsurplus", 4)})
-    tn.resolve_shortage(state, 1, p, tn.Report())
-    got = [(r["numbers"], r["decision"], r["decider"]) for r in state["shortage"]["results"]]
-    assert got == [([1, 2], "surplus", "erin"), ([5, 3], "shortage", "carol")]
+    assert RULESET.must_send(state, 1, "shortage") == ["alice", "carol", "dave", "erin"]
+    p = placed({"alice": ("number 1", 1), "carol": ("number 2\nshortage for frank", 2), "dave": ("number 3", 3),
+                "erin": ("number 5 for bob\nsurplus", 4)})
+    tn.resolve_shortage(state, 1, p, ScriptedRandom(), tn.Report())
+    assert results(state) == [(3, "Wool", "surplus", "erin"), (8, "Metal", "shortage", "carol")]
     assert state["shortage"]["chaosed"] == []  # for one turn only
 
 

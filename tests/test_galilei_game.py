@@ -71,20 +71,20 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         assert state["players"]["alice"]["advances"]["master_art"] is True  # the GM's order
         printout = table.printout("gal", 1, "carol", "bids")
         assert "The luck ledger" in printout and "(position 5)" in printout
-        assert "Next: the shortage phase; send at position 5: shortage or surplus" in printout, printout
+        assert "Next: the shortage phase; send shortage or surplus (seat 5)" in printout, printout
         assert "welcome to Galilei, alice" in table.welcome("gal", "alice")
 
         # -- shortage: 1&3 with 5, 2&4 with 6 -----------------------------------------------------------------
         table.send(address("alice"), "number 3")  # alice is 6th: a number is refused at intake
         table.intake()
-        assert "send shortage or surplus" in table.ack(address("alice"))
+        assert "seat 6 chooses shortage or surplus, not a number" in table.ack(address("alice"))
         for name, text in {"erin": "number 2", "frank": "number 6", "dave": "Number: 5", "bob": "number 6",
                            "carol": "surplus", "alice": "Shortage"}.items():
             table.send(address(name), text)
         table.intake()
         news = table.newsletter("gal", 1, "shortage")
-        assert "Surplus of Wine: erin chose 2, dave chose 5 (row 7); carol decided surplus." in news, news
-        assert "Shortage of Gold: frank chose 6, bob chose 6 (row 12); alice decided shortage." in news, news
+        assert "1&3 with 5: 2 + 5 = 7: Wine, surplus" in news, news
+        assert "2&4 with 6: 6 + 6 = 12: Gold, shortage" in news, news
 
         # -- battles: declared at once, resolved in turn order ----------------------------------------------------
         table.send(address("alice"), "battle: attack Hamburg at position 1, 3 tokens")

@@ -23,8 +23,10 @@ ORDER_KINDS = (
     OrderKind("prefer", "prefer cards: X, Y; capitals: A, B", "your preference lists for the opening draft",
               "prefer cards: Papal Decree, Stone-1; capitals: Venice, Genoa"),
     OrderKind("turn", "turn bid N", "your sealed turn-order bid", "turn bid 5"),
-    OrderKind("number", "number 1-6", "your secret number at positions 1 to 4 (3.3)", "number 4"),
-    OrderKind("shortage", "shortage | surplus", "your decision at positions 5 and 6 (3.3)", "surplus"),
+    OrderKind("number", "number 1-6 [for PLAYER]", "your secret number at positions 1 to 4 (3.3); for a "
+              "chaosed PLAYER you act for", "number 4"),
+    OrderKind("shortage", "shortage | surplus [for PLAYER]", "your decision at positions 5 and 6 (3.3)",
+              "surplus"),
     OrderKind("battle", "battle: attack TARGET [at position P] [with military advantage, proselytism, "
               "cathedral] [, N tokens] [, spend X | spend N positions]",
               "a battle for maild to roll (3.4-3.6, 3.8, 3.11)",
@@ -105,12 +107,15 @@ def build(tree: Tree, line: int, text: str) -> Order:
     if kind == "turn_bid":
         n = _whole(_tokens(node, "NUMBER")[0], "the turn-order bid")
         return Order(line, text, "turn", {"amount": n}, f"turn-order bid {n}")
-    if kind == "secret":
-        n = _whole(_tokens(node, "NUMBER")[0], "the secret number", 1, 6)
-        return Order(line, text, "number", {"number": n}, f"secret number {n}")
-    if kind == "decide":
+    if kind in ("secret", "decide"):
+        names = _tokens(node, "NAMES")
+        seat_of = " ".join(str(names[0]).split()).rstrip(".") if names else None
+        for_words = f" for {seat_of}" if seat_of else ""
+        if kind == "secret":
+            n = _whole(_tokens(node, "NUMBER")[0], "the secret number", 1, 6)
+            return Order(line, text, "number", {"number": n, "for": seat_of}, f"secret number {n}{for_words}")
         choice = str(node.children[0]).lower()
-        return Order(line, text, "shortage", {"choice": choice}, choice)
+        return Order(line, text, "shortage", {"choice": choice, "for": seat_of}, choice + for_words)
     if kind == "nothing":
         return Order(line, text, "pass", {}, "nothing to declare")
     rest = str(_tokens(node, "REST")[0]) if _tokens(node, "REST") else ""

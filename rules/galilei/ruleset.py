@@ -22,7 +22,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import cards, orders, setup, turn
+from . import cards, orders, setup, shortage, turn
 from . import state as st
 
 GM_ORDERS = (
@@ -82,7 +82,12 @@ class Galilei(Ruleset):
         return tuple(Phase(name, kinds=turn.KINDS[name], closes_early=True) for name in turn.PHASES)
 
     def must_send(self, state: dict[str, Any], turn_: int, phase: str) -> list[str] | None:
-        return None  # every player, in every phase ("pass" where there is nothing to declare)
+        """Every player in every phase ("pass" where there is nothing to declare), except in the shortage
+        phase a chaosed player, for whom the player three places after him answers (3.3)."""
+        if phase == turn.SHORTAGE:
+            asks = shortage.who_answers(st.order(state), set(state["shortage"]["chaosed"]))
+            return [p for p in st.order(state) if asks.get(p)]
+        return None
 
     def resolve(self, state: dict[str, Any], turn_: int, orders_: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
@@ -112,11 +117,13 @@ class Galilei(Ruleset):
         if phase == turn.BIDS:
             return "your turn-order bid: turn bid N"
         if phase == turn.SHORTAGE:
-            seats = [seat for seat, who in turn.actors(state).items() if who == player]
-            wanted = ["a number: number 1-6" if seat <= 4 else "shortage or surplus" for seat in seats]
-            forced = turn.forced_side(state, player)
-            note = f" (you must decide {forced}: 3.3)" if forced and any(seat >= 5 for seat in seats) else ""
-            return f"at position {', '.join(map(str, seats))}: " + "; then ".join(wanted) + note
+            asks = shortage.who_answers(st.order(state), set(state["shortage"]["chaosed"])).get(player, [])
+            if not asks:
+                return "nothing: you are chaosed this turn, the player three places after you acts for you"
+            sides = shortage.allowed(state["shortage"]["history"], player)
+            wanted = [("number 1-6" if a.kind == "number" else " or ".join(sorted(sides)))
+                      + (f" for {a.for_player}" if a.stand_in else "") + f" (seat {a.seat})" for a in asks]
+            return "; ".join(wanted)
         if phase == turn.BATTLES:
             return "your battles, wars and mills (battle: attack Paris, 2 tokens), or pass"
         return "the card you draw (card War, Stirrups: the first still on offer), discards, or pass"
@@ -140,8 +147,6 @@ class Galilei(Ruleset):
         out: list[Diagnostic] = []
         if player not in state.get("players", {}):
             return out
-        pos = st.position(state, player)
-        seats = [seat for seat, who in turn.actors(state).items() if who == player]  # chaos: two seats
         low_caps = {c.lower() for c in state["capitals"]}
         deck = st.deck(state)
         for o in given:
@@ -168,10 +173,11 @@ class Galilei(Ruleset):
                 out.append(orders.diagnostic(o, why))  # a spend that names no whole rows, rows beyond the table
             elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:
                 out.append(orders.diagnostic(o, f"{a['opponent']} is neither a player nor a capital held"))
-            elif o.kind == "number" and not any(seat <= 4 for seat in seats):
-                out.append(orders.diagnostic(o, f"you are at position {pos}: send shortage or surplus"))
-            elif o.kind == "shortage" and not any(seat >= 5 for seat in seats):
-                out.append(orders.diagnostic(o, f"you are at position {pos}: send a number from 1 to 6"))
+            elif o.kind in ("number", "shortage"):
+                why = shortage.check(st.order(state), set(state["shortage"]["chaosed"]),
+                                     state["shortage"]["history"], turn.submission(state, player, o, 0))
+                if why:
+                    out.append(orders.diagnostic(o, why))
         return out
 
     def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],

@@ -11,7 +11,7 @@ from typing import Any
 
 from maild.setupfile import Problems, array_of_tables, email, password, unknown_keys, whole
 
-from . import cards
+from . import cards, shortage
 from .state import ADVANCES, PLAYERS, deck_json
 
 TOP_KEYS = {"title", "option_312", "capitals", "players", "cards", "shortage_table", "epoch"}
@@ -19,8 +19,6 @@ TOP_KEYS = {"title", "option_312", "capitals", "players", "cards", "shortage_tab
 PLAYER_KEYS = {"name", "email", "password", "advances"}
 # A player's name is a word of the `#GAME PLAYER PASSWORD` header line.
 PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
-# The 2..12 rows of a 2d6 shortage/surplus table (GA-OQ-21 is the shortage part's; the setup only names them).
-TABLE_ROWS = [str(n) for n in range(2, 13)]
 
 
 def new_game(setup: dict[str, Any]) -> dict[str, Any]:
@@ -82,9 +80,11 @@ def new_game(setup: dict[str, Any]) -> dict[str, Any]:
         problems.add(f"cards: the opening draft needs at least {PLAYERS} Epoch I cards not held out, found "
                      f"{len(cards.opening_pool(deck))}")
     table = setup.get("shortage_table", {})
-    if not isinstance(table, dict) or set(table) != set(TABLE_ROWS) or \
-            not all(isinstance(v, str) and v.strip() for v in table.values()):
-        problems.add("shortage_table: one commodity for each of the rows \"2\" to \"12\" of the 2d6 table")
+    try:  # the 2d6 table of 3.3 (shortage.py reads it)
+        shortage.ShortageTable.from_setup(table if isinstance(table, dict) else {})
+        table = {str(k): v.strip() for k, v in table.items()}
+    except ValueError as e:
+        problems.add(f"shortage_table: one commodity for each of the rows \"2\" to \"12\" of the 2d6 table ({e})")
         table = {}
     epoch = whole(problems, "epoch", setup.get("epoch", 1), 1, 3)
     problems.raise_any()
@@ -102,7 +102,7 @@ def new_game(setup: dict[str, Any]) -> dict[str, Any]:
         "order": first,
         "luck": {"balances": {}, "postings": []},
         "rolls": [],
-        "shortage": {"history": {n: {"shortage": 0, "surplus": 0} for n in players}, "chaosed": [],
+        "shortage": {"history": {n: [] for n in players}, "chaosed": [],
                      "results": []},
         "table": table,
         "opening": None,

@@ -13,7 +13,8 @@ Layout (every key is written by `setup.new_game`):
 - ``order``: the players in turn order, position 1 first (3.3, 3.4 read positions from it).
 - ``luck``: a `maild.ledger.Ledger` dict, currency LUCK, exact fractions (3.10: shown to four digits only).
 - ``rolls``: the public history of every battle, war and mill roll (3.4): one dict per roll.
-- ``shortage``: ``{"history": name -> {"shortage": n, "surplus": n}, "chaosed": [names], "results": [...]}``.
+- ``shortage``: ``{"history": name -> the sides he determined, oldest first (shortage.py's balance),
+  "chaosed": [names] (this turn's, set by the GM), "results": [the last two results]}``.
 - ``option_312``: whether option 3.12 is in force; ``table``: the shortage/surplus table of the setup.
 - ``opening``: the published result of the opening double bid (3.2), None before it.
 - ``turn_bids``: the last turn-order bids, published; ``draws``: the last card draft, published.

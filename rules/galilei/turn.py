@@ -25,7 +25,7 @@ from typing import Any
 from maild.ledger import display
 from maild.ruleset import GM_ORDERS, PlacedOrder
 
-from . import battles, cards, draftwords, opening, spending, turnorder
+from . import battles, cards, draftwords, opening, shortage, spending, turnorder
 from . import mill as mills
 from . import state as st
 from . import war as wars
@@ -137,64 +137,42 @@ def run_turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], 
 
 
 # -- phase 2: shortage and surplus ----------------------------------------------------------------------------------
-def forced_side(state: dict[str, Any], player: str) -> str | None:
-    """The side a decider must choose (3.3: never more than one more of one than of the other), or None."""
-    h = state["shortage"]["history"][player]
-    if h["surplus"] > h["shortage"]:
-        return "shortage"
-    if h["shortage"] > h["surplus"]:
-        return "surplus"
-    return None
+def submission(state: dict[str, Any], player: str, order: Any, seq: int) -> shortage.Submission:
+    """A number or decision as shortage.py's answer; "for X" names the chaosed player (or his capital)."""
+    written = order.args.get("for")
+    seat_of = (st.owner_of(state, written) or written) if written else None
+    value = order.args["number"] if order.kind == "number" else order.args["choice"]
+    return shortage.Submission(player, value, seq, seat_of)
 
 
-def actors(state: dict[str, Any]) -> dict[int, str]:
-    """Who acts for each position 1..6: the player there, or, if he is chaosed, the player three positions
-    further round the order (3.3 "the player occupying a position 3 greater than him will act twice")."""
-    order = st.order(state)
-    chaos = set(state["shortage"]["chaosed"])
-    return {i + 1: (order[(i + 3) % 6] if name in chaos else name) for i, name in enumerate(order)}
+def submissions(state: dict[str, Any], placed: dict[str, list[PlacedOrder]]) -> list[shortage.Submission]:
+    """Every number and decision sent (one mail's in the order written)."""
+    return [submission(state, player, p.order, p.seq) for player, mine in placed.items() for p in mine
+            if p.order.kind in ("number", "shortage")]
 
 
-def resolve_shortage(state: dict[str, Any], turn: int, placed: dict[str, list[PlacedOrder]],
+def chaosed(state: dict[str, Any]) -> set[str]:
+    return set(state["shortage"]["chaosed"])
+
+
+def resolve_shortage(state: dict[str, Any], turn: int, placed: dict[str, list[PlacedOrder]], rng: random.Random,
                      report: Report) -> None:
-    """3.3: the numbers of 1&3 with the decision of 5, and of 2&4 with that of 6, give two results: the sum
-    of the two numbers is the row of the 2d6 table, the decision says shortage or surplus. A missing number
-    counts as 4; a missing decision is the forced side, else the side the player decided fewer times,
-    surplus when even. A player acting for a chaosed one sends his orders for each seat in turn."""
-    acting = actors(state)
-    numbers: dict[int, int] = {}
-    decided: dict[int, str] = {}
-    used: dict[str, int] = {}
-    for pos in range(1, 7):
-        who = acting[pos]
-        kind = "number" if pos <= 4 else "shortage"
-        mine = orders_of(placed, who, kind)
-        k = used.get(who + kind, 0)
-        used[who + kind] = k + 1
-        got = mine[k] if k < len(mine) else (mine[-1] if mine else None)
-        if pos <= 4:
-            numbers[pos] = got.order.args["number"] if got else 4
-        else:
-            forced = forced_side(state, who)
-            h = state["shortage"]["history"][who]
-            default = forced or ("surplus" if h["surplus"] <= h["shortage"] else "shortage")
-            choice = got.order.args["choice"] if got else default
-            if forced and choice != forced:
-                report.tell(who, f"You had to decide {forced} (3.3: you decided {choice} last); {forced} it is.")
-                choice = forced
-            decided[pos] = choice
-            state["shortage"]["history"][who][choice] += 1
-    results = []
-    for (a, b), d in (((1, 3), 5), ((2, 4), 6)):
-        row = numbers[a] + numbers[b]
-        results.append({"turn": turn, "numbers": [numbers[a], numbers[b]], "row": row, "decision": decided[d],
-                        "commodity": state["table"].get(str(row)), "decider": acting[d]})
-        report.public.append(
-            f"{decided[d].capitalize()} of {state['table'].get(str(row))}: {acting[a]} chose {numbers[a]}, "
-            f"{acting[b]} chose {numbers[b]} (row {row}); {acting[d]} decided {decided[d]}.")
-    state["shortage"]["results"] = results
-    state["shortage"]["chaosed"] = []
-    report.events.append({"type": "shortage", "results": results})
+    """3.3 by shortage.resolve_shortage: the two results, every seat revealed, the balance history kept;
+    chaos lasts the turn it was set for (the GM's `chaos`)."""
+    s = state["shortage"]
+    table = shortage.ShortageTable.from_setup(state["table"])
+    result = shortage.resolve_shortage(st.order(state), submissions(state, placed), s["history"], chaosed(state),
+                                       table, rng)
+    s["history"] = result.history
+    s["results"] = [{"turn": turn, "label": o.label, "numbers": list(o.numbers), "total": o.total,
+                     "commodity": o.commodity, "side": o.side, "decided_by": o.decided_by}
+                    for o in result.outcomes]
+    s["chaosed"] = []
+    title, *lines = shortage.format_newsletter(result).rstrip("\n").splitlines()
+    report.public += [f"{title}:", *(line[2:] for line in lines)]  # the section indents them again
+    for sub, reason in result.refused:
+        report.tell(sub.player, f"Your {sub.value} was set aside: {reason}.")
+    report.events.append({"type": "shortage", "results": s["results"]})
 
 
 # -- phase 3: battles, war, mill ------------------------------------------------------------------------------------
@@ -371,7 +349,7 @@ def run_phase(state: dict[str, Any], turn: int, phase: str, placed: dict[str, li
     if phase == BIDS:
         resolve_bids(state, turn, placed, report)
     elif phase == SHORTAGE:
-        resolve_shortage(state, turn, placed, report)
+        resolve_shortage(state, turn, placed, rng, report)
     elif phase == BATTLES:
         resolve_battles(state, turn, placed, rng, report)
     elif phase == CARDS:
