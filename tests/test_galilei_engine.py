@@ -379,3 +379,23 @@ def test_a_battle_the_tables_cannot_fight_is_refused_at_intake() -> None:
     got = orders.parse("attack bob, spend 0.15\nattack bob at position 2, spend 5 positions").orders
     messages = [d.message for d in RULESET.check(state, 1, "alice", got)]
     assert len(messages) == 2 and "0.1500 is not the cost of whole rows" in messages[0], messages
+
+
+def test_a_later_mail_replaces_the_orders_of_the_same_kind_and_the_others_stand() -> None:
+    """The resubmission policy: mail 1 has the opening bid, the lists and a turn bid; mail 2 only a new turn
+    bid: the opening bid and lists of mail 1 stand (seq 1), the turn bid is mail 2's. In the battles phase a
+    second mail's declarations replace the first mail's two battles whole."""
+    from maild.ruleset import OrderSet
+
+    first = OrderSet("alice", 1, orders.parse("bid 3 for cards, 4 for capitals\nprefer capitals: Genoa\n"
+                                              "turn bid 2").orders)
+    second = OrderSet("alice", 2, orders.parse("turn bid 5").orders)
+    got = [(p.order.kind, p.seq) for p in RULESET.effective([second, first])]
+    assert got == [("bid", 1), ("prefer", 1), ("turn", 2)]
+    a = OrderSet("alice", 1, orders.parse("attack bob\nattack carol").orders)
+    b = OrderSet("alice", 2, orders.parse("war against dave").orders)
+    assert [p.order.kind for p in RULESET.effective([a, b])] == ["war"]
+    c = OrderSet("erin", 3, orders.parse("number 4 for bob\nsurplus").orders)
+    d = OrderSet("erin", 4, orders.parse("shortage").orders)
+    assert [(p.order.summary, p.seq) for p in RULESET.effective([c, d])] == [("secret number 4 for bob", 3),
+                                                                             ("shortage", 4)]

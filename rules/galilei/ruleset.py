@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from maild.ledger import display
-from maild.policies import LastMailReplacesAll
+from maild.policies import in_receipt_order
 from maild.ruleset import (
     Diagnostic,
     GmArg,
     GmOrderSpec,
     Order,
+    OrderSet,
     ParsedOrders,
     Phase,
     PlacedOrder,
@@ -56,6 +58,39 @@ GM_ORDERS = (
 )
 
 
+#: Orders one mail gives together: a later mail with any of them replaces all of the earlier mail's.
+DECLARATIONS = frozenset({"battle", "war", "mill", "pass"})
+
+
+def order_group(order: Order) -> tuple[str, ...]:
+    """What a later mail's orders replace: the opening bid, the lists, the turn bid, the number or decision of
+    one seat (a stand-in's "for X" is another seat), the card list, the discards, and a phase's declarations
+    (battles, wars, mills, pass) all together, since a player writes them as one list."""
+    if order.kind in ("number", "shortage"):
+        return ("3.3", str(order.args.get("for") or "").lower())
+    return ("declarations",) if order.kind in DECLARATIONS else (order.kind,)
+
+
+@dataclass(frozen=True)
+class LaterMailReplacesGroup:
+    """Every mail is accepted; a later mail's orders of a group (`order_group`) replace every order of that
+    group on file, and the other groups stand: a mail with only "turn bid 3" keeps the opening bid of the mail
+    before, and a second list of battles replaces the first list whole. Each order carries its own mail's
+    receipt sequence (the opening's and the turn order's ties go by it: GA-OQ-26)."""
+
+    second_mail: str = ("Send a later mail any time before this phase's deadline: its orders replace the orders "
+                        "of the same kind on file (all your battles, wars and mills together), and the others "
+                        "stand.")
+
+    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
+        return None
+
+    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
+        ordered = in_receipt_order(order_sets)
+        latest = {order_group(o): s.seq for s in ordered for o in s.orders}
+        return [PlacedOrder(o, s.seq) for s in ordered for o in s.orders if latest[order_group(o)] == s.seq]
+
+
 class Galilei(Ruleset):
     """Galilei, a reduced-luck Age of Renaissance by mail: you play the board game on your own copy; maild
     keeps the sealed bids, the secret shortage/surplus numbers, rolls your battles, wars and mills and keeps
@@ -64,8 +99,7 @@ class Galilei(Ruleset):
 
     name = "galilei"
     late_policy = "next_turn"
-    resubmission = LastMailReplacesAll(
-        second_mail="Send a corrected mail any time before this phase's deadline: it replaces these orders.")
+    resubmission = LaterMailReplacesGroup()
     order_kinds = orders.ORDER_KINDS
     gm_orders = GM_ORDERS
 
