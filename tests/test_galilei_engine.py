@@ -399,3 +399,21 @@ def test_a_later_mail_replaces_the_orders_of_the_same_kind_and_the_others_stand(
     d = OrderSet("erin", 4, orders.parse("shortage").orders)
     assert [(p.order.summary, p.seq) for p in RULESET.effective([c, d])] == [("secret number 4 for bob", 3),
                                                                              ("shortage", 4)]
+
+
+def test_an_amendment_file_corrects_advances_capital_hand_and_sets_a_score_exactly() -> None:
+    """`maild gm amend`: bob's score is -7/72 and becomes exactly 14/72: the ledger posts +21/72 = 0.2917
+    with the note; his hand and capital are set; a file naming an unknown card is refused."""
+    state = new_state()
+    set_luck(state, bob=Fraction(-7, 72))
+    doc = {"note": "turn 2 misread", "players": {"bob": {"luck": "14/72", "cards": ["War", "Stone-1"],
+                                                         "capital": "Genoa", "advances": ["cathedral"]}}}
+    assert RULESET.check_gm(state, "gm_amend", {"amendment": doc}) is None
+    tn.apply_gm(state, 2, [gm("gm_amend", amendment=doc)], tn.Report())
+    assert luck(state, "bob") == Fraction(14, 72)
+    last = list(st.luck_ledger(state).postings("bob"))[-1]
+    assert Fraction(last.amount) == Fraction(21, 72) and last.reason == "GM: turn 2 misread"
+    assert state["held"]["bob"] == ["War", "Stone-1"] and state["players"]["bob"]["capital"] == "Genoa"
+    assert state["players"]["bob"]["advances"]["cathedral"] is True
+    bad = {"players": {"bob": {"cards": ["Dragon"]}}}
+    assert "card ids of the deck" in RULESET.check_gm(state, "gm_amend", {"amendment": bad})

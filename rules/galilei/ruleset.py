@@ -47,6 +47,16 @@ GM_ORDERS = (
          GmArg("reason", "text", "what the ledger says of it", optional=True, default="amendment")),
         summary="luck of {player} changed by {change}", idempotent=True),
     GmOrderSpec(
+        "amend", "gm_amend", "correct players' advances, capitals, cards or luck scores from a TOML file",
+        "Correct the game from a TOML file, at the start of the open turn's first phase: a table per player,\n"
+        "[players.NAME], with any of advances = [\"proselytism\", ...] (those not listed are taken away),\n"
+        "capital = \"Genoa\", cards = [\"Stone-1\", ...] (his hand, card ids), luck = \"-7/72\" (his score\n"
+        "becomes exactly this; the ledger posts the difference), and note = \"...\" at the top for the\n"
+        "ledger's reason. Checked against the game as the amendments already recorded leave it.\n\n"
+        "example: maild gm amend gal1 amend-turn-3.toml",
+        (GmArg("amendment", "file", "the amendment (TOML)", metavar="FILE"),),
+        summary="amendment from {amendment}", idempotent=True),
+    GmOrderSpec(
         "chaos", "gm_chaos", "mark a player chaosed for this turn's shortage/surplus (3.3)",
         "PLAYER is in chaos this turn: the player three positions further round the turn order acts for him in\n"
         "the shortage/surplus phase (3.3).\n\nexample: maild gm chaos gal1 bob",
@@ -89,6 +99,35 @@ class LaterMailReplacesGroup:
         ordered = in_receipt_order(order_sets)
         latest = {order_group(o): s.seq for s in ordered for o in s.orders}
         return [PlacedOrder(o, s.seq) for s in ordered for o in s.orders if latest[order_group(o)] == s.seq]
+
+
+AMEND_KEYS = {"advances", "capital", "cards", "luck"}
+
+
+def amendment_problem(state: dict[str, Any], doc: dict[str, Any]) -> str | None:
+    """Why an amendment file cannot be applied to `state`, or None."""
+    unknown = set(doc) - {"players", "note"}
+    if unknown:
+        return f"unknown key(s) {', '.join(sorted(unknown))}: give [players.NAME] tables and a note"
+    deck = st.deck(state)
+    for name, t in (doc.get("players") or {}).items():
+        if name not in state["players"] or not isinstance(t, dict):
+            return f"players.{name}: no such player (players: {', '.join(state['players'])})"
+        if set(t) - AMEND_KEYS:
+            return f"players.{name}: unknown key(s) {', '.join(sorted(set(t) - AMEND_KEYS))}"
+        if "advances" in t and (not isinstance(t["advances"], list) or set(t["advances"]) - set(st.ADVANCES)):
+            return f"players.{name}.advances: a list of {', '.join(st.ADVANCES)}"
+        if "capital" in t and t["capital"] not in state["capitals"]:
+            return f"players.{name}.capital: one of {', '.join(state['capitals'])}"
+        if "cards" in t and (not isinstance(t["cards"], list)
+                             or any(cards.find_card(deck, str(c)) is None for c in t["cards"])):
+            return f"players.{name}.cards: a list of card ids of the deck"
+        if "luck" in t:
+            try:
+                Fraction(str(t["luck"]).replace(",", "."))
+            except (ValueError, ZeroDivisionError):
+                return f"players.{name}.luck: an exact score, \"-0.0972\" or \"-7/72\""
+    return None
 
 
 class Galilei(Ruleset):
@@ -221,6 +260,8 @@ class Galilei(Ruleset):
             if words - set(st.ADVANCES):
                 return f"unknown advance(s) {', '.join(sorted(words - set(st.ADVANCES)))}: " \
                        f"give any of {', '.join(st.ADVANCES)} or none"
+        if kind == "gm_amend":
+            return amendment_problem(state, fields["amendment"])
         if kind == "gm_luck":
             try:
                 Fraction(str(fields["change"]).replace(",", "."))

@@ -77,6 +77,8 @@ def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Re
             ledger.post(turn, who, st.LUCK, change, f"GM correction: {a.get('reason') or 'amendment'}")
             report.public.append(f"GM: {who}'s luck corrected by {display(change)} "
                                  f"({a.get('reason') or 'amendment'}); now {display(ledger.balance(who, st.LUCK))}.")
+        elif p.order.kind == "gm_amend":
+            amend(state, turn, a["amendment"], report)
         elif p.order.kind == "gm_chaos":
             if a["player"] not in state["shortage"]["chaosed"]:
                 state["shortage"]["chaosed"].append(a["player"])
@@ -84,6 +86,26 @@ def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Re
         elif p.order.kind == "gm_epoch":
             state["epoch"] = int(a["epoch"])
             report.public.append(f"GM: the cards of epoch {state['epoch']} are now available.")
+
+
+def amend(state: dict[str, Any], turn: int, doc: dict[str, Any], report: Report) -> None:
+    """The GM's amendment file (checked by the ruleset's check_gm): advances, capital, hand, exact luck score."""
+    ledger = st.luck_ledger(state)
+    note = str(doc.get("note") or "amendment")
+    deck = st.deck(state)
+    for who, t in (doc.get("players") or {}).items():
+        p = state["players"][who]
+        if "advances" in t:
+            p["advances"] = {k: k in t["advances"] for k in st.ADVANCES}
+        if "capital" in t:
+            p["capital"] = t["capital"]
+        if "cards" in t:
+            state["held"][who] = [c.id for w in t["cards"] if (c := cards.find_card(deck, str(w))) is not None]
+        if "luck" in t:
+            target = Fraction(str(t["luck"]).replace(",", "."))
+            ledger.post(turn, who, st.LUCK, target - Fraction(ledger.balance(who, st.LUCK)), f"GM: {note}")
+        changed = ", ".join(f"{k} {v}" for k, v in t.items())
+        report.public.append(f"GM amendment ({note}): {who}: {changed}.")
 
 
 # -- phase 1: bids --------------------------------------------------------------------------------------------------
