@@ -128,3 +128,24 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         news = table.newsletter("gal", 2, "bids")
         assert "GM: erin's luck corrected by 0.0972 (a roll misread)" in news, news
         assert "Choosing cards" not in news  # the opening was turn 1's
+
+
+def test_a_phase_closes_early_or_at_its_longest_wait(tmp_path: Path) -> None:
+    """The config gives each phase's longest wait (config.example.toml's game): the bids close as soon as all
+    six have sent, hours before their Monday-noon deadline; the shortage, where nobody sends, waits its two
+    days and then runs with the defaults (numbers drawn, sides drawn or forced: shortage.py)."""
+    schedule = {"timezone": "UTC", "phases": {"bids": {"cron": "0 12 * * mon"}, "shortage": {"duration": "2d"},
+                                              "battles": {"duration": "3d"}, "cards": {"duration": "1d"}}}
+    with Table(tmp_path) as table:  # Monday 4 January 2027, 09:00 UTC
+        table.create_game("gal", "galilei", "example:galilei", schedule=schedule)
+        for name in PLAYERS:
+            table.send(address(name), "bid 1 for cards, 1 for capitals\nturn bid 1")
+        table.intake()
+        assert "Choosing cards" in table.newsletter("gal", 1, "bids")  # closed at 09:00, not noon
+        table.advance(days=1)
+        table.intake()
+        assert phase_state(table)["shortage"]["results"] == []  # still open: one day of two
+        table.advance(days=1, hours=1)
+        table.intake()
+        news = table.newsletter("gal", 1, "shortage")
+        assert news.count("(no answer: drawn)") >= 4, news
