@@ -105,6 +105,9 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         for name in PLAYERS:  # every running score in every printout, four digits
             assert re.search(rf"{name}\s+-?\d\.\d{{4}}", printout), printout
         assert "History of rolls" in printout and "T1 Battle: dave" in printout
+        assert "Cards on offer for the draw" in printout and "War: War!, epoch 1, event" in printout, printout
+        assert "Cards of the opening draft (write the id): Stone-1 (Stone, commodity)" in table.welcome("gal",
+                                                                                                     "bob")
 
         # -- cards ----------------------------------------------------------------------------------------------
         table.send(address("alice"), "card War, Stirrups\ndiscard Papal Decree")

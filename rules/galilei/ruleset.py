@@ -182,6 +182,11 @@ class Galilei(Ruleset):
                                "position": st.position(state, name), "next_phase": following,
                                "to_send": self.to_send(state, following, name)}
         newsletter = {"sections": [public, ledger, history], "phase_done": phase, "next_phase": following}
+        if following == turn.CARDS:  # 3.1: "one selects which card wants ... among those available"
+            offer = {"title": "Cards on offer for the draw (3.1; write the id)", "lines": turn.offer_lines(state)}
+            newsletter["sections"].append(offer)
+            for printout in printouts.values():
+                printout["sections"].append(offer)
         return TurnResult(state, printouts, newsletter, events=report.events)
 
     @staticmethod
@@ -211,6 +216,8 @@ class Galilei(Ruleset):
                  "cards. Send pass in a phase where you have nothing to declare."]
         first = ["bid 12 for cards, 8 for capitals", "prefer cards: War, Armor; capitals: Venice, Genoa",
                  "turn bid 3"]
+        pool = [f"{c.id} ({c.name}, {c.kind})" for c in cards.opening_pool(st.deck(state))]
+        lines.append("Cards of the opening draft (write the id): " + "; ".join(pool) + ".")
         return {"sections": [{"title": "The game", "lines": lines},
                              {"title": "Your first mail (the opening, 3.2, and the turn order)", "lines": first}]}
 

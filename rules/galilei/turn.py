@@ -350,6 +350,13 @@ def resolve_cards(state: dict[str, Any], turn: int, placed: dict[str, list[Place
     report.events.append({"type": "draws", "draws": state["draws"]})
 
 
+def offer_lines(state: dict[str, Any]) -> list[str]:
+    """The cards on offer now (cards.offer), one line each: id, printed name, epoch, kind."""
+    held = [c for hand in state["held"].values() for c in hand]
+    return [f"{c.id}: {c.name}, epoch {c.epoch}, {c.kind}" for c in
+            cards.offer(st.deck(state), state["epoch"], held, state["discarded"])] or ["(none)"]
+
+
 # -- the public ledger ------------------------------------------------------------------------------------------------
 def ledger_lines(state: dict[str, Any]) -> list[str]:
     """Every player's running luck score (four digits, half up: 3.10), in turn order."""
