@@ -51,8 +51,8 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
     venv = str(installed.parent)
     assert all(line.startswith(venv) for line in lines[:2] + lines[3:7]), lines
     assert lines[2] == "None"  # no top-level `rules` package installed
-    assert lines[7] == "['jungle.lark', 'renaissance.lark', 'venice.lark']"
-    assert lines[8] == "['jungle', 'renaissance', 'venice']"
+    assert lines[7] == "['galilei.lark', 'jungle.lark', 'renaissance.lark', 'venice.lark']"
+    assert lines[8] == "['galilei', 'jungle', 'renaissance', 'venice']"
 
 
 def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) -> None:
