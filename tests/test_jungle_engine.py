@@ -369,7 +369,8 @@ def test_the_commented_jungle_game_of_config_example_fits_the_ruleset(tmp_path: 
     from maild.phases import check_schedule
 
     text = (Path(__file__).parents[1] / "config.example.toml").read_text()
-    block = text[text.index("# name = \"jungle1\""):]
+    start = text.index("# name = \"jungle1\"")
+    block = text[start:text.find("\n\n", start) if "\n\n" in text[start:] else None]  # up to the next game
     block = "[[games]]\n" + "\n".join(line[2:] for line in block.splitlines() if line.startswith("# "))
     data = tomllib.loads(block)
     data["games"][0]["setup"] = str(Path(__file__).parents[1] / "examples/jungle/setup.toml")
