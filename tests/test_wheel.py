@@ -45,7 +45,8 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
                  "print(importlib.util.find_spec('rules'))\n"
                  "for d in (p.GRAMMAR_DIR, p.TEMPLATE_DIR, p.MIGRATIONS_DIR, p.EXAMPLES_DIR): print(d)\n"
                  "print(sorted(x.name for x in p.GRAMMAR_DIR.glob('*.lark')))\n"
-                 "print(sorted(p.shipped_examples()))"], cwd=installed)
+                 "print(sorted(p.shipped_examples()))\n"
+                 "import maild.ruleset as r; print(sorted(r.package_names()))"], cwd=installed)
     assert probe.returncode == 0, probe.stderr
     lines = probe.stdout.splitlines()
     venv = str(installed.parent)
@@ -53,6 +54,9 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
     assert lines[2] == "None"  # no top-level `rules` package installed
     assert lines[7] == "['galilei.lark', 'jungle.lark', 'renaissance.lark', 'venice.lark']"
     assert lines[8] == "['galilei', 'jungle', 'renaissance', 'venice']"
+    # Every game of the checkout is in the wheel (pyproject.toml lists its packages one by one).
+    games = sorted(d.name for d in (ROOT / "rules").iterdir() if (d / "__init__.py").exists())
+    assert lines[9] == str(games), (lines[9], games)
 
 
 def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) -> None:
@@ -80,6 +84,9 @@ def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) ->
                  cwd=work)
     assert jungle.returncode == 0, jungle.stderr
     assert "created game aztlan (jungle), 3 players" in jungle.stdout
+    galilei = run([maild, *now, "game", "create", "gal", "--ruleset", "galilei"], cwd=work)
+    assert galilei.returncode == 0, galilei.stderr
+    assert "created game gal (galilei), 6 players" in galilei.stdout
 
     order = work / "order.eml"
     order.write_text("From: bob@example.org\nTo: gm@localhost\nSubject: bids\nMessage-ID: <o1@example.org>\n\n"
