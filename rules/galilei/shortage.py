@@ -106,8 +106,8 @@ class ShortageResult:
 class ShortageTable:
     """The setup's table: the total of the two numbers (2 to 12) -> what is short or in surplus.
 
-    In the setup (TOML) it is a table with one key per total, e.g. ``[shortage.table]`` ``2 = "Stone"`` ...
-    ``12 = "Ivory"`` (examples/galilei/shortage.toml); every total from 2 to 12 must be there."""
+    In the setup (TOML) it is a table with one key per total, ``[shortage_table]`` ``"2" = "Stone"`` ...
+    ``"12" = "Ivory"`` (examples/galilei/setup.toml); every total from 2 to 12 must be there."""
 
     entries: Mapping[int, str]
 
