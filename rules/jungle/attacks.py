@@ -235,7 +235,7 @@ def holder_of(world: World, item: dict[str, Any] | None, target: Character) -> t
         raise Void(f"{target.name} holds no city, unit, land or slave named {name}")
     kind = str(item["kind"]).lower()
     if kind == "city":
-        city = next((c for n, c in world.cities.items() if key(n) == key(name)), None)
+        city = world.city(name)
         if city is None or not city.tlatoani or key(city.tlatoani) != key(target.name):
             raise Void(f"{target.name} does not rule {name}")
         return kind, city.name, city.name
@@ -246,7 +246,7 @@ def holder_of(world: World, item: dict[str, Any] | None, target: Character) -> t
                     return kind, hname, city.name
         raise Void(f"{target.name} does not own the land {name}")
     if kind == "unit":
-        unit = next((u for n, u in world.units.items() if key(n) == key(name)), None)
+        unit = world.unit(name)
         if unit is None or not unit.captain or key(unit.captain) != key(target.name):
             raise Void(f"{target.name} is not the Captain of {name}")
         return kind, unit.name, None

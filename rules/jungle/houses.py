@@ -19,7 +19,7 @@ from typing import Any
 
 from .council import Action, Council, Void, handles
 from .deaths import kill
-from .model import Character, House, World, key
+from .model import Character, House, World, find_name, key
 from .transfers import retenant
 
 ATTRIBUTE_WORDS = {"xp": "XP", "fame": "Fame", "wisdom": "Wisdom", "craft": "Craftsmanship"}
@@ -104,21 +104,15 @@ def workable_hexes(world: World, city: str | None = None) -> list[tuple[str, str
 
 
 def find_city(world: World, name: str | None) -> str | None:
-    if name is None:
-        return None
-    return next((c for c in world.cities if key(c) == key(name)), None)
+    return find_name(world.cities, name)
 
 
 def find_hex(world: World, city: str, name: str | None) -> str | None:
-    if name is None:
-        return None
-    return next((h for h in world.cities[city].hexes if key(h) == key(name)), None)
+    return find_name(world.cities[city].hexes, name)
 
 
 def find_unit(world: World, name: str | None) -> str | None:
-    if name is None:
-        return None
-    return next((u for u in world.units if key(u) == key(name)), None)
+    return find_name(world.units, name)
 
 
 def check_join(world: World, name: str, city: str | None, hex: str | None,  # noqa: A002 - the rules' word

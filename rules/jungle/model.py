@@ -13,6 +13,7 @@ rounded where the rules say, or down where they do not (each formula in the modu
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -25,6 +26,14 @@ PARTS = ("morning", "afternoon")  # the two halves of a council session in which
 def key(name: str) -> str:
     """How names compare: case and runs of blanks do not matter."""
     return " ".join(name.split()).casefold()
+
+
+def find_name(names: Iterable[str], wanted: str | None) -> str | None:
+    """The name among `names` that `wanted` names (compared with `key`), as the world spells it; None for none."""
+    if not wanted:
+        return None
+    k = key(wanted)
+    return next((n for n in names if n == wanted or key(n) == k), None)
 
 
 @dataclass
@@ -203,6 +212,14 @@ class World:
                 names.setdefault(key(n), c)
             index = self.__dict__["_index"] = (len(self.characters), names)
         return index[1].get(key(name))
+
+    def city(self, name: str | None) -> City | None:
+        found = name if name in self.cities else find_name(self.cities, name)
+        return self.cities[found] if found is not None else None
+
+    def unit(self, name: str | None) -> Unit | None:
+        found = name if name in self.units else find_name(self.units, name)
+        return self.units[found] if found is not None else None
 
     def members(self, house: str) -> list[Character]:
         return [c for c in self.characters.values() if c.house == house and c.alive]

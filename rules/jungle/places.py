@@ -33,13 +33,13 @@ def _cube(pos: tuple[int, int]) -> tuple[int, int, int]:
 def unit_of(world: World, c: Character) -> Unit | None:
     if c.unit is None:
         return None
-    return world.units.get(c.unit) or next((u for n, u in world.units.items() if key(n) == key(c.unit)), None)
+    return world.unit(c.unit)
 
 
 def city_of(world: World, c: Character) -> City | None:
     if c.city is None:
         return None
-    return world.cities.get(c.city) or next((v for n, v in world.cities.items() if key(n) == key(c.city)), None)
+    return world.city(c.city)
 
 
 def unit_in_city(unit: Unit, city: City) -> bool:

@@ -16,7 +16,7 @@ from maild.draws import weighted_choice
 
 from .awards import award
 from .council import Action, Council, Void, handles
-from .model import Character, key
+from .model import Character, find_name
 
 
 @handles("support policy")
@@ -24,7 +24,7 @@ def support_policy(council: Council, actor: Character, action: Action) -> None:
     """"any character may choose to spend some of their Fame in support of adopting a social policy"."""
     world = council.world
     wanted = str(action.args.get("policy") or "")
-    policy = next((p for p in world.empire.policies if key(p) == key(wanted)), None)
+    policy = find_name(world.empire.policies, wanted)
     if policy is None:
         adoptable = ", ".join(world.empire.policies) or "none"
         raise Void(f"{wanted} is not a policy the empire can adopt now (adoptable: {adoptable})")

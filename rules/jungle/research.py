@@ -25,7 +25,7 @@ from maild.draws import weighted_choice
 
 from . import policies
 from .council import Action, Council, Void, handles
-from .model import Character, World, key
+from .model import Character, World, find_name
 
 GAMETURNS = 10  # BASIC GAME STRUCTURE: "ten gameturns will be played in between each council session"
 
@@ -33,12 +33,6 @@ GAMETURNS = 10  # BASIC GAME STRUCTURE: "ten gameturns will be played in between
 def weight(points: int, skill: int) -> int:
     """The strength of one researcher's (producer's) action: (Beakers)*(Wisdom), (Hammers)*(Craftsmanship)."""
     return max(points, 0) * max(skill, 0)
-
-
-def find(names: dict[str, Any] | list[str], wanted: str) -> str | None:
-    """The name among `names` that `wanted` names (case and blanks do not matter), as the world spells it."""
-    k = key(wanted)
-    return next((n for n in names if key(n) == k), None)
 
 
 # -- the actions ---------------------------------------------------------------------------------------------
@@ -49,7 +43,7 @@ def research(council: Council, actor: Character, action: Action) -> None:
     world = council.world
     if actor.beakers < 1:
         raise Void(f"{actor.name} has no science beakers to research with")
-    technology = find(world.empire.technologies, str(action.args.get("technology") or ""))
+    technology = find_name(world.empire.technologies, str(action.args.get("technology") or ""))
     if technology is None:
         raise Void(f"{action.args.get('technology')!s} is not a technology the empire can research now "
                    f"(it can research {_listing(world.empire.technologies)})")
@@ -73,7 +67,7 @@ def produce(council: Council, actor: Character, action: Action) -> None:
     city = world.cities.get(actor.city) if actor.city else None
     if city is None:
         raise Void(f"{actor.name} is not in a city: one produces within one's city")
-    item = find(city.builds, str(action.args.get("item") or ""))
+    item = find_name(city.builds, str(action.args.get("item") or ""))
     if item is None:
         raise Void(f"{action.args.get('item')!s} cannot be produced in {city.name} now "
                    f"({city.name} can produce {_listing(city.builds)})")

@@ -38,21 +38,11 @@ NPC_XP = 1  # "NPC characters are considered to have a permanent XP = 1."
 
 # -- lookups ----------------------------------------------------------------------------------------------
 def find_unit(world: World, name: str | None) -> Unit | None:
-    if not name:
-        return None
-    u = world.units.get(name)
-    if u is not None:
-        return u
-    return next((u for n, u in world.units.items() if key(n) == key(name)), None)
+    return world.unit(name)
 
 
 def find_city(world: World, name: str | None) -> City | None:
-    if not name:
-        return None
-    c = world.cities.get(name)
-    if c is not None:
-        return c
-    return next((c for n, c in world.cities.items() if key(n) == key(name)), None)
+    return world.city(name)
 
 
 def members(world: World, unit: Unit | str) -> list[Character]:
