@@ -13,6 +13,8 @@ policy as the class attribute ``resubmission`` of the base class `maild.ruleset.
   same key (Venice: a bid for the same item, the loan), and takes the later mail's receipt sequence (so it
   also loses its place in a tie). Within one mail a later line replaces an earlier one. Orders in force are
   listed by receipt sequence, then line.
+- `LaterReplacesSameGroup` (Galilei): every mail is accepted; a later mail's orders of a group replace all
+  the orders of that group on file (a list of battles replaced whole), the other groups stand.
 - `LastMailReplacesAll` (common PBEM style): every mail is accepted; only the last mail's orders are in
   force, whatever the earlier ones held.
 
@@ -112,6 +114,26 @@ class LaterReplacesSameKey:
                 standing.pop(key, None)  # so the replacing order also takes the later place
                 standing[key] = PlacedOrder(order, order_set.seq)
         return sorted(standing.values(), key=lambda p: (p.seq, p.order.line))
+
+
+@dataclass(frozen=True)
+class LaterReplacesSameGroup:
+    """Every mail is accepted; a later mail's orders of a group (`group(order)`) replace every order of that
+    group on file, and the other groups stand. Unlike `LaterReplacesSameKey`, a group may hold several orders
+    of one mail (Galilei: a list of battles is replaced whole by the next list). Each order keeps its own
+    mail's receipt sequence; orders in force come by (receipt sequence, line)."""
+
+    group: Callable[[Order], Hashable]
+    second_mail: str = ("Send a later mail any time before the deadline: its orders replace the orders of the "
+                        "same kind on file, and the others stand.")
+
+    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
+        return None
+
+    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
+        ordered = in_receipt_order(order_sets)
+        latest = {self.group(o): s.seq for s in ordered for o in s.orders}
+        return [PlacedOrder(o, s.seq) for s in ordered for o in s.orders if latest[self.group(o)] == s.seq]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from maild.policies import (
     REFUSE_LATE,
     FirstSetStands,
     LastMailReplacesAll,
+    LaterReplacesSameGroup,
     LaterReplacesSameKey,
     lateness_of,
     second_mail_words,
@@ -126,3 +127,13 @@ def test_late_policy_words() -> None:
         late_policy = "refuse"
 
     assert lateness_of(Strict()) is REFUSE_LATE
+
+
+def test_later_replaces_same_group_replaces_a_group_whole_and_keeps_the_others() -> None:
+    """Mail 1: a bid and two battles; mail 2: one battle. The battles form one group: mail 2's single battle
+    replaces both of mail 1's, and mail 1's bid stands with its own receipt sequence (1)."""
+    policy = LaterReplacesSameGroup(group=lambda o: "battles" if o.kind == "battle" else o.kind)
+    first = mail(1, order(1, "bid", n=5), order(2, "battle", on="Paris"), order(3, "battle", on="Genoa"))
+    second = mail(2, order(1, "battle", on="London"))
+    assert placed(policy, [second, first]) == [("bid", 1, 1), ("battle", 1, 2)]
+    assert policy.accept([first], second) is None

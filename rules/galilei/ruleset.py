@@ -4,18 +4,16 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from maild.ledger import display
-from maild.policies import in_receipt_order
+from maild.policies import LaterReplacesSameGroup
 from maild.ruleset import (
     Diagnostic,
     GmArg,
     GmOrderSpec,
     Order,
-    OrderSet,
     ParsedOrders,
     Phase,
     PlacedOrder,
@@ -81,26 +79,6 @@ def order_group(order: Order) -> tuple[str, ...]:
     return ("declarations",) if order.kind in DECLARATIONS else (order.kind,)
 
 
-@dataclass(frozen=True)
-class LaterMailReplacesGroup:
-    """Every mail is accepted; a later mail's orders of a group (`order_group`) replace every order of that
-    group on file, and the other groups stand: a mail with only "turn bid 3" keeps the opening bid of the mail
-    before, and a second list of battles replaces the first list whole. Each order carries its own mail's
-    receipt sequence (the opening's and the turn order's ties go by it: GA-OQ-26)."""
-
-    second_mail: str = ("Send a later mail any time before this phase's deadline: its orders replace the orders "
-                        "of the same kind on file (all your battles, wars and mills together), and the others "
-                        "stand.")
-
-    def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
-        return None
-
-    def effective(self, order_sets: list[OrderSet]) -> list[PlacedOrder]:
-        ordered = in_receipt_order(order_sets)
-        latest = {order_group(o): s.seq for s in ordered for o in s.orders}
-        return [PlacedOrder(o, s.seq) for s in ordered for o in s.orders if latest[order_group(o)] == s.seq]
-
-
 AMEND_KEYS = {"advances", "capital", "cards", "luck"}
 
 
@@ -138,7 +116,12 @@ class Galilei(Ruleset):
 
     name = "galilei"
     late_policy = "next_turn"
-    resubmission = LaterMailReplacesGroup()
+    # A mail with only "turn bid 3" keeps the opening bid of the mail before; a second list of battles replaces
+    # the first list whole. Each order keeps its own mail's receipt sequence (ties go by it: GA-OQ-26).
+    resubmission = LaterReplacesSameGroup(
+        group=order_group,
+        second_mail=("Send a later mail any time before this phase's deadline: its orders replace the orders of "
+                     "the same kind on file (all your battles, wars and mills together), and the others stand."))
     order_kinds = orders.ORDER_KINDS
     gm_orders = GM_ORDERS
 
