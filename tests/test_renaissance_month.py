@@ -60,6 +60,22 @@ RULES_ORDER: list[tuple[str, str, str]] = [
     # SOVEREIGNS, BISHOPS: a collector is appointed "for the subsequent turn": last month's appointments for
     # this turn stand through its orders, older ones lapse before them.
     ("expire_collectors", "families_orders", "SOVEREIGNS"),
+    # PROFESSIONAL SOLDIERS: a month's recruits are there to be hired by its orders.
+    ("recruit_pools", "families_orders", "PROFESSIONAL SOLDIERS"),
+    # SIEGE: "Siege orders take effect the turn after their issuance": before the orders that may cross the line;
+    # where each persona started is known first (the besieger "begin[s] the turn outside the walls").
+    ("note_starting_places", "sieges_take_effect", "SIEGE"),
+    ("sieges_take_effect", "families_orders", "SIEGE"),
+    # NAVAL BOMBARDMENT: at ships "anchored in, or passing through": after every move of the month.
+    ("families_orders", "naval_bombardments", "NAVAL BOMBARDMENT"),
+    # TENANTS, FEUDATORIES: "the simultaneous order" of several holders, once all their orders are in.
+    ("families_orders", "settle_office_transfers", "TENANTS"),
+    # ASSASSINATION: ratings of every attempt of the turn "added together"; DUELING: challenges of the month.
+    ("families_orders", "settle_assassinations", "ASSASSINATION"),
+    ("families_orders", "settle_duels", "DUELING"),
+    ("settle_assassinations", "succession", "THE PERSONAE FAMILIES"),
+    # SIEGE: "At the end of the first turn of successful siege": when nobody can enter any more this month.
+    ("families_orders", "siege_attrition", "SIEGE"),
     # COLONIES: "Should more than 100 be planted in a given turn, only 100 survive the turn": after the plantings.
     ("families_orders", "colonists_survive", "COLONIES"),
     # MERCHANTRY: approvals "during the November turn" of masters: counted once every guild order has run.

@@ -28,6 +28,7 @@ from . import (
 )
 from .engine import Action, Handler
 from .orderkinds import BY_KIND
+from .war import conflict, control, intrigue, raising, siege
 
 HANDLERS: dict[str, Handler] = {
     # COMMERCE: transfers, sales to the locals' demand, purchases from their supply.
@@ -78,6 +79,33 @@ HANDLERS: dict[str, Handler] = {
     "stay_outside": travel.stay_outside,
     "permit_boarding": travel.permit_boarding,
     "move": travel.move,
+    # War (part 2): rules/renaissance/war/, docs/renaissance/war.md.
+    "recruit_garrison": raising.recruit_garrison,
+    "levy": raising.levy,
+    "recruit_soldiers": raising.recruit_soldiers,
+    "morale_bonus": raising.morale_bonus,
+    "alcohol": raising.alcohol,
+    "bonus_city": raising.bonus_city,
+    "transfer_office": control.transfer_office,
+    "transfer_control": control.transfer_control,
+    "transfer_tower": control.transfer_tower,
+    "loot": control.loot,
+    "towers": control.towers,
+    "intercept": conflict.intercept,
+    "attack": conflict.attack,
+    "garrison_attack": conflict.garrison_attack,
+    "assault": conflict.assault,
+    "siege": siege.siege,
+    "bombard": siege.bombard,
+    "naval_bombardment": conflict.naval_bombardment,
+    "crops": siege.crops,
+    "raze": siege.raze,
+    "alliance": conflict.alliance,
+    "no_support": conflict.no_support,
+    "assassinate": intrigue.assassinate,
+    "duel": intrigue.duel,
+    "dispose": conflict.dispose,
+    "post": conflict.post,
     # INFORMATION ORDERS (family-level).
     "ask_address": information_address.ask_address,
     "ask_depth": information.ask_depth,

@@ -31,6 +31,7 @@ from . import (
 )
 from .engine import Phase, Step
 from .families import Month
+from .war import control, intrigue, naval, raising, siege
 
 
 @dataclass(frozen=True)
@@ -75,12 +76,32 @@ MONTH: tuple[MonthStep, ...] = (
               "run from November 1\""),
     MonthStep("lapsed collectors", taxes.expire_collectors,
               "SOVEREIGNS, BISHOPS: a collector is appointed \"for the subsequent turn\"; older appointments lapse"),
+    MonthStep("recruits available", raising.recruit_pools,
+              "PROFESSIONAL SOLDIERS: \"a number of professional soldier recruits available that is equal to 10% of "
+              "its population plus any recruits available during the prior turn but not hired\""),
+    MonthStep("sieges take effect", siege.sieges_take_effect,
+              "SIEGE: \"Siege orders take effect the turn after their issuance\"; \"Siege orders fail when issued by a "
+              "persona with fewer troops and crew than the total number inside\" (tested each month, RW-OQ-31)"),
     # ---- the orders
     MonthStep("families' orders", families.families_orders,
               "ORDERS: \"Each family's orders are executed in the sequence in which I receive them\" (a family that "
               "asked for a day of the turn, after the others); its personae as written, each in the phases below; "
               "then the family's own orders (information requests)"),
     # ---- after every order
+    MonthStep("naval bombardment", naval.naval_bombardments,
+              "NAVAL BOMBARDMENT: cannons ordered the month before fire at the ships \"anchored in, or passing "
+              "through\" his water, \"he must abstain from movement during the turn of bombardment\""),
+    MonthStep("office transfers", control.settle_office_transfers,
+              "TENANTS, FEUDATORIES: transfers \"through the simultaneous order\" of the holders, settled once every "
+              "family's orders have run"),
+    MonthStep("assassinations", intrigue.settle_assassinations,
+              "Appendix A, ASSASSINATION: \"When two, or more, personae attempt to assassinate the same victim in the "
+              "same turn, their ratings are added together\" (RW-OQ-46)"),
+    MonthStep("duels", intrigue.settle_duels,
+              "Appendix A, DUELING: \"When two personae challenge each other in the same month, a duel ensues\""),
+    MonthStep("siege attrition", siege.siege_attrition,
+              "SIEGE: \"When a fortification is under siege for an entire turn and no personae enter that location "
+              "... the location suffers siege attrition\", at the end of each turn of successful siege"),
     MonthStep("colonists survive", colonies.colonists_survive,
               "COLONIES: \"Should more than 100 be planted in a given turn, only 100 survive the turn\""),
     MonthStep("guild ranks", guild.guild_ranks,

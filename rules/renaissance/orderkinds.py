@@ -78,6 +78,49 @@ KINDS: tuple[Kind, ...] = (
     Kind("move", Phase.MOVE, "MLllll | MFllll | MWllll | MW+dd.dd+ddd.dd | MRllll | MI | MD  [/vvvv...]",
          "mode: 'land' | 'ferry' | 'water' | 'road' | 'inside' | 'disembark', to: str | None, "
          "lat: float | None, lon: float | None, via: list[str] (waypoints after '/')", "MLSiena"),
+    # War (part 2; docs/renaissance/war.md). Conflict orders run in the movement phase: "Conflict orders take the
+    # place of movement orders" (ORDERS).
+    Kind("recruit_garrison", Phase.OTHER, "EGqqq", "qty: int (garrison troops for this location; the tenant)",
+         "EG100"),
+    Kind("levy", Phase.OTHER, "EL", "(none): a feudal levy of 1% of the population (the feudatory)", "EL"),
+    Kind("recruit_soldiers", Phase.OTHER, "EPiiiiiiiiqqq", "item: str (auxiliary, arquebusier, pikeman, archer or "
+         "heavy cavalry), qty: int", "EPpikeman20"),
+    Kind("morale_bonus", Phase.OTHER, "UBqqq", "ducats: int (the total paid out in bonuses)", "UB5000"),
+    Kind("alcohol", Phase.OTHER, "UAiiiiiiiiqqq", "item: str (wine, beer, ale or spirits), qty: int", "UAwine100"),
+    Kind("bonus_city", Phase.OTHER, "UCllll", "location: str (a Shia or Sunni sovereign's bonus city)",
+         "UCTunis"),
+    Kind("transfer_office", Phase.OTHER, "ONnnnnllll | OFnnnnllll | OVnnnnllll", "office: 'tenant' | "
+         "'feudatory' | 'sovereign', to: str (persona), location: str", "ON0102Pisa"),
+    Kind("transfer_control", Phase.OTHER, "ODnnnnllll", "to: str (persona), location: str", "OD0102Pisa"),
+    Kind("transfer_tower", Phase.OTHER, "OWnffff", "tower: int (1-9, at his location), to: str (a family, or "
+         "SOVEREIGN, FEUDATORY, TENANT, MAGISTRATE, BISHOP, ARCHBISHOP)", "OW1BORGIA"),
+    Kind("loot", Phase.MOVE, "OL", "(none): loot the location of which he is de facto controller", "OL"),
+    Kind("towers", Phase.OTHER, "MTO | MTI", "outside: bool (MTO: stay outside all towers, standing; MTI: reverse it)",
+         "MTO"),
+    Kind("intercept", Phase.MOVE, "KIALL | KIALLF | KIffff/ffff...", "targets: list[str] (['ALL'] or up to seven "
+         "families), ferries: bool (KIALLF: all traffic including ferries)", "KIALL"),
+    Kind("attack", Phase.MOVE, "KFnnnn | KUnnnn | KNnnnn  [S] [C]", "battle: 'field' | 'urban' | 'naval', target: str "
+         "(persona), spare: bool (S: not to be killed), continue: bool (C: urban, fight to the normal end)",
+         "KF0203"),
+    Kind("garrison_attack", Phase.MOVE, "KGnnnn [S]", "target: str (persona inside the walls), spare: bool (S)",
+         "KG0203"),
+    Kind("assault", Phase.MOVE, "KA | KTn | KTnnnn  [S]", "target: 'walls' | 'tower', tower: int | None (KTn), "
+         "occupant: str | None (KTnnnn: the tower he is in), spare: bool (S)", "KA"),
+    Kind("siege", Phase.MOVE, "KS | KSX", "lift: bool (KSX lifts his siege)", "KS"),
+    Kind("bombard", Phase.MOVE, "KBqqq", "qty: int (cannons bombarding the location he besieges)", "KB10"),
+    Kind("naval_bombardment", Phase.OTHER, "KVALL | KVffff/ffff...", "targets: list[str] (['ALL'] or up to seven "
+         "families): his cannons fire at their ships next month", "KVALL"),
+    Kind("crops", Phase.OTHER, "KCqqq", "qty: int (troops destroying grain crops, August)", "KC500"),
+    Kind("raze", Phase.OTHER, "KRiiiiiiiiqqq", "item: str (a troop type, crew or slaves), qty: int", "KRslave500"),
+    Kind("alliance", Phase.OTHER, "KLffff | KXffff", "family: str, allied: bool (KL declares, KX discontinues)",
+         "KLDORIA"),
+    Kind("no_support", Phase.OTHER, "KO", "(none): no automatic support between garrison and tenant's family this "
+         "month", "KO"),
+    Kind("assassinate", Phase.OTHER, "KKnnnn", "target: str (persona)", "KK0203"),
+    Kind("duel", Phase.OTHER, "KDnnnn", "target: str (persona challenged)", "KD0203"),
+    Kind("dispose", Phase.OTHER, "Zpiiiiiiiiqqq", "place: str (1 left wing, 2 left, 3 center, 4 right, 5 right wing, "
+         "6 reserves; N, E, S, W walls), item: str (troops, guns or ships), qty: int", "Z3pikeman200"),
+    Kind("post", Phase.OTHER, "ZPp", "place: str (his own division or wall, as for Z)", "ZP3"),
     Kind("ask_address", Phase.OTHER, "?Affff", "target_family: str", "?ABORGIA", family_level=True),
     Kind("ask_depth", Phase.OTHER, "?Dllll", "location: str", "?DVenice", family_level=True),
     Kind("ask_coordinates", Phase.OTHER, "?Cllll", "location: str", "?CVenice", family_level=True),

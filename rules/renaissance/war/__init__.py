@@ -1,0 +1,25 @@
+"""Renaissance at war: the rules sections THE SWORD GARRISONS to NAVAL BATTLES, MAINTENANCE's war side, CONFLICT
+ORDERS, CREDIT, and Appendices A (the war skills), D, E and F.
+
+Battles, sieges, assaults and naval battles are formulas, not dice: nothing in this package draws from the RNG.
+The readings (RW-OQ-01 to RW-OQ-48 of the rules' open points) are in docs/renaissance/war.md.
+
+The package, by what each module holds:
+
+- arith.py      the one rounding convention of every war step (RW-OQ-01)
+- ranks.py      the feudal rank table and the Islamic retreat values (THE HIERARCHIES), the retreat point
+- morale.py     morale: combining, the end-of-stage change, bonuses, alcohol, multipliers
+- forces.py     what a battle is fought with (Contingent, Side) and what it gives back (BattleResult)
+- field.py      FIELD BATLE and Appendix D
+- urban.py      URBAN BATTLE
+- assault.py    assaults of walls and towers, Appendix E, the urban prelude of a tower assault
+- naval.py      NAVAL BATTLES and Appendix F; naval bombardment
+- siege.py      SIEGE, SIEGE BOMBARDMENT, siege attrition, CROP DESTRUCTION, RAZING OF FORTIFICATIONS
+- raising.py    garrisons, feudal levies, professional soldiers, mercenaries' morale
+- control.py    tenancy, feudatory and sovereignty transfers, DE FACTO CONTROL, looting, TOWERS
+- intrigue.py   ASSASSINATION and DUELING
+- conflict.py   who fights whom: attack orders, interception, sieges crossed, alliances, the 20-to-1 rule, the
+                twenty stages, applying a battle's result to the state, conflict fees and CREDIT
+- orders.py     the war codes: parsing, checking, the words the ack and printout use
+- reports.py    battle reports for printouts and the newsletter
+"""
