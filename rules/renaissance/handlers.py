@@ -28,7 +28,7 @@ from . import (
 )
 from .engine import Action, Handler
 from .orderkinds import BY_KIND
-from .war import conflict, control, intrigue, raising, siege
+from .war import conflict, control, intrigue, naval, raising, siege
 
 HANDLERS: dict[str, Handler] = {
     # COMMERCE: transfers, sales to the locals' demand, purchases from their supply.
@@ -97,7 +97,7 @@ HANDLERS: dict[str, Handler] = {
     "assault": conflict.assault,
     "siege": siege.siege,
     "bombard": siege.bombard,
-    "naval_bombardment": conflict.naval_bombardment,
+    "naval_bombardment": naval.naval_bombardment,
     "crops": siege.crops,
     "raze": siege.raze,
     "alliance": conflict.alliance,

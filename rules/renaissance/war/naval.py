@@ -4,7 +4,13 @@ Work in progress: every function below is a stand-in until its rules are built."
 
 from __future__ import annotations
 
-from ..engine import Ctx
+from typing import Any
+
+from ..engine import Ctx, Outcome, Persona, fail
+
+
+def naval_bombardment(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    return fail("not carried out yet: this part of the war rules is being built")
 
 
 def naval_bombardments(ctx: Ctx) -> None:
