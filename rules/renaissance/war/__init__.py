@@ -20,6 +20,8 @@ The package, by what each module holds:
 - intrigue.py   ASSASSINATION and DUELING
 - conflict.py   who fights whom: attack orders, interception, sieges crossed, alliances, the 20-to-1 rule, the
                 twenty stages, applying a battle's result to the state, conflict fees and CREDIT
+- limits.py     what a persona may still do this month once a war order bound him (pins, battles, stages)
+- fees.py       CONFLICT ORDERS fees and CREDIT for conflict orders
 - orders.py     the war codes: parsing, checking, the words the ack and printout use
 - reports.py    battle reports for printouts and the newsletter
 """
