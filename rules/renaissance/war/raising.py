@@ -221,17 +221,20 @@ def refresh_pool(ctx: Ctx, location: dict[str, Any]) -> dict[str, int]:
     if isinstance(record, dict) and record.get("turn") == ctx.turn:
         return record
     last = int(record.get("available", 0)) if isinstance(record, dict) and record.get("turn") == ctx.turn - 1 else 0
-    fresh = gain(Fraction(int(location.get("population", 0)) * RECRUIT_PERCENT, 100))
+    # Rounded down (a gain), in whole numbers: this runs for every location every month.
+    fresh = max(0, int(location.get("population", 0))) * RECRUIT_PERCENT // 100
     location["recruits"] = {"turn": ctx.turn, "available": fresh + min(CARRYOVER_CAP, max(0, last))}
     return location["recruits"]
 
 
+def _troop_holding(persona: Persona) -> dict[str, int]:
+    assets = persona.get("assets") or {}
+    return {t: n for t in ENLISTMENT if (n := int(assets.get(t, 0))) > 0}
+
+
 def note_holdings(ctx: Ctx) -> None:
     """The 20% base: every living persona's professional troop types as the month's orders begin."""
-    ctx.scratch[_BASE] = {
-        pid: {t: _held(p, t) for t in ENLISTMENT if _held(p, t)}
-        for pid, p in ctx.state["personae"].items() if p.get("alive", True)
-    }
+    ctx.scratch[_BASE] = {pid: _troop_holding(p) for pid, p in ctx.state["personae"].items() if p.get("alive", True)}
 
 
 def recruit_pools(ctx: Ctx) -> None:
@@ -247,7 +250,7 @@ def base_holding(ctx: Ctx, persona: Persona, kind: str) -> int:
     the holding at his first recruiting order of the month stands for it, and is kept for the month."""
     base = ctx.scratch.setdefault(_BASE, {})
     if persona["id"] not in base:
-        base[persona["id"]] = {t: _held(persona, t) for t in ENLISTMENT if _held(persona, t)}
+        base[persona["id"]] = _troop_holding(persona)
     return int(base[persona["id"]].get(kind, 0))
 
 
