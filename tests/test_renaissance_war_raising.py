@@ -518,3 +518,17 @@ def test_the_month_step_covers_every_location_of_the_small_world() -> None:
     # Genoa 6,000.
     assert {n: loc["recruits"]["available"] for n, loc in state["locations"].items()} == \
         {"Florence": 7000, "Pisa": 1000, "Livorno": 300, "Genoa": 6000}
+
+
+def test_mercenaries_are_maintained_as_their_type_garrisons_and_light_cavalry_not_rw_oq_44() -> None:
+    p = persona(morale=500, assets={"ducats": 10000, "light cavalry": 30})
+    pisa = town(garrison=500, supplied={"pikeman": {"qty": 100, "price": 40, "bq": 0.01}})
+    ctx = ctx_of([p], [pisa], turn=4, month=4)
+    assert buy(ctx, p, {"item": "pikeman", "qty": 10}).ok  # 400 ducats: 9,600 left
+    p["assets"]["ducats"] = 100
+    may = ctx_of([p], [pisa], turn=5, month=5)
+    upkeep.maintenance(may)
+    # May: 10 pikemen x 10 ducats = 100 paid; light cavalry are in no month's list; "They [garrison troops]
+    # require no maintenance": the garrison of 500 is untouched.
+    assert p["assets"] == {"ducats": 0, "light cavalry": 30, "pikeman": 10}
+    assert pisa["garrison"] == 500
