@@ -149,7 +149,8 @@ def recruit_garrison(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcom
     _take(persona, SMALL_ARMS, n)
     location["garrison"] = garrison + n
     recruited[name] = recruited.get(name, 0) + n
-    cut = f" (cut from {wanted:,}: 5% and 0.5% of the population)" if n < wanted else ""
+    cut = (f" (cut from {wanted:,}: at most {total_cap:,}, 5% of the population, and {month_cap:,} a month, 0.5%)"
+           if n < wanted else "")
     return done(f"recruited {n:,} garrison troops at {name}{cut}, given {n:,} small arms; garrison now "
                 f"{location['garrison']:,}")
 
