@@ -137,7 +137,7 @@ def test_troops_from_outside_the_walls_need_the_receivers_ingress_c3() -> None:
     florence["ingress_denied"] = []
     assert transfer(ctx, outside, {"to": "0201", "item": "archer", "qty": 10}).ok
     # Under siege neither troops nor food pass the walls inwards; other goods do.
-    florence["siege"] = {"besieger": "0301"}
+    florence["siege"] = {"besieger": "0301", "ordered": 0, "since": 1, "months": 0, "blocked": []}  # in effect
     assert not transfer(ctx, outside, {"to": "0201", "item": "archer", "qty": 10}).ok
     assert not transfer(ctx, outside, {"to": "0201", "item": "grain", "qty": 10}).ok
     assert transfer(ctx, outside, {"to": "0201", "item": "ducats", "qty": 10}).ok

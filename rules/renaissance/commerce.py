@@ -14,6 +14,7 @@ from .engine import Ctx, Outcome, Persona, done, fail
 from .guild import RANKS, merchant_rank
 from .items import ALL_ITEMS, CLASS_CODES, CLASSES, DUCATS, TROOPS, item_by_code
 from .walls import has_ingress, trade_refusal
+from .war.morale import MORALE_MEN, receive, settle
 
 LOCALS = "9999"
 _SCRATCH = "commerce"
@@ -22,6 +23,10 @@ _SCRATCH = "commerce"
 PREMIUM_STEP = {1: 10, 2: 20, 3: 30}  # percent of the base price per type after the first
 SOLD_OUT_SHARE = {1: 1, 2: 2, 3: 3}  # percent of BQ x population he may buy of a sold-out good
 SOLD_OUT_PRICE = {1: 10, 2: 5, 3: 2}  # times the normal price
+
+# MERCENARIES: "The initial morale of pikemen is 500. All other mercenaries have an initial morale of 200."
+MERCENARY_MORALE = {"pikeman": 500}
+MERCENARY_DEFAULT_MORALE = 200
 
 
 def half_up(num: int | Fraction, den: int = 1) -> int:
@@ -34,10 +39,21 @@ def quota(market: dict[str, Any], population: int) -> Fraction:
     return Fraction(str(market.get("bq", 0))) * population
 
 
-def _item(name: Any) -> str | None:
+def item_named(name: Any) -> str | None:
+    """The canonical item an order writes, as a name or an order code ("saltfish", "heavycav", "qqq")."""
     if not isinstance(name, str):
         return None
     return name if name in ALL_ITEMS else item_by_code(name)
+
+
+def under_siege(location: dict[str, Any], turn: int) -> bool:
+    """A siege is in effect from the turn it takes effect ("since", set the month after the order) while the record
+    stands (docs/renaissance-state.md, War); an order not yet in effect besieges nothing (C3)."""
+    siege = location.get("siege")
+    if not isinstance(siege, dict):
+        return False
+    since = siege.get("since")
+    return since is not None and int(since) <= turn
 
 
 def _scratch(ctx: Ctx) -> dict[str, Any]:
@@ -98,7 +114,7 @@ def pay_tariff(ctx: Ctx, name: str, amount: int, what: str) -> str:
 
 
 def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
-    item = _item(args.get("item"))
+    item = item_named(args.get("item"))
     qty = int(args.get("qty", 0))
     to = str(args.get("to", ""))
     if item is None:
@@ -111,6 +127,8 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail(f"has only {held} {item}, cannot transfer {qty}")
     if to == LOCALS:
         _take(persona, item, qty)
+        if item in MORALE_MEN:
+            settle(persona)  # "When a persona controls neither troops, nor crew, his morale rating is zero."
         return done(f"gave {qty} {item} to the locals")
     other = ctx.persona(to)
     if other is None or not other.get("alive", True) or to == persona["id"]:
@@ -128,15 +146,20 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         # C3: troops (and food) crossing the walls inwards.
         if item in TROOPS and not has_ingress(location, other.get("family", "")):
             return fail(f"{other['name']} is inside the walls without ingress and cannot receive troops from outside")
-        if location.get("siege") and (item in TROOPS or item in CLASSES["food"]):
+        if under_siege(location, ctx.turn) and (item in TROOPS or item in CLASSES["food"]):
             return fail(f"{location['name']} is under siege: no troops or food may be passed inside the walls")
+    if item in MORALE_MEN:
+        # C15: the men bring the giver's morale into the receiver's weighted average (MORALE).
+        receive(other, qty, int(persona.get("morale", 0)))
     _take(persona, item, qty)
     _give(other, item, qty)
+    if item in MORALE_MEN:
+        settle(persona)
     return done(f"transferred {qty} {item} to {other['name']}")
 
 
 def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
-    item = _item(args.get("item"))
+    item = item_named(args.get("item"))
     cls = args.get("cls", "")
     cls = CLASS_CODES.get(cls, cls) if cls not in CLASSES else cls
     qty = int(args.get("qty", 0))
@@ -185,7 +208,7 @@ def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 
 def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
-    item = _item(args.get("item"))
+    item = item_named(args.get("item"))
     qty = int(args.get("qty", 0))
     if item is None:
         return fail(f"no such item {args.get('item')!r}")
@@ -225,6 +248,9 @@ def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if _assets(persona).get(DUCATS, 0) < cost + tariff:
         return fail(f"cannot afford {bought} {item}: {cost + tariff} ducats needed")
     _take(persona, DUCATS, cost + tariff)
+    if item in TROOPS:
+        # C16, MERCENARIES: bought soldiers join at their starting morale by weighted average (RW-OQ-12).
+        receive(persona, bought, MERCENARY_MORALE.get(item, MERCENARY_DEFAULT_MORALE))
     _give(persona, item, bought)
     if surcharged:
         _scratch(ctx)["sold_out"][persona["id"]] = (item, prior_qty + bought)

@@ -24,6 +24,7 @@ from typing import Any
 from .calendar import MONTHS
 from .engine import Ctx, Persona
 from .items import DUCATS
+from .war.morale import settle
 
 DUCATS_PER_MAN = 10
 ATTRITION_PERCENT = 20
@@ -173,6 +174,8 @@ def _summary(persona: Persona, month: int, rec: dict[str, Any]) -> str:
 def _record(ctx: Ctx, persona: Persona, rec: dict[str, Any]) -> None:
     rec["month"] = ctx.month
     ctx.scratch.setdefault("maintenance", {})[persona["id"]] = rec
+    if any(r["lost"] for r in rec["units"].values()):
+        settle(persona)  # MORALE: "When a persona controls neither troops, nor crew, his morale rating is zero."
     if rec["units"]:
         ctx.tell(persona["family"], _summary(persona, ctx.month, rec))
 
