@@ -265,6 +265,27 @@ def test_walls_emptied_their_persona_dies_half_the_defenders_move_and_the_bonus(
     assert r.outcome == "the defenders were eliminated: the assaulter takes the fortification"
 
 
+def test_when_the_defending_commander_dies_his_rank_no_longer_holds_them() -> None:
+    a = side(ATTACKER, troop("A", {"auxiliary": 30000}, 900), dispositions=[at("north", 29990), at("east", 10)])
+    d = side(DEFENDER, troop("D", {"auxiliary": 120}, 350), troop("D2", {"auxiliary": 10}, 350), value=100,
+             dispositions=[at("north", 120), at("east", 10)], places={"D2": "east"})
+    r = assault.walls(a, d, far=0, fas=100, retreat_room=100)
+    # Stage 2: North 120 x 4 x .35 x .1 = 16.8 -> 17; East 10 x .14 = 1.4 -> 2. A: 38 -> -7: 893; D: +4: 354.
+    # Stage 3: North: 1% of 29,973 -> 299 climb; 120 x .354 x .4 = 16.99 -> 17 on the top; 282 x .5 x .893 =
+    #   125.9 -> 126: the North's 120 are gone, and D, the commander, with them. East: no climber; 10 x .354 x .4
+    #   = 1.42 -> 2 at the foot. D: 2 x 120 - 19 = 221 -> -15: 339. With D alive, 339 + 100 = 439 would hold; dead,
+    #   his forces hold only "until their morale goes below 400": the East's 10 go into the tower (they fit).
+    assert r.stages[2].morale[DEFENDER] == 339
+    assert r.dead == ["D"] and r.stages_fought == 3
+    assert r.retreated == DEFENDER and r.victor == ATTACKER
+    assert r.morale[ATTACKER] == 903  # 893 + 9 (2 x 19 - 120 = -82) = 902, + 1 for 120 defenders eliminated
+    # The commander on the East instead, D2 on the North: D2 dies, D's 100 still count, no retreat at Stage 3.
+    d.places = {"D": "east", "D2": "north"}
+    r = assault.walls(a, d, far=0, fas=100, retreat_room=100)
+    assert r.stages[2].morale[DEFENDER] == 339 and r.stages_fought > 3
+    assert r.dead[0] == "D2"
+
+
 def test_a_small_assault_end_to_end() -> None:
     a = side(ATTACKER, troop("A", {"auxiliary": 500}, 600))
     d = side(DEFENDER, troop("D", {"auxiliary": 3}, 100, cannon=1, gunnery=500, goods={"ducats": 100}))
@@ -352,6 +373,15 @@ def test_a_tower_with_no_one_outside_has_no_prelude() -> None:
     # The assault begins at once with Stage 1 (no effect); Stage 2: 20 x 4 x .5 x .1 = 4; A: 8 -> -3: 402.
     assert r.stages[0].name == "cannon" and r.stages[1].losses[ATTACKER] == {"auxiliary": 4}
     assert r.stages[1].morale[ATTACKER] == 402
+
+
+def test_a_tower_no_one_defends_falls_after_its_first_stage() -> None:
+    a = side(ATTACKER, troop("A", {"auxiliary": 100}, 500))
+    d = side(DEFENDER, troop("D", {}, 0, goods={"ducats": 40}), troop("tower:Pisa:1", {"garrison": 0}, 500,
+                                                                         persona=False))
+    r = assault.tower(a, d, fas=100, room=20)
+    assert [s.name for s in r.stages] == ["cannon"]
+    assert r.victor == ATTACKER and r.dead == ["D"] and r.captured == {"ducats": 40}
 
 
 def test_an_attacker_breaking_in_the_prelude_leaves_town() -> None:

@@ -220,16 +220,17 @@ def strike(inflicter: Force, target: Force, report: StageReport, *, exposed: dic
         report.lines.append(f"{who.capitalize()} has no one left to fight.")
         return 0
     pool = target.men if exposed is None else exposed
+    men = strength(inflicter.men)
     m = inflicter.morale * inflicter.factor
-    amount = strength(inflicter.men) * m * URBAN_RATE
+    amount = men * m * URBAN_RATE
     lost, _ = take_losses(pool, amount, halve_heavy_cavalry=True)
     remove(target.men, lost)
     if exposed is not None:
         remove(exposed, lost)
     factor = f" x {fmt(inflicter.factor)}" if inflicter.factor != 1 else ""
-    report.lines.append(f"{who.capitalize()} ({fmt(strength(inflicter.men))} fighting, morale "
-                        f"{inflicter.morale}{factor}) inflicts {fmt(strength(inflicter.men))} x "
-                        f"{fmt(m)}/10,000 = {fmt(amount)} casualties: {NAMES[target.role]} loses {describe(lost)}.")
+    report.lines.append(f"{who.capitalize()} ({fmt(men)} fighting, morale {inflicter.morale}{factor}) inflicts "
+                        f"{fmt(men)} x {fmt(m)}/10,000 = {fmt(amount)} casualties: {NAMES[target.role]} loses "
+                        f"{describe(lost)}.")
     losses = report.losses.setdefault(target.role, {})
     for t, n in lost.items():
         losses[t] = losses.get(t, 0) + n
