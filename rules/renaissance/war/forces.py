@@ -156,6 +156,10 @@ class BattleResult:
     morale_start: dict[str, int] = field(default_factory=dict)  # role -> morale the side started with
     stages_fought: int = 0  # counts toward the twenty stages of the initiator (BATTLE)
     notes: list[str] = field(default_factory=list)
+    # Assaults: an entirely eliminated assaulter's assets go to the de facto controller when present, else to
+    # "the defending persona with the greatest number of troops under his control" (Appendix E): that persona
+    # (alive, troops after the battle), or None ("the assets cease to be game factors"). conflict.py decides.
+    receiver: str | None = None
 
     def losses(self, role: str) -> dict[str, int]:
         """Everything a side lost over the whole battle (captured items included)."""
