@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from maild.ruleset import SetupError
 from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.war import control, limits
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, StageReport
-from tests.renaissance_fixtures import month_ctx
+from tests.renaissance_fixtures import month_ctx, small_setup
 
 FAMILIES = ("MEDICI", "DORIA", "SFORZA", "BORGIA", "ORSINI")
 
@@ -610,3 +612,38 @@ def test_the_standing_order_to_stay_out_of_towers_is_reversed_only_in_a_later_mo
     ctx.scratch.clear()  # next month
     assert not control.towers(ctx, p, {"outside": True}).ok  # already standing
     assert control.towers(ctx, p, {"outside": False}).ok and p["outside_towers"] is False
+
+
+# ---- the setup: the war's persona keys (docs/renaissance-state.md, War) ---------------------------------------------
+
+def war_setup(**keys: Any) -> dict[str, Any]:
+    setup = small_setup()
+    setup["families"][0]["personae"][0].update(keys)  # 0101 Piero de' Medici, a Catholic
+    return setup
+
+
+def test_the_setup_accepts_allies_and_the_standing_order_to_stay_out_of_towers() -> None:
+    state = new_game(war_setup(allies=["doria"], outside_towers=True))
+    piero = state["personae"]["0101"]
+    assert piero["allies"] == ["DORIA"] and piero["outside_towers"] is True
+    assert "allies" not in state["personae"]["0102"]  # absent reads as the default: none
+
+
+def test_the_setup_refuses_unknown_allies_more_than_six_and_a_bad_standing_order() -> None:
+    with pytest.raises(SetupError, match="allies names 'BORGIA', which is not a family"):
+        new_game(war_setup(allies=["BORGIA"]))
+    with pytest.raises(SetupError, match="up to 6"):  # ALLIANCE: "up to six families"
+        new_game(war_setup(allies=["DORIA", "MEDICI", "A", "B", "C", "D", "E"]))
+    with pytest.raises(SetupError, match="outside_towers must be true or false"):
+        new_game(war_setup(outside_towers="yes"))
+
+
+def test_the_setup_takes_a_bonus_city_only_for_a_shia_or_sunni_and_only_a_location() -> None:
+    with pytest.raises(SetupError, match="bonus_city is for Shia or Sunni"):
+        new_game(war_setup(bonus_city="Pisa"))
+    setup = war_setup(bonus_city="pisa")
+    setup["families"][0]["religion"] = "sunni"
+    assert new_game(setup)["personae"]["0101"]["bonus_city"] == "Pisa"  # any spelling the orders accept
+    setup["families"][0]["personae"][0]["bonus_city"] = "Atlantis"
+    with pytest.raises(SetupError, match="bonus_city 'Atlantis' is not a location"):
+        new_game(setup)
