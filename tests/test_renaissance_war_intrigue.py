@@ -1,4 +1,4 @@
-"""ASSASSINATION and DUELING (war/intrigue.py, Appendix A; RW-OQ-46, RW-OQ-47 and readings C13-C16 of
+"""ASSASSINATION and DUELING (war/intrigue.py, Appendix A; RW-OQ-46, RW-OQ-47 and readings C14-C16 of
 docs/renaissance/war.md, section "control"). Figures worked by hand from the rules' words."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """ASSASSINATION and DUELING (Appendix A): the orders record the attempts and challenges as they run; the month's
-steps after every order decide them (RW-OQ-46, RW-OQ-47; readings C13... in docs/renaissance/war.md, "control").
+steps after every order decide them (RW-OQ-46, RW-OQ-47; readings C14-C16 in docs/renaissance/war.md,
+"control").
 
 The order of the popularity movements of dueling (reading C16):
 1. each challenge, when its order runs: the challenged loses 12 points at once (what he has, if fewer), and the
