@@ -452,8 +452,6 @@ def loot(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if ctx.start_location.get(pid, where) != where or ctx.start_inside.get(pid, persona.get("inside")) != bool(
             persona.get("inside")):
         return fail("he has moved this month: troops ordered to loot may not move")
-    if why := limits.pinned(ctx, pid):
-        return fail(f"he may not loot: {why}")
     if limits.has_fought(ctx, pid):
         return fail("he executed battle orders this month and may execute no other orders")
     soldiers = _troops(persona)
