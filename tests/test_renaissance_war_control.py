@@ -473,6 +473,18 @@ def test_a_looter_with_no_soldiers_loots_nothing() -> None:
     assert pisa(ctx)["wealth"] == 150
 
 
+def test_a_looter_who_moved_or_fought_may_not_loot_but_one_held_in_place_may() -> None:
+    moved = looter()
+    moved.state["personae"]["0201"]["inside"] = False  # he began the month inside the walls: he has moved
+    assert not loot(moved).ok and pisa(moved)["wealth"] == 150
+    fought = looter()
+    limits.fought(fought, "0201")  # "may not execute other orders subsequently ... after having executed battle orders"
+    assert not loot(fought).ok
+    held = looter()
+    limits.pin(held, "0201", "he is attempting an assassination")  # held at his location: looting moves nothing
+    assert loot(held).ok
+
+
 @pytest.mark.parametrize(("loyalty", "after"), [
     (150, 50),   # 50% of 150 = 75 < 100: the greater is 100 -> 50
     (301, 150),  # 50% of 301 = 150.5 -> 151 (a loss, up) > 100 -> 150
