@@ -659,3 +659,24 @@ def test_the_setup_takes_a_bonus_city_only_for_a_shia_or_sunni_and_only_a_locati
     setup["families"][0]["personae"][0]["bonus_city"] = "Atlantis"
     with pytest.raises(SetupError, match="bonus_city 'Atlantis' is not a location"):
         new_game(setup)
+
+
+# ---- through the month -----------------------------------------------------------------------------------------------
+
+def test_a_month_carries_out_an_office_transfer_after_every_order() -> None:
+    import random
+
+    from maild.ruleset import Order, PlacedOrder
+    from maild_rules.renaissance.execute import run_month
+    from tests.renaissance_fixtures import small_state
+
+    # Pisa (small world): sovereign 0101 Piero, no feudatory, no tenant, so no de facto controller: feudatory
+    # status needs the sovereign's order alone (reading C3). Loyalty 300 -> 150.
+    args = {"office": "feudatory", "to": "0202", "location": "Pisa", "family": "MEDICI", "player": "LMD",
+            "persona": "0101", "start": "Florence"}
+    orders = {"LMD": [PlacedOrder(Order(1, "OF0202Pisa", "transfer_office", args, "OF0202Pisa"), 1)]}
+    result = run_month(small_state(), 1, orders, random.Random(1))
+    assert result.outcomes["MEDICI"][0]["ok"]
+    pisa_after = result.ctx.state["locations"]["Pisa"]
+    assert pisa_after["offices"]["feudatory"] == "0202" and pisa_after["loyalty"] == 150
+    assert any("Feudatory status of Pisa passes" in n for n in result.ctx.news)

@@ -229,3 +229,38 @@ def test_a_challenged_persona_with_little_popularity_loses_what_he_has() -> None
     ctx = world([persona("0101", "MEDICI", popularity=300), persona("0201", "DORIA", popularity=5)])
     assert kd(ctx, "0101", "0201").ok
     assert (pop(ctx, "0101"), pop(ctx, "0201")) == (302, 0)
+
+
+# ---- through the month -----------------------------------------------------------------------------------------------
+
+def test_a_month_settles_duels_and_assassinations_after_every_order() -> None:
+    import random
+
+    from maild.ruleset import Order, PlacedOrder
+    from maild_rules.renaissance.execute import run_month
+    from tests.renaissance_fixtures import small_state
+
+    state = small_state()
+    state["players"]["ADR"]["account"]["balance"] = 100.0  # CREDIT: the month's fees prepaid
+    piero, domenico = state["personae"]["0101"], state["personae"]["0202"]
+    piero["skills"]["dueling"] = 100
+    domenico["skills"].update({"dueling": 300, "assassination": 500})
+    # Giovanni, a Medici, would be in the sovereign's (his brother's) Palazzo Vecchio, beyond an assassin's reach
+    # (reading C12): he stays out of all towers.
+    state["personae"]["0102"]["outside_towers"] = True
+
+    def placed(player: str, family: str, pid: str, kind: str, target: str, seq: int) -> PlacedOrder:
+        args = {"target": target, "family": family, "player": player, "persona": pid, "start": "Florence"}
+        return PlacedOrder(Order(1, f"{kind} {target}", kind, args, f"{kind} {target}"), seq)
+
+    orders = {"LMD": [placed("LMD", "MEDICI", "0101", "duel", "0202", 1)],
+              "ADR": [placed("ADR", "DORIA", "0202", "duel", "0101", 2),
+                      placed("ADR", "DORIA", "0202", "assassinate", "0102", 2)]}
+    after = run_month(state, 1, orders, random.Random(1)).ctx.state
+    # Piero 420, Domenico 250. Piero's challenge: Domenico 238, Piero 426. Domenico's: Piero 414, Domenico 244.
+    # The duel: Domenico wins (300 > 100); disparity 200, 20% = 40: Piero 374, Domenico 244 + 20 = 264.
+    assert (after["personae"]["0101"]["popularity"], after["personae"]["0202"]["popularity"]) == (374, 264)
+    # Giovanni (assassination 0, no troops: defence 0) dies to 500 > 0; succession replaces him.
+    giovanni = after["personae"]["0102"]
+    assert giovanni["predecessors"][-1]["died"] == "assassinated at Florence"
+    assert [e["amount"] for e in after["players"]["ADR"]["account"]["history"] if e["kind"] == "conflict"] == [-5.0]
