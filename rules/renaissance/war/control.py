@@ -305,7 +305,7 @@ def set_controller(ctx: Ctx, where: str, pid: str) -> None:
     ctx.publish(f"{_who(ctx.state, pid)} takes de facto control of {where}{also}.")
 
 
-def _troops(persona: Persona | None) -> int:
+def troops_of(persona: Persona | None) -> int:
     """Troops he controls: the six troop types; crew are not troops, garrisons are no one's assets."""
     if persona is None:
         return 0
@@ -326,6 +326,11 @@ def _garrison_eliminated(result: BattleResult) -> str | None:
         if started > 0 and left == 0:
             return role
     return None
+
+
+# Battles fought "inside the location": inside the walls (urban), at them from within (assault of the walls), or
+# at a tower (reading C8). A field battle is "fought outside of fortifications".
+INSIDE_BATTLES = ("urban", "assault", "tower")
 
 
 def _dfc_defeated(ctx: Ctx, where: str, result: BattleResult | None, role: str, kind: str) -> str | None:
@@ -351,11 +356,6 @@ def _dfc_defeated(ctx: Ctx, where: str, result: BattleResult | None, role: str, 
     if lost > lost_by_opponent and not took_tower:
         return f"greater losses ({lost} men against {lost_by_opponent}) in battle inside the location"
     return None
-
-
-# Battles fought "inside the location": inside the walls (urban), at them from within (assault of the walls), or
-# at a tower (reading C8). A field battle is "fought outside of fortifications".
-INSIDE_BATTLES = ("urban", "assault", "tower")
 
 
 def control_after_battle(ctx: Ctx, where: str, result: BattleResult | None, attacker_pid: str | None,
@@ -396,8 +396,8 @@ def control_after_battle(ctx: Ctx, where: str, result: BattleResult | None, atta
         if (kind == "urban" and tenant and defender_pid == tenant and int(location.get("garrison", 0)) == 0
                 and attacker_pid is not None):
             attacker = state["personae"].get(attacker_pid)
-            if _inside(attacker, where) and _troops(attacker) > (
-                    _troops(state["personae"].get(tenant)) if _inside(state["personae"].get(tenant), where) else 0):
+            if _inside(attacker, where) and troops_of(attacker) > (
+                    troops_of(state["personae"].get(tenant)) if _inside(state["personae"].get(tenant), where) else 0):
                 return winner(attacker_pid)
         return None
     controller = holder(location, "dfc")
@@ -454,7 +454,7 @@ def loot(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail("he has moved this month: troops ordered to loot may not move")
     if limits.has_fought(ctx, pid):
         return fail("he executed battle orders this month and may execute no other orders")
-    soldiers = _troops(persona)
+    soldiers = troops_of(persona)
     if soldiers <= 0:
         return fail(f"he has no soldiers to loot {where} with (crew do not loot)")
     if looted(ctx, pid):

@@ -17,11 +17,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine import Ctx, Outcome, Persona, State, add_rating, done, fail
-from ..items import TROOPS
 from ..offices import held_by
 from . import fees, limits
 from .arith import gain, loss
-from .control import tower_of
+from .control import tower_of, troops_of
 from .ranks import outranks
 
 _ATTEMPTS = "war.intrigue.attempts"  # victim pid -> [assassin pids], in the order the attempts ran
@@ -96,8 +95,7 @@ def assassinate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 def assassination_defence(victim: Persona) -> int:
     """His assassination rating plus the troops under his control (RW-OQ-46: garrison troops excluded, crew are
     not troops, troops in a tower count)."""
-    assets = victim.get("assets") or {}
-    return _skill(victim, "assassination") + sum(int(assets.get(t, 0)) for t in TROOPS)
+    return _skill(victim, "assassination") + troops_of(victim)
 
 
 def settle_assassinations(ctx: Ctx) -> None:
