@@ -52,7 +52,10 @@ GAME_KEYS = {"start", "pope"}
 PLAYER_KEYS = {"code", "name", "email", "password", "balance"}
 FAMILY_KEYS = {"name", "number", "player", "religion", "origin", "personae"}
 PERSONA_KEYS = {"id", "name", "female", "age", "religion", "origin", "popularity", "piety", "morale", "skills",
-                "guild", "titles", "rank", "assets", "location", "inside", "citizenship"}
+                "guild", "titles", "rank", "assets", "location", "inside", "citizenship",
+                "allies", "bonus_city", "outside_towers"}  # the last three: the war's (docs/renaissance-state.md)
+MAX_ALLIES = 6  # ALLIANCE: "A persona may declare himself allied to the members of up to six families."
+BONUS_CITY_RELIGIONS = ("shia", "sunni")  # MORALE: "Shia, or Sunni, sovereigns must have a 'bonus city' on file"
 LOCATION_KEYS = {"name", "aliases", "lat", "lon", "region", "landmass", "population", "wealth", "loyalty",
                  "religion", "harbor", "ferries", "far", "fas", "towers", "garrison", "offices",
                  "magistrate_selection", "see", "ingress_denied", "egress_denied", "supplied", "demanded",
@@ -199,6 +202,7 @@ class _Batch:
         self.all_locations = ChainMap(self.locations, state["locations"])
         self.keys: dict[str, str] = dict(_key_index(state["locations"]))  # location key -> canonical name
         self.location_where: dict[str, str] = {}  # canonical name -> "locations #n (name)", for late messages
+        self.persona_where: dict[str, str] = {}  # persona id -> "families #i (NAME) personae #j (id)"
 
     # Players -------------------------------------------------------------------------------------------------
 
@@ -587,8 +591,36 @@ class _Batch:
         }
         if persona["inside"] is not None:
             persona["inside"] = _bool(p, f"{where}: inside", persona["inside"])
+        self._war_keys(where, family, t, persona)
+        self.persona_where[pid] = where
         self.personae[pid] = persona
         return persona
+
+    def _war_keys(self, where: str, family: dict[str, Any], t: dict[str, Any], persona: dict[str, Any]) -> None:
+        """The war's persona keys, written only when the setup gives them (absent reads as the default: no allies,
+        no bonus city, no standing order to stay out of towers). The allies' families are checked by link_personae
+        once every family is known."""
+        p = self.problems
+        if "allies" in t:
+            allies = list(dict.fromkeys(f.upper() for f in _str_list(p, f"{where}: allies", t["allies"])))
+            if len(allies) > MAX_ALLIES:
+                p.add(f"{where}: allies lists {len(allies)} families; a persona may declare himself allied to the "
+                      f"members of up to {MAX_ALLIES} (ALLIANCE)")
+            persona["allies"] = allies
+        if t.get("bonus_city") is not None:
+            persona["bonus_city"] = self._resolve(where, "bonus_city", t["bonus_city"])
+            if family["religion"] not in BONUS_CITY_RELIGIONS:
+                p.add(f"{where}: bonus_city is for Shia or Sunni personae (MORALE), and this family is "
+                      f"{family['religion']}")
+        if "outside_towers" in t:
+            persona["outside_towers"] = _bool(p, f"{where}: outside_towers", t["outside_towers"])
+
+    def link_personae(self) -> None:
+        """Second pass over new personae: the families named as allies exist."""
+        for pid, persona in self.personae.items():
+            for family in persona.get("allies", ()):
+                if family not in self.all_families:
+                    self.problems.add(f"{self.persona_where[pid]}: allies names {family!r}, which is not a family")
 
     def _playership(self) -> None:
         """PLAYERSHIP: up to seven families per player, all of the same religion."""
@@ -734,6 +766,7 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
     batch.add_locations(locations)
     batch.add_families(setupfile.array_of_tables(problems, doc, "families"))
     batch.link_locations()
+    batch.link_personae()
     batch.requests(locations)
     batch.add_roads(setupfile.array_of_tables(problems, doc, "roads"))
     if not amending:
