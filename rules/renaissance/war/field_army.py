@@ -23,7 +23,12 @@ division (pikemen, for "other infantry"), the crew are out of the class's reach 
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction as F
+
 from .arith import share
+from .forces import ATTACKER, DEFENDER, Side
 
 HEAVY = "heavy cavalry"
 UNHORSED = "unmounted heavy cavalry"
@@ -127,5 +132,82 @@ _PLURALS = {PIKE: "pikemen", ARCHER: "archers", ARQUEBUSIER: "arquebusiers", AUX
             "slave": "slaves"}
 
 
-def plural(kind: str, n: int | None = None) -> str:
+def plural(kind: str, n: int | F | None = None) -> str:
     return kind if n == 1 else _PLURALS.get(kind, kind)
+
+
+def count(n: int | F, kind: str) -> str:
+    """"1 cannon", "0.9 falconets", "12 pikemen"."""
+    x = F(n)
+    shown = str(x.numerator) if x.denominator == 1 else f"{float(x):.3f}".rstrip("0").rstrip(".")
+    return f"{shown} {plural(kind, n)}"
+
+
+# ---- a side as the battle moves it ---------------------------------------------------------------------------
+
+ROLE_NAME = {ATTACKER: "the attacker", DEFENDER: "the defender"}
+
+
+@dataclass
+class Army:
+    """One side as the battle moves it."""
+    role: str
+    side: Side
+    divisions: dict[str, Division]
+    morale: int
+    cannon: int
+    falconet: int
+    horsed: dict[str, int]  # cannon, falconet and each good: how many have horses (or need none)
+    horses: int
+    goods: dict[str, int]
+    ships: dict[str, int]
+    slaves: int
+    places: dict[str, str] = field(default_factory=dict)  # persona -> division
+    dead: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return ROLE_NAME[self.role]
+
+    def men(self) -> int:
+        return sum(men(div) for div in self.divisions.values())
+
+    def who(self, pid: str) -> str:
+        return next((c.name for c in self.side.contingents if c.persona == pid), pid)
+
+    def commander_alive(self) -> bool:
+        return self.side.commander is None or self.side.commander not in self.dead
+
+    def factor(self, division: str) -> F:
+        """MORALE's multipliers (RW-OQ-14): the side's, or the commander's own division's while he lives there."""
+        c = self.side.commander
+        if (self.side.commander_factor is not None and c is not None and self.commander_alive()
+                and self.places.get(c) == division):
+            return F(self.side.commander_factor)
+        return F(self.side.factor)
+
+    def retreat_value(self) -> int:
+        """MORALE: "When a persona dies in battle, his forces continue fighting until their morale goes below 400":
+        the rank and popularity count only while the commander lives."""
+        return self.side.retreat_value if self.commander_alive() else 0
+
+
+class Tally:
+    """One stage's losses, by side and item, and the men each side lost (the morale formula's casualties)."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, Counter[str]] = {ATTACKER: Counter(), DEFENDER: Counter()}
+        self.killed = {ATTACKER: 0, DEFENDER: 0}
+
+    def men(self, army: Army, lost: dict[str, int]) -> None:
+        """Men killed; a rider's horse dies with him."""
+        for kind, q in lost.items():
+            self.items[army.role][ITEM_OF[kind]] += q
+            self.killed[army.role] += q
+            if kind in HORSED:
+                self.items[army.role]["horse"] += q
+                army.horses -= q
+
+    def thing(self, army: Army, item: str, q: int) -> None:
+        if q:
+            self.items[army.role][item] += q

@@ -120,6 +120,11 @@ def fmt(x: F | int) -> str:
     return f"{float(x):.3f}".rstrip("0").rstrip(".")
 
 
+def scale_text(morale: int, factor: F) -> str:
+    """M/1000 with the multipliers written out: "2 × 450/1000"."""
+    return f"{morale}/1000" if factor == 1 else f"{fmt(factor)} × {morale}/1000"
+
+
 def shot_text(shot: Shot, scale_text: str) -> str:
     """"pikemen: 0.625 × 20 × 400/500 = 10 (ceiling 10% of 100) → 10 killed (10 pikemen)"."""
     line = shot.line
