@@ -85,7 +85,8 @@ class Battle:
         notes.append(f"{name}: {side.total('horse')} horses: {mounts.heavy} to heavy cavalry, {mounts.riders} "
                      f"auxiliaries made light cavalry, {mounts.cannon} of {army.cannon} cannons, {mounts.falconet} "
                      f"of {army.falconet} falconets, goods carried: "
-                     f"{describe({i: q for i, q in mounts.goods.items() if goods.get(i)})}; {mounts.spare} spare")
+                     f"{describe({i: q for i, q in mounts.goods.items() if goods.get(i)}).replace('nobody', 'none')}; "
+                     f"{mounts.spare} spare")
         if men(held):  # CROP DESTRUCTION: "then added to the Reserves at the start of Stage 1"
             for kind, q in held.items():
                 army.divisions[RESERVES][kind] += q

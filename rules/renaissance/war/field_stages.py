@@ -122,7 +122,7 @@ def cannon_half(firer: Army, target: Army, out: list[str], tally: Tally) -> None
     g = firer.side.gunnery()
     theirs = target.cannon + FALCONET * target.falconet
     out.append(f"{firer.name} fires {count(firer.cannon, 'cannon')} and {count(firer.falconet, 'falconet')} = "
-               f"{fmt(guns)} cannons, gunnery {g}")
+               f"{count(guns, 'cannon')}, gunnery {g}")
     # "If the defender has no more cannons than the attacker, [he] fires all of his cannons at the attacker's
     # cannons ... If [he] has more ..., he fires at the attacker's cannons only a number of cannons equal to
     # the attacker's number of cannons."
