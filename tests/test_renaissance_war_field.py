@@ -755,3 +755,11 @@ def test_a_battle_nobody_can_win_is_broken_off_by_the_engine_s_guard() -> None:
     r = fight(a, d)
     assert r.stages_fought == MAX_STAGES and r.victor is None and r.outcome.startswith("broken off")
     assert r.survivors[ATTACKER]["pikeman"] == 10
+
+
+def test_an_arrangement_may_name_divisions_by_number_and_troops_in_the_plural() -> None:
+    # The Z code numbers the divisions 1 left wing ... 6 reserves (orderkinds.py).
+    assert [fd.place_of(w) for w in ("1", "3", "6", "Left Wing", "reserve", "7")] == [
+        "left wing", "center", "reserves", "left wing", "reserves", None]
+    assert [fd.item_of(w) for w in ("pikemen", "heavycav", "qqq", "Auxiliaries", "cannons", "slave")] == [
+        "pikeman", "heavy cavalry", "arquebusier", "auxiliary", "cannon", None]

@@ -161,8 +161,13 @@ def place_of(word: str) -> str | None:
     return w if w in DIVISIONS else None
 
 
+_PLURAL_ITEMS = {"pikemen": PIKE, "arquebusiers": ARQUEBUSIER, "auxiliaries": AUXILIARY, "archers": ARCHER,
+                 "cannons": "cannon", "falconets": "falconet"}
+
+
 def item_of(word: str) -> str | None:
     w = " ".join(str(word).lower().split())
+    w = _PLURAL_ITEMS.get(w, w)
     if w in ARRANGE_DRAW or w in GUN_ITEMS:
         return w
     if w.startswith(GARRISON):
