@@ -123,6 +123,10 @@ def test_one_besieger_at_a_time() -> None:
     out = siege.siege(ctx, ctx.state["personae"]["0301"], {"lift": False})
     assert not out.ok and "already besieged" in out.text
     assert loc(ctx)["siege"]["besieger"] == "0201"
+    # Once he has marched off, the siege is his no longer: Cesare's order ends it and lays his own.
+    andrea(ctx)["location"] = "Livorno"
+    assert siege.siege(ctx, ctx.state["personae"]["0301"], {"lift": False}).ok
+    assert loc(ctx)["siege"]["besieger"] == "0301" and any("ended" in n for n in ctx.news)
 
 
 def test_a_siege_order_is_charged_one_conflict_fee_and_refused_without_credit() -> None:
@@ -321,7 +325,7 @@ def test_counter_battery_uses_each_owners_gunnery_and_the_guns_before_either_los
     assert andrea(ctx)["assets"]["cannon"] == 113
     assert giuliano(ctx)["assets"]["cannon"] == 59 and ctx.state["personae"]["0101"]["assets"]["cannon"] == 39
     assert "counter-battery of 100 cannons destroyed 4" in out.text
-    assert any("answered the bombardment" in m for m in ctx.messages["MEDICI"])
+    assert any("FAS 500 -> 440; P0103 (0103)'s 60 cannons answered, 1 of them" in m for m in ctx.messages["MEDICI"])
 
 
 def test_counter_battery_fires_with_the_guns_it_had_before_its_own_self_destruction() -> None:

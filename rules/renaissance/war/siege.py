@@ -200,6 +200,8 @@ def siege(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         if holder["id"] == pid:
             return fail(f"he already besieges {where}")
         return fail(f"{where} is already besieged by {persona_name(holder)}: a location has one besieger at a time")
+    if standing:  # its besieger died or left this month: that siege is over before this one is laid
+        _end(ctx, where, _why_not_held(ctx, standing))
     inside = inside_count(ctx, where)
     if _short_of_men(persona, inside):
         return fail(f"siege orders fail when issued by a persona with fewer troops and crew than the total number "
@@ -404,9 +406,13 @@ def _fire(ctx: Ctx, persona: Persona, where: str, location: Location, cannons: i
         for p in inside:
             p["assets"]["cannon"] = _count(p["assets"], "cannon") - result.defenders_lost.get(p["id"], 0)
             fired_cannons(ctx, p)
-            ctx.tell(p["family"], f"{persona_name(p)}'s {defenders[p['id']][0]} cannons answered the bombardment of "
-                                  f"{where} by {persona_name(persona)}: {result.defenders_lost.get(p['id'], 0)} "
-                                  f"self-destructed; the walls' FAS fell from {fas} to {location['fas']}")
+    walls = f"the walls of {where} were bombarded by {persona_name(persona)}: FAS {fas} -> {location['fas']}"
+    for p in personae_inside(ctx, where):
+        answer = ""
+        if far > 0 and p["id"] in defenders:
+            answer = (f"; {persona_name(p)}'s {defenders[p['id']][0]} cannons answered, "
+                      f"{result.defenders_lost.get(p['id'], 0)} of them self-destructed")
+        ctx.tell(p["family"], f"{walls}{answer}")
     cut = f" (he has {cannons} free of the {ordered} ordered)" if cannons < ordered else ""
     counter = (f"; the counter-battery of {sum(c for c, _ in defenders.values())} cannons destroyed "
                f"{result.counter_destroyed}" if far > 0 and defenders else "")
