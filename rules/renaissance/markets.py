@@ -12,8 +12,10 @@ from typing import Any
 
 from .commerce import half_up, quota
 from .engine import Ctx
+from .war import siege
 
 MARCH, SEPTEMBER = 3, 9
+GRAIN = "grain"
 POPULATION_CAP = 250_000
 LOYALTY_MAX = 999  # M4
 
@@ -59,12 +61,26 @@ def march_demand(ctx: Ctx, location: dict[str, Any]) -> None:
         ctx.publish(f"{location['name']}: demand for {', '.join(completed)} renewed")
 
 
+def supply_added(ctx: Ctx, location: dict[str, Any], item: str, market: dict[str, Any]) -> int:
+    """What September adds to a depleted supply: up to BQ x population, but zero at a location "successfully
+    besieged during the June, July and August turns" (FORTIFICATION, SIEGE; RW-OQ-31: every item), and the grain
+    less what troops destroyed in the fields in August (CROP DESTRUCTION), never below zero."""
+    added = max(0, int(quota(market, location.get("population", 0))) - market.get("qty", 0))
+    if siege.besieged_all_summer(location):
+        return 0
+    if item == GRAIN:
+        added = max(0, added - siege.grain_destroyed(location, ctx.year))
+    return added
+
+
 def september_supply(ctx: Ctx, location: dict[str, Any]) -> None:
     population = location.get("population", 0)
     completed = []
     for item, market in sorted(location.get("supplied", {}).items()):
         if _depleted(market, population):
-            market["qty"] = int(quota(market, population))
+            # The siege and crop rules change the quantity added only: the completion's price, loyalty and wealth
+            # changes follow the depletion as usual (docs/renaissance/war.md, siege section).
+            market["qty"] = market.get("qty", 0) + supply_added(ctx, location, item, market)
             market["price"] += price_step(market["price"])
             _add_loyalty(location, 10)
             location["wealth"] = location.get("wealth", 0) + 1
@@ -72,8 +88,13 @@ def september_supply(ctx: Ctx, location: dict[str, Any]) -> None:
         else:
             # M2: the demand side's floor of one ducat holds for supply prices too.
             market["price"] = max(1, market["price"] - price_step(market["price"]))
-    if completed:
+    if siege.besieged_all_summer(location):
+        ctx.publish(f"{location['name']}, besieged through June, July and August, receives no new supply from its "
+                    "locals")
+    elif completed:
         ctx.publish(f"{location['name']}: new supply of {', '.join(completed)}")
+    if destroyed := siege.grain_destroyed(location, ctx.year):
+        ctx.publish(f"{location['name']}: {destroyed} grain of its crops were destroyed in the fields in August")
 
 
 def quota_completions(ctx: Ctx) -> None:
