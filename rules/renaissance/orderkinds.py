@@ -112,7 +112,8 @@ KINDS: tuple[Kind, ...] = (
          "families): his cannons fire at their ships next month", "KVALL"),
     Kind("crops", Phase.OTHER, "KCqqq", "qty: int (troops destroying grain crops, August)", "KC500"),
     Kind("raze", Phase.OTHER, "KRiiiiiiiiqqq", "item: str (a troop type, crew or slaves), qty: int", "KRslave500"),
-    Kind("alliance", Phase.OTHER, "KLffff | KXffff", "family: str, allied: bool (KL declares, KX discontinues)",
+    Kind("alliance", Phase.OTHER, "KLffff | KXffff", "target_family: str (upper case, as written), allied: bool (KL "
+         "declares, KX discontinues)",
          "KLDORIA"),
     Kind("no_support", Phase.OTHER, "KO", "(none): no automatic support between garrison and tenant's family this "
          "month", "KO"),
