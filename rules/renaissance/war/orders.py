@@ -16,6 +16,7 @@ from lark import Token, Tree
 from maild.parsing import OrderError
 
 from .. import items
+from .forces import DIVISIONS, GUNS, WALLS
 
 WAR_KINDS = frozenset({
     "recruit_garrison", "levy", "recruit_soldiers", "morale_bonus", "alcohol", "bonus_city", "transfer_office",
@@ -31,14 +32,12 @@ ALCOHOL = items.CLASSES["alcohol"]
 # RAZING OF FORTIFICATIONS: "his troops, crews and/or slaves".
 RAZERS = (*items.TROOPS, "crew", "slave")
 INFANTRY = ("pikeman", "arquebusier", "archer", "auxiliary")
-GUNS = ("cannon", "falconet")
 PLACEABLE = (*items.TROOPS, "crew", *GUNS, *items.SHIPS)
 # Zp: the six divisions of a field battle (FIELD BATLE), the four walls (ASSAULT). Naval battles use the Left,
 # Center, Right and Reserve (NAVAL BATTLES).
-PLACES = {"1": "left wing", "2": "left", "3": "center", "4": "right", "5": "right wing", "6": "reserves",
-          "N": "north wall", "E": "east wall", "S": "south wall", "W": "west wall"}
+PLACES = {**{str(n): d for n, d in enumerate(DIVISIONS, start=1)}, **{w[0].upper(): f"{w} wall" for w in WALLS}}
 NAVAL_PLACES = ("2", "3", "4", "6")
-WALLS = ("N", "E", "S", "W")
+WALL_PLACES = tuple(w[0].upper() for w in WALLS)
 OFFICE_LETTERS = {"N": "tenant", "F": "feudatory", "V": "sovereign"}
 _LETTER_OF_OFFICE = {v: k for k, v in OFFICE_LETTERS.items()}
 # TOWERS: "freely transferred to any family, or to the location's sovereign, feudatory, tenant, magistrate, bishop
@@ -282,6 +281,26 @@ def _check_disposition(place: str, item: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ code, words
+_SAME_IN_PLURAL = frozenset({"crew", "heavy cavalry", "light cavalry", "small arms", "ducats", "armor", "wine", "beer",
+                             "ale", "spirits", "grain"})
+
+
+def plural(item: str) -> str:
+    """pikemen, auxiliaries, slaves, arquebuses, crew."""
+    if item in _SAME_IN_PLURAL:
+        return item
+    if item.endswith("man"):
+        return f"{item[:-3]}men"
+    if item.endswith("y") and not item.endswith("ey"):
+        return f"{item[:-1]}ies"
+    return f"{item}es" if item.endswith("s") else f"{item}s"
+
+
+def count(n: int, item: str) -> str:
+    """"20 pikemen", "1 galley", "500 slaves": a number of men, guns, ships or goods in the ack's words."""
+    return f"{n} {item if n == 1 else plural(item)}"
+
+
 def _squash(name: str) -> str:
     return name.replace(" ", "")
 
@@ -334,7 +353,7 @@ def format_code(kind: str, a: dict[str, Any]) -> str:
 
 def _place_words(place: str) -> str:
     where = PLACES[place]
-    return f"on the {where}" if place in WALLS else f"in the {where}"
+    return f"on the {where}" if place in WALL_PLACES else f"in the {where}"
 
 
 def _families_words(targets: list[str]) -> str:
@@ -367,19 +386,22 @@ def summary(kind: str, a: dict[str, Any]) -> str:
         office = {"tenant": "the tenancy", "feudatory": "the feudatory status", "sovereign": "the sovereignty"}
         return f"transfer {office[a['office']]} of {a['location']} to {a['to']}"
     if kind == "dispose":
-        return f"put {a['qty']} {a['item']} {_place_words(a['place'])}"
+        return f"put {count(a['qty'], a['item'])} {_place_words(a['place'])}"
+    if kind in ("recruit_soldiers", "alcohol", "raze"):
+        what = count(a["qty"], a["item"])
+        return {"recruit_soldiers": f"recruit {what}", "alcohol": f"give {what} to his troops",
+                "raze": f"raze the fortifications with {what}"}[kind]
     if kind == "post":
         return f"take post {_place_words(a['place'])}"
     words = {
         "recruit_garrison": "recruit {qty} garrison troops", "levy": "raise a feudal levy",
-        "recruit_soldiers": "recruit {qty} {item}", "morale_bonus": "pay a bonus of {ducats} ducats to his men",
-        "alcohol": "give {qty} {item} to his troops", "bonus_city": "make {location} his bonus city",
+        "morale_bonus": "pay a bonus of {ducats} ducats to his men",
+        "bonus_city": "make {location} his bonus city",
         "transfer_control": "transfer de facto control of {location} to {to}",
         "transfer_tower": "transfer tower {tower} to {to}", "loot": "loot the location he controls",
         "towers": "stay out of all towers" if a.get("outside") else "no longer stay out of the towers",
         "siege": "lift his siege" if a.get("lift") else "besiege the location",
         "bombard": "bombard the walls with {qty} cannons", "crops": "destroy grain crops with {qty} troops",
-        "raze": "raze the fortifications with {qty} {item}",
         "alliance": "ally with {target_family}" if a.get("allied") else "end the alliance with {target_family}",
         "no_support": "no support between the garrison and the tenant's family this month",
         "assassinate": "attempt to assassinate {target}", "duel": "challenge {target} to a duel",
