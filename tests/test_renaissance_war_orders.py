@@ -451,6 +451,19 @@ def test_garrison_and_levy_need_the_tenant_and_the_feudatory() -> None:
                         "(THE SWORD GARRISONS) (what he receives or buys earlier in the month counts)")]
     florence(s)["offices"]["dfc"] = "0202"
     assert "de facto control of Florence is not with its tenancy now" in notes(HEAD + "EG10", s)[0]
+    florence(s)["offices"]["dfc"] = None
+    # Florence's loyalty is 520: enough for both. At 250, a garrison (200) still, a levy (300) not.
+    florence(s)["loyalty"] = 250
+    assert notes(HEAD + "EG10 EL", s) == ["the loyalty of Florence is 250 now; below 300 no feudal levy is raised "
+                                          "(LOYALTY)"]
+    florence(s)["loyalty"] = 150
+    assert notes(HEAD + "EG10", s) == ["the loyalty of Florence is 150 now; below 200 garrison troops are not "
+                                       "recruited (LOYALTY)"]
+    piero(s).update(popularity=9, **{"with": "0202"})
+    assert notes(HEAD + "EL", s)[1:] == [
+        "0101's popularity is below 10 now; a levy costs him ten points and may not drive it below zero (POPULARITY)",
+        "0101 is aboard 0202's ship, which may sail with him: the feudatory spends the whole month at the location "
+        "(FEUDAL LEVIES)"]
 
 
 def test_professional_soldiers_need_some_of_the_type_held() -> None:
@@ -485,7 +498,7 @@ def test_bonus_and_alcohol() -> None:
     s = small_state()
     piero(s).update(religion="sunni")
     piero(s)["assets"]["wine"] = 10
-    assert notes(HEAD + "UAwine10", s) == ["the troops of a sunni persona gain no morale from alcohol (MORALE)"]
+    assert errors(HEAD + "UAwine10", s) == ["the troops of a sunni persona gain no morale from alcohol (MORALE)"]
 
 
 def test_bonus_city_is_a_shia_or_sunni_sovereigns() -> None:

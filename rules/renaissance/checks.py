@@ -5,6 +5,9 @@ What the parser cannot know. Whether an order will succeed when its turn runs (e
 is the engine's: the state may change before then. A problem shared by many orders (a family that is not the
 player's) voids every order it concerns and is said in full once; a persona's starting location written wrong
 is only a note (a warning): his orders stand and are carried out where he is.
+
+War orders get more (the section at the end): an error only where nothing earlier in the month can change the
+answer, else a note (docs/renaissance-codes.md, "What the answer checks against the game").
 """
 
 from __future__ import annotations
@@ -289,7 +292,15 @@ def _check_garrison(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
                    f"no garrison (DE FACTO CONTROL)")
     out.append(_note_held(at, "small arms", a["qty"], "each garrison recruit is given small arms (THE SWORD "
                                                       "GARRISONS)"))
+    out.append(_note_loyalty(at, 200, "garrison troops are not recruited"))
     return out
+
+
+def _note_loyalty(at: _At, least: int, what: str) -> str | None:
+    loyalty = int(at.location.get("loyalty", 0))
+    if loyalty >= least:
+        return None
+    return f"{NOTE}the loyalty of {at.where} is {loyalty} now; below {least} {what} (LOYALTY)"
 
 
 def _check_levy(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
@@ -298,7 +309,14 @@ def _check_levy(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
     if at.office("feudatory") != at.pid:
         return [at.error(f"{at.pid} is not the feudatory of {at.where}; only its feudatory raises a feudal levy "
                          f"there (FEUDATORIES)")]
-    return []
+    out: Found = [_note_loyalty(at, 300, "no feudal levy is raised")]
+    if int(at.persona.get("popularity", 0)) < 10:
+        out.append(f"{NOTE}{at.pid}'s popularity is below 10 now; a levy costs him ten points and may not drive it "
+                   f"below zero (POPULARITY)")
+    if at.persona.get("with"):
+        out.append(f"{NOTE}{at.pid} is aboard {at.persona['with']}'s ship, which may sail with him: the feudatory "
+                   f"spends the whole month at the location (FEUDAL LEVIES)")
+    return out
 
 
 def _check_soldiers(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
@@ -332,7 +350,7 @@ def _check_alcohol(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
     if first[0] != a["item"]:
         out.append(at.error(f"one type of alcohol a month (MORALE): his order on line {first[1]} gives {first[0]}"))
     if at.persona.get("religion") in ISLAM:
-        out.append(f"{NOTE}the troops of a {at.persona['religion']} persona gain no morale from alcohol (MORALE)")
+        out.append(at.error(f"the troops of a {at.persona['religion']} persona gain no morale from alcohol (MORALE)"))
     out.append(_note_held(at, a["item"], a["qty"], "the order gives them to his troops"))
     return out
 
