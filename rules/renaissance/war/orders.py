@@ -9,6 +9,7 @@ package read them. Whether the game state allows an order (his office, his men, 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from lark import Token, Tree
@@ -425,6 +426,7 @@ class Tokens(Protocol):
 
 
 Built = tuple[str, dict[str, Any], str]
+Builder = Callable[[Tree, Tokens], Built]
 
 
 def _families(tree: Tree) -> list[str]:
@@ -556,7 +558,7 @@ def _raze(tree: Tree, t: Tokens) -> Built:
     return "raze", {"item": t.words(0), "qty": t.number()}, ""
 
 
-def _alliance(allied: bool) -> Any:
+def _alliance(allied: bool) -> Builder:
     def build(tree: Tree, t: Tokens) -> Built:
         families = _families(tree)
         if len(families) > 1:
@@ -602,7 +604,7 @@ def _post(tree: Tree, t: Tokens) -> Built:
     return "post", {"place": _place(tree)}, ""
 
 
-PHRASES = {
+PHRASES: dict[str, Builder] = {
     "p_garrison": _garrison, "p_levy": _levy, "p_soldiers": _soldiers, "p_pay": _pay, "p_alcohol": _alcohol,
     "p_bonus_city": _bonus_city, "p_office": _office, "p_tower_give": _tower_give, "p_loot": _loot,
     "p_towers": _towers, "p_intercept": _intercept, "p_attack": _attack, "p_sortie": _sortie,
