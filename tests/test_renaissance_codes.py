@@ -12,6 +12,7 @@ from maild.ruleset import ParsedOrders
 from maild_rules.renaissance import items
 from maild_rules.renaissance.codes import format_code, parse, summary
 from maild_rules.renaissance.orderkinds import KINDS, SKILL_LETTERS
+from tests.test_renaissance_war_orders import WAR_SHAPES
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEET = ROOT / "docs" / "renaissance-codes.md"
@@ -124,7 +125,8 @@ def test_code_shapes(code: str, kind: str, args: dict[str, Any]) -> None:
 
 
 def test_every_kind_has_a_tested_shape_and_its_example_parses() -> None:
-    tested = {kind for _, kind, _ in SHAPES} | {"execute_day", "for_turn"}
+    # The war's shapes are tested in test_renaissance_war_orders.py.
+    tested = {kind for _, kind, _ in (*SHAPES, *WAR_SHAPES)} | {"execute_day", "for_turn"}
     assert tested == {k.kind for k in KINDS}
     for k in KINDS:
         head = "/LMD *MEDICI\n" if k.family_level else HEAD
@@ -261,7 +263,8 @@ def test_malformed_code_names_the_shape() -> None:
     assert "exactly four digits" in messages(parse(HEAD + "T102grain5"))[0]
     assert "without commas" in messages(parse(HEAD + "T0102grain1,000"))[0]
     assert "codes beginning with H" in messages(parse(HEAD + "HZ"))[0]
-    assert "is not a code" in messages(parse(HEAD + "Zyz"))[0]
+    assert "is not a code" in messages(parse(HEAD + "Jyz"))[0]
+    assert "a disposition is Z" in messages(parse(HEAD + "Zyz"))[0]  # Z begins the war's dispositions
     assert "XO and closed with XC" in messages(parse(HEAD + "Xyz"))[0]  # X begins the external market codes
     assert "a sale is S" in messages(parse(HEAD + "Sfoograin200"))[0]
 

@@ -5,17 +5,24 @@ What the parser cannot know. Whether an order will succeed when its turn runs (e
 is the engine's: the state may change before then. A problem shared by many orders (a family that is not the
 player's) voids every order it concerns and is said in full once; a persona's starting location written wrong
 is only a note (a warning): his orders stand and are carried out where he is.
+
+War orders get more (the section at the end): an error only where nothing earlier in the month can change the
+answer, else a note (docs/renaissance-codes.md, "What the answer checks against the game").
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from maild.ruleset import Diagnostic, Order
 
-from .calendar import MONTHS, month_name, turn_of
+from .calendar import MONTHS, month_name, month_of, turn_of
+from .items import SHIPS, TROOPS
 from .orderkinds import BY_KIND
 from .setup import find_location, location_key
+from .war import orders as war
+from .war.morale import ISLAM, men
 
 State = dict[str, Any]
 __all__ = ["check", "find_family", "find_location", "squash"]
@@ -25,14 +32,18 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "transfer": ("to",), "instruct": ("trainee",), "work": ("target",), "indulgence": ("beneficiary",),
     "sermon": ("target",), "appoint_tax_collector": ("appointee",), "appoint_tithe_collector": ("appointee",),
     "appoint_magistrate": ("appointee",), "vote": ("candidate",), "guild": ("candidate",),
-    "permit_boarding": ("passenger",),
+    "permit_boarding": ("passenger",), "transfer_office": ("to",), "transfer_control": ("to",),
+    "attack": ("target",), "garrison_attack": ("target",), "assault": ("occupant",), "assassinate": ("target",),
+    "duel": ("target",),
 }
 LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "build_road": ("to",), "lengthen_road": ("to",), "appoint_tax_collector": ("location",),
     "appoint_tithe_collector": ("location",), "move": ("to",), "ask_depth": ("location",),
-    "ask_coordinates": ("location",),
+    "ask_coordinates": ("location",), "bonus_city": ("location",), "transfer_office": ("location",),
+    "transfer_control": ("location",),
 }
-FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",)}
+FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
+                                           "alliance": ("target_family",)}
 LOCALS = "9999"
 
 
@@ -53,9 +64,10 @@ def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Dia
     out: list[Diagnostic] = []
     said: dict[str, int] = {}  # message -> the line it was first said on
     noted: set[str] = set()
+    mail = _Mail(turn, _turns_of(state, orders))
 
     for order in orders:
-        for message in _problems(state, turn, player, order):
+        for message in _problems(state, turn, player, order, mail):
             if message.startswith(NOTE):
                 # A note (his starting location written wrong) once per persona: his orders stand.
                 if message not in noted:
@@ -74,7 +86,7 @@ def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Dia
 NOTE = "note: "  # marks a problem that is only a note
 
 
-def _problems(state: State, turn: int, player: str, order: Order) -> list[str]:
+def _problems(state: State, turn: int, player: str, order: Order, mail: _Mail) -> list[str]:
     a = order.args
     problems: list[str] = []
     written_player = str(a.get("player", ""))
@@ -91,7 +103,10 @@ def _problems(state: State, turn: int, player: str, order: Order) -> list[str]:
     if state["families"][family].get("player") != player:
         return [*problems, f"the family {family} is not yours"]
     if not BY_KIND[order.kind].family_level and "persona" in a:
-        problems += _persona_problems(state, family, a["persona"], a.get("start"))
+        own = _persona_problems(state, family, a["persona"], a.get("start"))
+        problems += own
+        if order.kind in war.WAR_KINDS and all(p.startswith(NOTE) for p in own):
+            problems += _war_problems(state, order, mail)
     problems += _reference_problems(state, turn, order)
     return problems
 
@@ -139,9 +154,423 @@ def _reference_problems(state: State, turn: int, order: Order) -> list[str]:
     for key in FAMILY_ARGS.get(order.kind, ()):
         if find_family(state, a[key]) is None:
             problems.append(f"there is no family {a[key]}")
+    for name in a.get("targets") or ():  # interception and naval bombardment: ALL or families
+        if name != war.ALL and find_family(state, name) is None:
+            problems.append(f"there is no family {name}")
+    if order.kind == "transfer_tower" and a["to"] not in war.TOWER_HOLDERS and find_family(state, a["to"]) is None:
+        problems.append(f"there is no family {a['to']} (a tower goes to a family or to the "
+                        f"{', '.join(h.lower() for h in war.TOWER_HOLDERS)})")
     if order.kind == "for_turn":
         wanted = turn_of(state, a["year"], a["month"])
         if wanted < turn:
             problems.append(f"{MONTHS[a['month'] - 1]} {a['year']} is past: this is the {month_name(state, turn)} "
                             f"turn")
     return problems
+
+
+# --------------------------------------------------------------------------------------------------------- war
+# A war order is checked against the state at intake, the state its month starts from. It is an error (the order
+# is void) only where nothing earlier in the month can change the answer: offices change hands only when the
+# month's transfers settle, after every family's orders (month step 15); where a persona starts the month, his
+# religion, the month itself and a siege's past months are fixed. What moves, transfers, purchases or battles
+# earlier in the month may change (where the other persona is, what he holds, who controls a town) is a note, and
+# the order stands. Orders for a later month are checked against the state now, every error made a note.
+
+WEAPONS = {"auxiliary": "small arms", "arquebusier": "arquebus", "pikeman": "pike", "archer": "bow",
+           "heavy cavalry": "armor"}  # PROFESSIONAL SOLDIERS: "these recruits must each be given one weapon"
+MAX_ALLIES = 6  # ALLIANCE: "allied to the members of up to six families"
+
+
+@dataclass
+class _Mail:
+    """What the check of one mail's orders carries from order to order."""
+
+    turn: int  # the current turn
+    turns: dict[str, int]  # family (as written) -> the later turn its orders are for (!MMMYYYY)
+    alcohol: dict[str, tuple[str, int]] = field(default_factory=dict)  # persona -> (alcohol, line of his first UA)
+    allies: dict[str, set[str]] = field(default_factory=dict)  # persona -> his allies as his orders leave them
+    placed: dict[tuple[str, str], int] = field(default_factory=dict)  # (persona, item) -> placed by his Z orders
+
+
+def _turns_of(state: State, orders: list[Order]) -> dict[str, int]:
+    turns = {}
+    for order in orders:
+        if order.kind == "for_turn":
+            turns[str(order.args.get("family"))] = turn_of(state, order.args["year"], order.args["month"])
+    return turns
+
+
+@dataclass
+class _At:
+    """A war order with the persona who gives it, where he stands and the turn his orders are for."""
+
+    state: State
+    order: Order
+    persona: dict[str, Any]
+    turn: int
+    later: bool  # the orders are for a month after the current one
+
+    @property
+    def pid(self) -> str:
+        return str(self.persona["id"])
+
+    @property
+    def where(self) -> str | None:
+        return self.persona.get("location")
+
+    @property
+    def location(self) -> dict[str, Any]:
+        return self.state["locations"].get(self.where or "", {})
+
+    def office(self, name: str) -> Any:
+        return (self.location.get("offices") or {}).get(name)
+
+    def held(self, item: str) -> int:
+        return int((self.persona.get("assets") or {}).get(item, 0))
+
+    def error(self, message: str) -> str:
+        if self.later:
+            return f"{NOTE}{message} (so it stands now; these orders are for {month_name(self.state, self.turn)})"
+        return message
+
+    def at_sea(self, what: str) -> str | None:
+        """The error of an order that needs a location, for a persona at sea."""
+        return self.error(f"{self.pid} is at sea: {what}") if self.where is None else None
+
+
+def _war_problems(state: State, order: Order, mail: _Mail) -> list[str]:
+    persona = state["personae"][order.args["persona"]]
+    turn = max(mail.turn, mail.turns.get(str(order.args.get("family")), mail.turn))
+    at = _At(state, order, persona, turn, later=turn > mail.turn)
+    check = _WAR_CHECKS.get(order.kind)
+    return [p for p in check(at, order.args, mail) if p] if check else []
+
+
+Found = list[str | None]
+
+
+def _note_held(at: _At, item: str, wanted: int, why: str) -> str | None:
+    have = at.held(item)
+    if have >= wanted:
+        return None
+    return (f"{NOTE}{at.pid} holds {war.count(have, item)} now, fewer than {wanted}: {why} (what he receives or buys "
+            f"earlier in the month counts)")
+
+
+def _target_elsewhere(at: _At, target: str | None) -> Found:
+    """The victim of an attack, an assassination or a duel: himself is an error; elsewhere, a note."""
+    if target is None:
+        return []
+    if target == at.pid:
+        return [at.error(f"{at.pid} cannot be his own victim")]
+    other = at.state["personae"].get(target)
+    if other is None or not other.get("alive", True):
+        return []  # said by the reference checks
+    here, there = _spot(at.persona), _spot(other)
+    if here == there:
+        return []
+    return [f"{NOTE}{target} is at {there}, not where {at.pid} is now ({here}); the order stands and is tried "
+            f"when it runs"]
+
+
+def _spot(persona: dict[str, Any]) -> str:
+    if persona.get("location"):
+        return str(persona["location"])
+    sea = persona.get("at_sea") or {}
+    return f"sea {sea.get('lat', 0):+.2f} {sea.get('lon', 0):+.2f}"
+
+
+def _check_garrison(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("garrison troops are recruited by a location's tenant, at it")) is not None:
+        return [sea]
+    out: Found = []
+    if at.office("tenant") != at.pid:
+        out.append(at.error(f"{at.pid} is not the tenant of {at.where}; its garrison is raised by its tenant "
+                            f"(THE SWORD GARRISONS)"))
+    if at.office("dfc") not in (None, at.office("tenant")):
+        out.append(f"{NOTE}de facto control of {at.where} is not with its tenancy now, and such a location may have "
+                   f"no garrison (DE FACTO CONTROL)")
+    out.append(_note_held(at, "small arms", a["qty"], "each garrison recruit is given small arms (THE SWORD "
+                                                      "GARRISONS)"))
+    out.append(_note_loyalty(at, 200, "garrison troops are not recruited"))
+    return out
+
+
+def _note_loyalty(at: _At, least: int, what: str) -> str | None:
+    loyalty = int(at.location.get("loyalty", 0))
+    if loyalty >= least:
+        return None
+    return f"{NOTE}the loyalty of {at.where} is {loyalty} now; below {least} {what} (LOYALTY)"
+
+
+def _check_levy(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a feudal levy is raised at the location of which he is feudatory")) is not None:
+        return [sea]
+    if at.office("feudatory") != at.pid:
+        return [at.error(f"{at.pid} is not the feudatory of {at.where}; only its feudatory raises a feudal levy "
+                         f"there (FEUDATORIES)")]
+    out: Found = [_note_loyalty(at, 300, "no feudal levy is raised")]
+    if int(at.persona.get("popularity", 0)) < 10:
+        out.append(f"{NOTE}{at.pid}'s popularity is below 10 now; a levy costs him ten points and may not drive it "
+                   f"below zero (POPULARITY)")
+    if at.persona.get("with"):
+        out.append(f"{NOTE}{at.pid} is aboard {at.persona['with']}'s ship, which may sail with him: the feudatory "
+                   f"spends the whole month at the location (FEUDAL LEVIES)")
+    return out
+
+
+def _check_soldiers(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("professional soldiers are hired from a location's recruits")) is not None:
+        return [sea]
+    item, have = a["item"], at.held(a["item"])
+    if have == 0:
+        return [at.error(f"{at.pid} holds no {war.plural(item)}: professional soldiers are raised up to 20% of those "
+                         f"of the type he holds at the start of the month (PROFESSIONAL SOLDIERS); mercenaries are "
+                         f"bought")]
+    # "a persona with 1, 2, 3 or 4 troops of a given type may raise one additional troop" (RW-OQ-11).
+    most = max(have // 5, 1)
+    out: Found = []
+    if a["qty"] > most:
+        out.append(f"{NOTE}{at.pid} holds {war.count(have, item)}: at most {most} may be recruited this month "
+                   f"(20%); the order will be cut to {most} (RW-OQ-09)")
+    out.append(_note_held(at, WEAPONS[item], min(a["qty"], most), f"each recruit is given his {WEAPONS[item]} "
+                                                                   f"(PROFESSIONAL SOLDIERS)"))
+    return out
+
+
+def _check_bonus(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if men(at.persona.get("assets") or {}) == 0:
+        return [f"{NOTE}{at.pid} has no troops or crew now: a bonus raises their morale"]
+    return [_note_held(at, "ducats", a["ducats"], "the bonus pays them out")]
+
+
+def _check_alcohol(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    out: Found = []
+    first = mail.alcohol.setdefault(at.pid, (a["item"], at.order.line))
+    if first[0] != a["item"]:
+        out.append(at.error(f"one type of alcohol a month (MORALE): his order on line {first[1]} gives {first[0]}"))
+    if at.persona.get("religion") in ISLAM:
+        out.append(at.error(f"the troops of a {at.persona['religion']} persona gain no morale from alcohol (MORALE)"))
+    out.append(_note_held(at, a["item"], a["qty"], "the order gives them to his troops"))
+    return out
+
+
+def _check_bonus_city(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    religion = at.persona.get("religion")
+    if religion not in ISLAM:
+        return [at.error(f"a bonus city is a Shia or Sunni sovereign's (MORALE); {at.pid} is {religion}")]
+    city = find_location(at.state, a["location"])
+    if city is not None and (at.state["locations"][city].get("offices") or {}).get("sovereign") != at.pid:
+        return [f"{NOTE}{at.pid} is not the sovereign of {city} now: the bonus counts only while he is"]
+    return []
+
+
+def _controller(location: dict[str, Any]) -> Any:
+    """The de facto controller: the tenant unless a separate controller is listed (DE FACTO CONTROL)."""
+    offices = location.get("offices") or {}
+    return offices.get("dfc") or offices.get("tenant")
+
+
+# TENANTS, FEUDATORIES, SOVEREIGNS: whose simultaneous orders transfer each office.
+_TRANSFERRED_BY = {"tenant": ("sovereign", "feudatory", "de facto controller"),
+                   "feudatory": ("sovereign", "de facto controller"), "sovereign": ("de facto controller",)}
+
+
+def _check_office(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    where = find_location(at.state, a["location"])
+    if where is None:
+        return []
+    location = at.state["locations"][where]
+    offices = location.get("offices") or {}
+    holders = {"sovereign": offices.get("sovereign"), "feudatory": offices.get("feudatory"),
+               "de facto controller": _controller(location)}
+    roles = _TRANSFERRED_BY[a["office"]]
+    if any(holders[r] == at.pid for r in roles):
+        return []
+    return [f"{NOTE}{at.pid} is not now {' or '.join(f'the {r}' for r in roles)} of {where}, whose orders together "
+            f"transfer the {a['office']}'s office"]
+
+
+def _check_control(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    where = find_location(at.state, a["location"])
+    if where is None or _controller(at.state["locations"][where]) == at.pid:
+        return []
+    return [f"{NOTE}{at.pid} is not the de facto controller of {where} now; only he transfers its control"]
+
+
+def _check_tower_give(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a tower is transferred at his location")) is not None:
+        return [sea]
+    return [_note_towers(at, a["tower"])]
+
+
+def _note_towers(at: _At, n: int) -> str | None:
+    towers = len(at.location.get("towers") or [])
+    if n <= towers:
+        return None
+    return f"{NOTE}{at.where} has {towers} tower{'s' if towers != 1 else ''} now; there is no tower {n}"
+
+
+def _check_loot(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a location is looted by its de facto controller")) is not None:
+        return [sea]
+    dfc, since = at.office("dfc"), at.location.get("dfc_since")
+    if dfc != at.pid or at.office("tenant") == at.pid:
+        return [at.error(f"{at.pid} is not the de facto controller of {at.where} apart from its tenancy; only such a "
+                         f"controller loots it, from the month after he took control (DE FACTO CONTROL)")]
+    if since is not None and since >= at.turn:
+        return [at.error(f"{at.pid} took control of {at.where} this month; he may loot it from next month")]
+    return []
+
+
+def _check_intercept(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if a["ferries"] and at.where is not None:
+        return [f"{NOTE}all traffic including ferries is intercepted by a fleet at a ferry route's midpoint; "
+                f"{at.pid} is at {at.where}"]
+    return []
+
+
+def _check_attack(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    out = _target_elsewhere(at, a["target"])
+    if a["battle"] == "naval":
+        if not any(at.held(s) for s in SHIPS):
+            out.append(f"{NOTE}{at.pid} has no ships now: a naval battle is fought by ships")
+        if at.where is not None:
+            out.append(f"{NOTE}fleets at {at.where} fight land battles, not naval ones (BATTLE: \"Fleets in port "
+                       f"fight under the rules for land battles\")")
+    return out
+
+
+def _check_sortie(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a garrison sorties with its tenant")) is not None:
+        return [sea]
+    if at.office("tenant") != at.pid:
+        return [at.error(f"{at.pid} is not the tenant of {at.where}; a garrison sorties only with its tenant "
+                         f"(THE SWORD GARRISONS)")]
+    out = _target_elsewhere(at, a["target"])
+    if not at.location.get("garrison"):
+        out.append(f"{NOTE}{at.where} has no garrison now")
+    return out
+
+
+def _check_assault(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("an assault is made on a location's walls or towers")) is not None:
+        return [sea]
+    inside = bool(at.persona.get("inside"))
+    if a["target"] == "walls":
+        if inside:
+            return [at.error(f"{at.pid} starts the month inside the walls of {at.where}; the walls are assaulted by "
+                             f"a persona who begins the month outside (ASSAULT)")]
+        return []
+    if not inside:
+        return [at.error(f"{at.pid} starts the month outside the walls of {at.where}; towers are assaulted by "
+                         f"personae who start the month inside (TOWERS)")]
+    if a["tower"] is not None:
+        return [_note_towers(at, a["tower"])]
+    return _target_elsewhere(at, a["occupant"])
+
+
+def _check_siege(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a siege is laid to a location")) is not None:
+        return [sea]
+    siege = at.location.get("siege") or {}
+    if a["lift"]:
+        if siege.get("besieger") != at.pid:
+            return [f"{NOTE}{at.pid} has no siege of {at.where} on file now"]
+        return []
+    if at.persona.get("inside"):
+        return [at.error(f"{at.pid} starts the month inside the walls of {at.where}; a siege is laid by a persona "
+                         f"whose forces begin the month outside (SIEGE)")]
+    mine, within = men(at.persona.get("assets") or {}), _men_inside(at)
+    if mine < within:
+        return [f"{NOTE}{at.pid} has {mine} troops and crew; {within} are inside {at.where} now, and a siege by "
+                f"fewer than are inside fails (SIEGE)"]
+    return []
+
+
+def _men_inside(at: _At) -> int:
+    """Troops and crew inside the walls: the garrison and every persona inside (tower garrisons not counted)."""
+    inside = [p for p in at.state["personae"].values()
+              if p.get("alive", True) and p.get("location") == at.where and p.get("inside")]
+    return int(at.location.get("garrison") or 0) + sum(men(p.get("assets") or {}) for p in inside)
+
+
+def _check_bombard(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a siege bombardment is fired at the location he besieges")) is not None:
+        return [sea]
+    siege = at.location.get("siege") or {}
+    since = siege.get("since")
+    if siege.get("besieger") != at.pid or since is None or since >= at.turn:
+        return [at.error(f"{at.pid}'s siege of {at.where} has not held a month yet: a bombardment follows a month in "
+                         f"which his siege held (SIEGE BOMBARDMENT)")]
+    return [_note_held(at, "cannon", a["qty"], "the bombardment fires them")]
+
+
+def _check_naval_bombardment(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if at.held("cannon") == 0:
+        return [f"{NOTE}{at.pid} holds no cannons now: his cannons fire next month"]
+    return []
+
+
+def _check_crops(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if month_of(at.state, at.turn) != 8:
+        return [f"grain crops are destroyed in the August turn (CROP DESTRUCTION); these orders are for "
+                f"{month_name(at.state, at.turn)}"]
+    if (sea := at.at_sea("crops are destroyed at a location")) is not None:
+        return [sea]
+    if at.persona.get("inside"):
+        return [at.error(f"{at.pid} starts the month inside the walls of {at.where}; crops are destroyed by troops "
+                         f"starting outside (CROP DESTRUCTION)")]
+    troops = sum(at.held(t) for t in TROOPS)
+    if troops < a["qty"]:
+        return [f"{NOTE}{at.pid} has {troops} troops now, fewer than {a['qty']}: the order sets them to destroying "
+                f"crops (crew do not)"]
+    return []
+
+
+def _check_raze(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    if (sea := at.at_sea("a fortification is razed where he is")) is not None:
+        return [sea]
+    out: Found = [_note_held(at, a["item"], a["qty"], "the order sets them to razing")]
+    family = at.persona.get("family")
+    owns_tower = any(t.get("owner") == family for t in at.location.get("towers") or ())
+    if _controller(at.location) != at.pid and not owns_tower:
+        out.append(f"{NOTE}{at.pid} is neither the de facto controller of {at.where} nor of a family owning a tower "
+                   f"there now (RAZING OF FORTIFICATIONS)")
+    return out
+
+
+def _check_alliance(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    target = find_family(at.state, a["target_family"]) or a["target_family"]
+    allies = mail.allies.setdefault(at.pid, set(at.persona.get("allies") or ()))
+    if not a["allied"]:
+        if target not in allies:
+            return [f"{NOTE}{at.pid} is not allied to {target}"]
+        allies.discard(target)
+        return []
+    if target not in allies and len(allies) >= MAX_ALLIES:
+        return [at.error(f"{at.pid} is allied to six families ({', '.join(sorted(allies))}); a persona allies with "
+                         f"up to six (ALLIANCE): end one alliance first (KX)")]
+    allies.add(target)
+    return []
+
+
+def _check_victim(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    return _target_elsewhere(at, a["target"])
+
+
+def _check_dispose(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
+    key = (at.pid, a["item"])
+    mail.placed[key] = mail.placed.get(key, 0) + a["qty"]
+    return [_note_held(at, a["item"], mail.placed[key], "his dispositions place them")]
+
+
+_WAR_CHECKS = {
+    "recruit_garrison": _check_garrison, "levy": _check_levy, "recruit_soldiers": _check_soldiers,
+    "morale_bonus": _check_bonus, "alcohol": _check_alcohol, "bonus_city": _check_bonus_city,
+    "transfer_office": _check_office, "transfer_control": _check_control, "transfer_tower": _check_tower_give,
+    "loot": _check_loot, "intercept": _check_intercept, "attack": _check_attack, "garrison_attack": _check_sortie,
+    "assault": _check_assault, "siege": _check_siege, "bombard": _check_bombard,
+    "naval_bombardment": _check_naval_bombardment, "crops": _check_crops, "raze": _check_raze,
+    "alliance": _check_alliance, "assassinate": _check_victim, "duel": _check_victim, "dispose": _check_dispose,
+}

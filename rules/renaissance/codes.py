@@ -33,6 +33,7 @@ from maild.ruleset import Diagnostic, Order, ParsedOrders
 from . import items, plainwords
 from .calendar import MONTHS
 from .orderkinds import BY_KIND, SKILL_LETTERS
+from .war import orders as war
 
 GRAMMAR = "renaissance"
 CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "provided"})
@@ -97,6 +98,7 @@ SHAPE_WORDS: dict[str, str] = {
     "ask_coordinates": "a coordinates request is ?C then the location",
     "execute_day": "a day of execution is !DAY then the day of the month",
     "for_turn": "orders for a later turn are ! then the month's first three letters and the year",
+    **war.SHAPE_WORDS,
 }
 
 # Longest first: which kind a malformed code was meant to be, from how it begins.
@@ -106,18 +108,20 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
     "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "AX": "abandon", "?A": "ask_address",
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
-    "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "U": "sermon", "R": "tariff",
-    "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding", "M": "move",
-    "N": "recruit_crew", "X": "external_market", "MO": "stay_outside",
+    "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "UP": "sermon", "UT": "sermon",
+    "R": "tariff", "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding",
+    "M": "move", "N": "recruit_crew", "X": "external_market", "MO": "stay_outside", **war.PREFIXES,
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
            "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence"),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
-                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection"),
-           "?": ("ask_address", "ask_depth", "ask_coordinates")}
+                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", *war.GROUPS["O"]),
+           "?": ("ask_address", "ask_depth", "ask_coordinates"),
+           "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
 _PNUM_AFTER = {"transfer": 1, "instruct": 1, "work": 2, "indulgence": 2, "appoint_tax_collector": 2,
-               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "vote": 1, "guild": 2, "permit_boarding": 1}
+               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "vote": 1, "guild": 2, "permit_boarding": 1,
+               **war.PNUM_AFTER}
 
 _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letters", "X": "architecture"}
 _WORK_LETTERS = {v: k for k, v in _WORKS.items()}
@@ -415,10 +419,10 @@ def shape_message(code: str) -> str:
         if group:
             shapes = ", ".join(BY_KIND[k].example for k in group)
             return f'"{code}": no such code; codes beginning with {upper[0]} are e.g. {shapes}'
-        return (f'"{code}" is not a code: codes begin with T, S, B, I, F, C, L, V, W, H, U, O, R, D, A, G, M, P, '
-                f"X, ? or !, and plain-words orders with a verb (e.g. transfer 500 grain to .0102); send CODESHEET "
-                f"for the code sheet")
-    notes = []
+        return (f'"{code}" is not a code: codes begin with T, S, B, I, F, C, L, N, V, W, H, U, O, R, D, A, G, M, '
+                f"P, X, E, K, Z, ? or !, and plain-words orders with a verb (e.g. transfer 500 grain to .0102); send "
+                f"CODESHEET for the code sheet")
+    notes = war.shape_notes(kind, code)
     after = _PNUM_AFTER.get(kind)
     if after is not None:
         digits = re.match(r"\d*", code[after:])
@@ -437,6 +441,8 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
     by: dict[str, list[str]] = {}
     for t in toks:
         by.setdefault(t.type, []).append(str(t))
+    if kind in war.WAR_KINDS:
+        return kind, war.raw_from_code(kind, by)
 
     def one(name: str) -> str:
         return by[name][0]
@@ -557,6 +563,8 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
             raise OrderError("the day is 1 to 31, e.g. !DAY15")
     elif kind == "for_turn":
         args["year"] = int(args["year"])
+    elif kind in war.WAR_KINDS:
+        war.finish(kind, args)
     return args
 
 
@@ -652,6 +660,8 @@ def _loc(name: str | None) -> str:
 def format_code(kind: str, args: dict[str, Any]) -> str:
     """The canonical code of an order: what the player would write (item codes lower case)."""
     a = args
+    if kind in war.WAR_KINDS:
+        return war.format_code(kind, a)
     if kind == "transfer":
         return f"T{a['to']}{items.code_of(a['item'])}{a['qty']}"
     if kind == "sell":
@@ -723,6 +733,8 @@ def _move_code(a: dict[str, Any]) -> str:
 def summary(kind: str, args: dict[str, Any]) -> str:
     """The order in words, for the ack and STATUS."""
     a = args
+    if kind in war.WAR_KINDS:
+        return war.summary(kind, a)
     if kind == "transfer":
         to = "the locals" if a["to"] == "9999" else a["to"]
         return f"transfer {a['qty']} {a['item']} to {to}"

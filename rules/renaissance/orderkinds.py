@@ -79,7 +79,9 @@ KINDS: tuple[Kind, ...] = (
          "mode: 'land' | 'ferry' | 'water' | 'road' | 'inside' | 'disembark', to: str | None, "
          "lat: float | None, lon: float | None, via: list[str] (waypoints after '/')", "MLSiena"),
     # War (part 2; docs/renaissance/war.md). Conflict orders run in the movement phase: "Conflict orders take the
-    # place of movement orders" (ORDERS).
+    # place of movement orders" (ORDERS). Parsed by war/orders.py; family names come upper case, as written (no
+    # blanks in a code, blanks kept in plain words); items are canonical names; places are "1".."6", "N", "E",
+    # "S", "W".
     Kind("recruit_garrison", Phase.OTHER, "EGqqq", "qty: int (garrison troops for this location; the tenant)",
          "EG100"),
     Kind("levy", Phase.OTHER, "EL", "(none): a feudal levy of 1% of the population (the feudatory)", "EL"),
@@ -112,7 +114,8 @@ KINDS: tuple[Kind, ...] = (
          "families): his cannons fire at their ships next month", "KVALL"),
     Kind("crops", Phase.OTHER, "KCqqq", "qty: int (troops destroying grain crops, August)", "KC500"),
     Kind("raze", Phase.OTHER, "KRiiiiiiiiqqq", "item: str (a troop type, crew or slaves), qty: int", "KRslave500"),
-    Kind("alliance", Phase.OTHER, "KLffff | KXffff", "family: str, allied: bool (KL declares, KX discontinues)",
+    Kind("alliance", Phase.OTHER, "KLffff | KXffff", "target_family: str (upper case, as written), allied: bool (KL "
+         "declares, KX discontinues)",
          "KLDORIA"),
     Kind("no_support", Phase.OTHER, "KO", "(none): no automatic support between garrison and tenant's family this "
          "month", "KO"),

@@ -14,6 +14,7 @@ from lark import Token, Tree
 from maild.parsing import OrderError
 
 from .calendar import MONTHS
+from .war import orders as war
 
 # A line (or the rest of a line) whose next word is one of these is read as plain words. Checked before the word
 # is tried as a code: "deepen" and "disembark" would otherwise read as the access codes DE and DI.
@@ -28,6 +29,9 @@ VERBS = frozenset({
     "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
     "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these", "open",
     "close", "stay",
+    # War (war/orders.py, VERBS). "destroy" would otherwise read as DE (deny egress to a family "STROY"), as "deny"
+    # would; none of the others is a code.
+    *war.VERBS,
 })
 
 # What each verb looks like when written right, for the diagnostic of a phrase that did not parse.
@@ -65,7 +69,17 @@ EXAMPLES: dict[str, str] = {
     "permit": "permit .0102 to board", "let": "let .0102 aboard", "recruit": "recruit 50 crew",
     "hire": "hire 50 crew", "execute": "execute on day 15", "orders": "orders for May 1493",
     "these": "these orders are for May 1493",
+    **war.VERBS,
 }
+# Verbs of peace and war: their examples name both.
+EXAMPLES.update({
+    "give": "give 500 grain to .0102, give 1000 ducats in alms, give 100 wine to the troops or give tower 1 to "
+            "BORGIA",
+    "transfer": "transfer 500 grain to .0102, transfer the tenancy of Pisa to .0102 or transfer tower 1 to BORGIA",
+    "raise": "raise the import tariff by 3 (or: raise the FAS, raise a levy, raise the siege)",
+    "recruit": "recruit 50 crew, recruit 20 pikemen or recruit 100 garrison troops",
+    "hire": "hire 50 crew or hire 20 pikemen", "stay": "stay outside the walls (or: stay out of the towers)",
+})
 
 _METHOD_LETTERS = {"sovereign": "s", "feudatory": "f", "tenant": "t", "bishop": "b", "archbishop": "a"}
 _STEPS = {"W_APPRENTICE": "apprentice", "W_JOURNEYMAN": "journeyman", "W_MASTER": "master"}
@@ -139,6 +153,8 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
         return ("ask_depth" if t.has("W_DEPTH") else "ask_coordinates"), {"location": what}, ""
     if rule in _MORE:
         return _MORE[rule](tree, t)
+    if rule in war.PHRASES:
+        return war.PHRASES[rule](tree, t)
     raise AssertionError(f"phrase rule {rule} has no builder")
 
 
