@@ -113,7 +113,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("naval_bombardment", Phase.OTHER, "KVALL | KVffff/ffff...", "targets: list[str] (['ALL'] or up to seven "
          "families): his cannons fire at their ships next month", "KVALL"),
     Kind("crops", Phase.OTHER, "KCqqq", "qty: int (troops destroying grain crops, August)", "KC500"),
-    Kind("raze", Phase.OTHER, "KRiiiiiiiiqqq", "item: str (a troop type, crew or slaves), qty: int", "KRslave500"),
+    Kind("raze", Phase.OTHER, "KR[n]iiiiiiiiqqq", "item: str (a troop type, crew or slaves), qty: int, tower: int "
+         "| None (n: a tower razed by its owner; none: the location's walls)", "KRslave500"),
     Kind("alliance", Phase.OTHER, "KLffff | KXffff", "target_family: str (upper case, as written), allied: bool (KL "
          "declares, KX discontinues)",
          "KLDORIA"),

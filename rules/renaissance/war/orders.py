@@ -79,7 +79,8 @@ SHAPE_WORDS: dict[str, str] = {
     "naval_bombardment": "a naval bombardment (fired next month) is KV then ALL or up to seven families' names "
                          "separated by /",
     "crops": "crop destruction is KC then the number of troops (August)",
-    "raze": "razing is KR, the men (a troop type, crew or slave), then their number",
+    "raze": "razing is KR, a tower's number if a tower is razed, the men (a troop type, crew or slave), then their "
+            "number",
     "alliance": "an alliance is KL then one family's name; KX and the name ends it",
     "no_support": "refusing the support between garrison and the tenant's family this month is KO",
     "assassinate": "an assassination is KK then the victim's four-digit number",
@@ -143,7 +144,9 @@ def raw_from_code(kind: str, by: dict[str, list[str]]) -> dict[str, Any]:
 
     if kind in ("recruit_garrison", "bombard", "crops"):
         return {"qty": one("QTY")}
-    if kind in ("recruit_soldiers", "alcohol", "raze"):
+    if kind == "raze":
+        return {"item": one("ITEM"), "qty": one("QTY"), "tower": int(one("DIGIT")) if "DIGIT" in by else None}
+    if kind in ("recruit_soldiers", "alcohol"):
         return {"item": one("ITEM"), "qty": one("QTY")}
     if kind == "morale_bonus":
         return {"ducats": one("QTY")}
@@ -309,7 +312,7 @@ def _squash(name: str) -> str:
 def format_code(kind: str, a: dict[str, Any]) -> str:
     """The canonical code of a war order."""
     if kind in ("recruit_soldiers", "alcohol", "raze"):
-        head = {"recruit_soldiers": "EP", "alcohol": "UA", "raze": "KR"}[kind]
+        head = {"recruit_soldiers": "EP", "alcohol": "UA", "raze": f"KR{a.get('tower') or ''}"}[kind]
         return f"{head}{items.code_of(a['item'])}{a['qty']}"
     if kind in ("recruit_garrison", "bombard", "crops"):
         return f"{ {'recruit_garrison': 'EG', 'bombard': 'KB', 'crops': 'KC'}[kind]}{a['qty']}"
@@ -391,7 +394,8 @@ def summary(kind: str, a: dict[str, Any]) -> str:
     if kind in ("recruit_soldiers", "alcohol", "raze"):
         what = count(a["qty"], a["item"])
         return {"recruit_soldiers": f"recruit {what}", "alcohol": f"give {what} to his troops",
-                "raze": f"raze the fortifications with {what}"}[kind]
+                "raze": (f"raze tower {a['tower']} with {what}" if a.get("tower")
+                         else f"raze the fortifications with {what}")}[kind]
     if kind == "post":
         return f"take post {_place_words(a['place'])}"
     words = {
@@ -555,7 +559,10 @@ def _crops(tree: Tree, t: Tokens) -> Built:
 
 
 def _raze(tree: Tree, t: Tokens) -> Built:
-    return "raze", {"item": t.words(0), "qty": t.number()}, ""
+    # "raze tower 2 with 500 slaves": the tower's number comes before the men's.
+    numbers = [str(tok) for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NUMBER")]
+    tower = int(numbers[0]) if t.has("W_TOWER") and len(numbers) > 1 else (1 if t.has("W_TOWER") else None)
+    return "raze", {"item": t.words(0), "qty": numbers[-1], "tower": tower}, ""
 
 
 def _alliance(allied: bool) -> Builder:
