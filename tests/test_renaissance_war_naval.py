@@ -144,6 +144,16 @@ def test_stage_one_the_side_without_the_initiative_reciprocates() -> None:
     assert s1.morale == {ATTACKER: 490, DEFENDER: 485}
 
 
+def test_two_percent_of_the_falconets_fired_self_destruct_rounded_up() -> None:
+    # 20 galleys, 5 a division; 100 falconets, 25 a division, all fire (5 per galley): 75 fired, 2% = 1.5 -> 2,
+    # shared among the three equal divisions by the largest remainder (equal: the Left and the Center, written first).
+    a = side(ATTACKER, {"galley": 20}, {"crew": 800, "slave": 5000}, falconet=100, gunnery=100, navigation=400)
+    b = side(DEFENDER, {"galley": 20}, {"crew": 800, "slave": 5000}, navigation=300)
+    s1 = stage(naval_battle.fight(a, b), 1)
+    assert s1.destroyed[ATTACKER] == {"falconet": 2}
+    assert "2% of the attacker's 75 falconets fired self-destruct: 2" in s1.lines
+
+
 def test_no_reciprocation_when_no_troops_or_crew_survive() -> None:
     # Each falconet kills 20 (as above); the defender's 3 roundships carry 10 crew each (30 crew, 30 falconets):
     # every division is wiped out, captured with its falconets, and none fires back.
@@ -240,9 +250,21 @@ def test_stage_three_the_side_without_the_initiative_rams_back() -> None:
     # the Right's place, and its 1, 1, 2 galleys ram back at .03, .03, .06 -> 1 each (3 of the attacker's).
     s3 = stage(r, 3)
     assert s3.sunk == {DEFENDER: {"galley": 3}, ATTACKER: {"galley": 3}}
+    # "Cargo is then adjusted as in stage two": the attacker's three forward divisions have no ship left, and their
+    # 40 crew and 250 slaves each go over; the defender's men crowd onto the galleys left (870 and 1,160 cargo for
+    # 1,000 and 2,000): nothing over.
+    assert s3.overboard == {ATTACKER: {"crew": 120, "slave": 750}}
 
 
 # ---- the cargo adjustment on its own ----------------------------------------------------------------------
+
+def test_ships_are_rammed_galleys_first_then_galliots_roundships_caravels_barques() -> None:
+    fleet = {"barque": 1, "caravel": 1, "roundship": 1, "galliot": 1, "galley": 1}
+    assert naval_fleet.sink(dict(fleet), 1) == {"galley": 1}
+    assert naval_fleet.sink(dict(fleet), 2) == {"galley": 1, "galliot": 1}
+    assert naval_fleet.sink(dict(fleet), 4) == {"galley": 1, "galliot": 1, "roundship": 1, "caravel": 1}
+    assert naval_fleet.sink({"barque": 3, "caravel": 1}, 9) == {"caravel": 1, "barque": 3}
+
 
 def test_cargo_adjustment_order_slaves_goods_auxiliaries_spare_crew_cannons() -> None:
     # A caravel (200 cargo, 10 crew, no oars) with 20 slaves, 30 wine, 40 auxiliaries, 50 crew, 2 cannons (80),
@@ -305,25 +327,34 @@ def test_a_division_without_troops_or_crew_is_captured_and_the_reserves_split_eq
 
 def test_the_victorious_division_flanks_the_adjacent_division_with_more_troops_and_crew_the_following_stage() -> None:
     # Attacker: Center a galley, Left and Right a barque (which fires no falconet); 12 falconets by capacity
-    # (1,000 : 100 : 100) 10, 1, 1. Crew 50 and slaves 250 fill the complement (40 + 5 + 5 crew, 250 rowers).
+    # (1,000 : 100 : 100) 10, 1, 1. Crew 50 and slaves 250 fill the complement (40 + 5 + 5 crew, 250 rowers):
+    # by capacity crew 42, 4, 4 (41.67, 4.17, 4.17 and the one left to the Center) and slaves 208, 21, 21.
     a = side(ATTACKER, {"galley": 1, "barque": 2}, {"crew": 50, "slave": 250}, falconet=12, gunnery=999,
              navigation=999, dispositions=(("center", "galley", 1), ("left", "barque", 1), ("right", "barque", 1)))
-    # Defender: 7 barques, Center 2, Left 2, Right 3; 35 crew and 315 pikemen by capacity (2 : 2 : 3): 10 + 90,
-    # 10 + 90, 15 + 135.
-    b = side(DEFENDER, {"barque": 7}, {"crew": 35, "pikeman": 315}, navigation=300,
-             dispositions=(("center", "barque", 2), ("left", "barque", 2), ("right", "barque", 3)))
+    # Defender: Center 2 barques, Left 2 caravels, Right 3 caravels (capacity 200 : 400 : 600); 60 crew, 540 pikemen
+    # and 12 falconets by capacity: 10 + 90 + 2, 20 + 180 + 4, 30 + 270 + 6.
+    b = side(DEFENDER, {"barque": 2, "caravel": 5}, {"crew": 60, "pikeman": 540}, falconet=12, gunnery=100,
+             navigation=300, dispositions=(("center", "barque", 2), ("left", "caravel", 2), ("right", "caravel", 3)))
     r = naval_battle.fight(a, b)
     s1 = stage(r, 1)
-    # Stage 1: the Center fires 5 falconets (5 per galley): 5 x 99.8 = 499 -> all 100 of the defender's Center;
-    # its 2 barques are captured. 2% of 5 = .1 -> 1 falconet self-destructs.
-    assert s1.captured[DEFENDER] == {"barque": 2}
+    # Stage 1: the attacker's Center fires 5 falconets (5 per galley): 5 x 100 x .999 x .999 = 499 -> all 100 of
+    # the defender's Center; its 2 barques are captured with their 2 falconets. 2% of 5 = .1 -> 1 self-destructs.
+    assert s1.captured[DEFENDER] == {"barque": 2, "falconet": 2}
     assert s1.destroyed[ATTACKER] == {"falconet": 1}
+    # The defender's reply, 100 x 100/1000 x 300/1000 = 3 a falconet, one per caravel: the Left's 2 fire 6 at the
+    # attacker's Right {4 crew, 21 slaves}: .96 and 5.04 -> 0 + 5 and one to the crew: 1 + 5; the Right's 3 fire 9
+    # at the attacker's Left: 1.44, 7.56 -> 1 + 7 and one to the slaves: 1 + 8. The attacker's Center, whose
+    # opponent was emptied in this stage, does not flank yet: none of it falls on the Center.
+    assert s1.killed[ATTACKER] == {"crew": 2, "slave": 13}
+    assert ("the defender's Right fires 3 falconets (at most 3 from its ships) at the attacker's Left: 3 x 100 x "
+            "100/1000 x 300/1000 = 9, 9 killed (1 crew, 8 slave)") in s1.lines
+    assert s1.destroyed[DEFENDER] == {"falconet": 1}  # 2% of 5 -> 1
     s2 = stage(r, 2)
     # Stage 2: no Reserves; the attacker's Center flanks the adjacent division with the greater number of troops
-    # and crew: the Right (150) rather than the Left (100). Its galley rams (999 - 300)/1000 x 2 = 1.398 -> 2.
+    # and crew: the Right (300) rather than the Left (200). Its galley rams (999 - 300)/1000 x 2 = 1.398 -> 2.
     assert any(line.startswith("the attacker's Center's 1 galleys ram the defender's Right: 1 x (999 - 300)/1000 "
                                "x 2 flanking = 1.398") for line in s2.lines)
-    assert s2.sunk[DEFENDER] == {"barque": 2}
+    assert s2.sunk[DEFENDER] == {"caravel": 2}
 
 
 def test_a_flanking_division_inflicts_double_and_the_flanked_division_strikes_back_at_all_its_attackers() -> None:
@@ -385,6 +416,9 @@ def test_an_unmanned_fleet_is_captured_without_a_fight_slaves_with_the_goods() -
     assert r.stages_fought == 0
     assert r.taken[ATTACKER] == {"barque": 2, "slave": 10, "wine": 50}
     assert r.victor == ATTACKER and r.eliminated == [DEFENDER] and r.dead == ["0201"]
+    # Slaves captured are taken, not killed: no casualty for the morale formula (RW-OQ-15 counts men lost to death).
+    assert r.stages[0].number == 0 and r.stages[0].casualties == {}
+    assert r.stages[0].captured == {DEFENDER: {"barque": 2, "slave": 10, "wine": 50}}
 
 
 def test_a_small_naval_battle_worked_by_hand_end_to_end() -> None:
@@ -440,6 +474,27 @@ def test_the_melee_multiplies_m_by_the_sides_factor() -> None:
     b = side(DEFENDER, {"roundship": 3}, {"crew": 60, "pikeman": 300}, navigation=300, morale=420)
     s6 = stage(naval_battle.fight(a, b), 6)
     assert s6.killed[DEFENDER] == {"pikeman": 33, "crew": 6}
+
+
+def test_the_owner_goes_with_the_reserves_and_his_division_inflicts_with_his_factor() -> None:
+    # Attacker: 3 roundships, 20 crew and 3 falconets each, gunnery and navigation 500: 3 x 100 x .5 x .5 = 75 at each
+    # facing division. Defender: 4 roundships (one a division, Reserves included), 20 crew each; same navigation, so
+    # the fewer ships (3) have the initiative. A Shia sovereign's own division inflicts x 3 (commander_factor).
+    a = side(ATTACKER, {"roundship": 3}, {"crew": 60}, falconet=9, gunnery=500, navigation=500)
+    b = side(DEFENDER, {"roundship": 4}, {"crew": 80}, navigation=500, can_retreat=False, commander_factor=3)
+    r = naval_battle.fight(a, b)
+    # Stage 1: the three forward divisions lose all their men and are captured; the Reserves go to the three gaps,
+    # split equally: the one roundship to the Center (the remainder's first place), and "the owner of the ships goes
+    # with the Reserve". Morale: attacker +sqrt(60) = 7.7 -> 507; defender -sqrt(120) = -10.95 -> -11: 489.
+    assert stage(r, 1).captured[DEFENDER] == {"roundship": 3}
+    assert "the defender's Reserves (1 roundship) take the place of its Center" in stage(r, 1).lines
+    s6 = stage(r, 6)
+    # Stage 6: the attacker's wings flank the Center (x 2): 20 x .1 x 507/1000 x 2 = 2.03 -> 3 each; its Center
+    # 1.01 -> 2: 8 of the 20 crew. The defender's Center, with its owner: 12 x .1 x 489/1000 x 3 = 1.76 -> 2, shared
+    # among the Center and the two flankers (20 men each): .67 each -> the two units to the first written.
+    assert s6.killed[DEFENDER] == {"crew": 8}
+    assert ("the defender's Center's 12 troops and crew board the attacker's Center, the attacker's Left, the "
+            "attacker's Right: 12 x .1 x 489/1000 x 3 = 1.7604, 2 killed (2 crew)") in s6.lines
 
 
 def test_a_battle_is_the_same_every_time() -> None:
@@ -555,6 +610,19 @@ def test_a_fleet_in_port_loses_only_what_its_sunk_ships_could_carry() -> None:
     naval.naval_bombardments(ctx)
     assert andrea["assets"]["barque"] == 0 and andrea["assets"]["pikeman"] == 4900
     assert andrea.get("alive", True) is True
+
+
+def test_all_means_every_family_but_his_own() -> None:
+    ctx = _ctx()
+    p = _bombarder(ctx, 45)
+    p["naval_bombardment"]["targets"] = ["ALL"]
+    piero = ctx.state["personae"]["0101"]  # MEDICI, his own family, anchored at Genoa with a galley
+    piero.update(location="Genoa")
+    piero["assets"]["galley"] = 1
+    naval.naval_bombardments(ctx)
+    # 7 hits: Andrea's galley (3) sinks; Piero's is not fired at; the 4 hits left find no other ship.
+    assert ctx.state["personae"]["0201"]["assets"]["galley"] == 0
+    assert piero["assets"]["galley"] == 1
 
 
 def test_no_fire_after_a_move_from_a_landlocked_start_or_with_nothing_in_the_water() -> None:
