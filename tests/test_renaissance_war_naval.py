@@ -140,6 +140,7 @@ def test_stage_one_the_side_without_the_initiative_reciprocates() -> None:
     assert s1.killed[ATTACKER] == {"crew": 45, "slave": 90}
     # 2% of 9 fired = .18 -> 1 (the tie of three equal divisions goes to the Left, written first).
     assert s1.destroyed[DEFENDER] == {"falconet": 1}
+    assert naval_battle.fight(a, b).guns_fired == {ATTACKER: 9, DEFENDER: 9}  # for the piety of a Shia or Sunni
     # Morale: attacker 2 x 135 - 180 = 90 -> -sqrt(90) = -9.49 -> -10; defender 360 - 135 = 225 -> -15.
     assert s1.morale == {ATTACKER: 490, DEFENDER: 485}
 

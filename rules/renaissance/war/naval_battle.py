@@ -12,7 +12,8 @@ Contract (conflict.py calls it):
   what was captured and what went overboard), `survivors` per role by item (ships included; captured items taken
   out), `taken` per role (what that role captured from the other: captures go both ways in a naval battle, and
   conflict.py gives them to the capturing side's commander, RW-OQ-41), `captured` (what the victor took),
-  `dead`, `morale` / `morale_start`, `outcome`, `victor`, `retreated`, `eliminated`, `stages_fought`.
+  `dead`, `morale` / `morale_start`, `outcome`, `victor`, `retreated`, `eliminated`, `stages_fought`,
+  `guns_fired` (falconets fired by each role: the piety a Shia or Sunni loses, naval.gunfire_piety).
 
 The stages, in Appendix F's words, are in docs/renaissance/war.md, section "naval"; the figures of each are
 exact fractions until what is lost is rounded up (war/arith.py).
@@ -91,6 +92,9 @@ class NavalResult(BattleResult):
     initiative: str | None = None
     navigation: dict[str, Fraction] = field(default_factory=dict)  # effective navigation by role
     arrangement: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)  # role -> division -> items
+    # role -> falconets fired over the battle: a Shia or Sunni persona of a side that fired loses 100 piety
+    # (naval.gunfire_piety; conflict.py calls it for the personae whose falconets the side brought)
+    guns_fired: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -400,6 +404,8 @@ class _Battle:
                 f"{_num(f.nav)}/1000{' x 2 flanking' if flanking else ''} = {_num(amount)}, {total} killed "
                 f"({describe(dead)})")
         fired = sum(fired_by.values())
+        if fired:
+            self.result.guns_fired[role] = self.result.guns_fired.get(role, 0) + fired
         lost = loss(FALCONET_SELF_DESTRUCT * fired, fired)
         for d, k in share(lost, fired_by).items():
             if k:
