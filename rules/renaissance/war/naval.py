@@ -192,7 +192,8 @@ def place_hits(fleets: list[tuple[str, dict[str, int]]], hits: int) -> dict[str,
     return sunk
 
 
-def sink_ships(ctx: Ctx, victim: Persona, sunk: dict[str, int], anchored: bool, cause: str) -> tuple[dict, bool]:
+def sink_ships(ctx: Ctx, victim: Persona, sunk: dict[str, int], anchored: bool,
+               cause: str) -> tuple[dict[str, int], bool]:
     """Sink his ships and adjust his cargo "as in naval battle". What was aboard is what the ships could carry:
     a persona in port may hold more than his ships' capacity ashore, and only what was aboard the sunk ships is
     thrown (the excess of min(cargo, capacity before) over the capacity after). One at sea who loses his last ship

@@ -354,6 +354,13 @@ class _Battle:
 
     # ---- blows ----
 
+    def _manned(self, role: str, d: str) -> tuple[list[str], bool]:
+        """The engagement of a division that strikes men: only victims with men left (a division killed to the last
+        man earlier in the half-stage is captured at its end, and takes no more blows)."""
+        victims, flanking = self._engagement(role, d)
+        enemy = self.fleets[other(role)]
+        return [v for v in victims if enemy.divs[v].n_men() > 0], flanking
+
     def _kill(self, role: str, victims: list[str], amount: Fraction) -> tuple[int, dict[str, int]]:
         """`amount` men of the victims' divisions killed, rounded up, shared in proportion among the divisions and
         then among the men of each (crew and slaves included)."""
@@ -389,7 +396,7 @@ class _Battle:
         each = FALCONET_RATE * f.gunnery / 1000 * f.nav / 1000
         fired_by: dict[str, int] = {}
         for d in FORWARD:
-            victims, flanking = self._engagement(role, d)
+            victims, flanking = self._manned(role, d)
             div = f.divs[d]
             ceiling = sum(FALCONETS_PER_SHIP[s] * n for s, n in div.ships.items())
             fired = min(div.load.get("falconet", 0), ceiling)
@@ -443,7 +450,7 @@ class _Battle:
         numbers)"."""
         f = self.fleets[role]
         for d in FORWARD:
-            victims, flanking = self._engagement(role, d)
+            victims, flanking = self._manned(role, d)
             firers = f.divs[d].load.get(men, 0)
             if not victims or firers == 0:
                 continue
@@ -465,7 +472,7 @@ class _Battle:
         at the rate of .1xM/1000", M multiplied as morale.inflict_factor says (RW-OQ-14)."""
         f = self.fleets[role]
         for d in FORWARD:
-            victims, flanking = self._engagement(role, d)
+            victims, flanking = self._manned(role, d)
             firers = f.divs[d].fighters()
             if not victims or firers == 0:
                 continue
