@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from maild_rules.renaissance import piety
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import naval, naval_battle, naval_fleet
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, Contingent, Side
@@ -670,13 +671,13 @@ def test_a_shia_or_sunni_loses_100_piety_once_in_a_month_he_fires_guns() -> None
     ctx = _ctx()
     p = ctx.state["personae"]["0103"]
     p.update(religion="shia", piety=130)
-    assert naval.gunfire_piety(ctx, p) == 100 and p["piety"] == 30
-    assert naval.gunfire_piety(ctx, p) == 0 and p["piety"] == 30  # "in any month": once
+    assert piety.gunfire(ctx, p) == 100 and p["piety"] == 30
+    assert piety.gunfire(ctx, p) == 0 and p["piety"] == 30  # "in any month": once
     q = ctx.state["personae"]["0101"]  # a Catholic loses nothing
-    assert naval.gunfire_piety(ctx, q) == 0 and q["piety"] == 35
+    assert piety.gunfire(ctx, q) == 0 and q["piety"] == 35
     r = ctx.state["personae"]["0102"]
     r.update(religion="sunni", piety=40)
-    assert naval.gunfire_piety(ctx, r) == 40 and r["piety"] == 0  # never below zero
+    assert piety.gunfire(ctx, r) == 40 and r["piety"] == 0  # never below zero
 
 
 @pytest.mark.parametrize("cannons, gunnery, hits", [(45, 500, 7), (1, 500, 1), (40, 500, 6), (10, 0, 0)])

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from maild_rules.renaissance import markets
+from maild_rules.renaissance import markets, piety
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import limits, siege
 from tests.renaissance_fixtures import month_ctx
@@ -415,7 +415,7 @@ def test_shia_and_sunni_lose_100_piety_once_in_a_month_they_fire() -> None:
     assert siege.bombard(ctx, andrea(ctx), {"qty": 4}).ok
     assert andrea(ctx)["piety"] == 50 and giuliano(ctx)["piety"] == 50
     catholic = person("0104", "MEDICI", True, {})
-    assert siege.fired_cannons(ctx, catholic) == 0 and catholic["piety"] == 150
+    assert piety.gunfire(ctx, catholic) == 0 and catholic["piety"] == 150
 
 
 # ---- KC: crop destruction ---------------------------------------------------------------------------------------

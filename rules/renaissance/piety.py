@@ -198,3 +198,19 @@ def indulgence(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     ctx.tell(beneficiary["family"], f"{beneficiary['name']} ({target}) received an indulgence from "
                                     f"{persona['name']}: piety +{gained}")
     return done(f"granted an indulgence to {beneficiary['name']}: piety +{gained}")
+
+
+GUNFIRE_PIETY = 100
+_GUNFIRE = "piety.gunfire"  # ctx.once key: the loss falls once a month
+
+
+def gunfire(ctx: Ctx, persona: Persona) -> int:
+    """REPUTATION FOR PIETY: "The piety rating of a Sunni, or Shia, persona diminishes by 100 points in any month in
+    which he fires cannons, or falconets." Called wherever a persona's guns fire (a battle, a siege or naval
+    bombardment, counter-battery); the loss falls once a month, never below 0. Returns the points lost by this
+    call. Piety falling moves no popularity (only a rise does, POPULARITY)."""
+    if str(persona.get("religion") or "").lower() not in ("shia", "sunni"):
+        return 0
+    if not ctx.once(_GUNFIRE, persona["id"]):
+        return 0
+    return -add_rating(persona, "piety", -GUNFIRE_PIETY)

@@ -10,10 +10,13 @@ The package, by what each module holds:
 - ranks.py      the feudal rank table and the Islamic retreat values (THE HIERARCHIES), the retreat point
 - morale.py     morale: combining, the end-of-stage change, bonuses, alcohol, multipliers
 - forces.py     what a battle is fought with (Contingent, Side) and what it gives back (BattleResult)
-- field.py      FIELD BATLE and Appendix D
+- field.py      FIELD BATLE and Appendix D: the stage loop, retreat, result; field_dispose.py (horses, divisions,
+                dispositions), field_stages.py (each half-stage), field_fire.py (the schedules), field_army.py
+                (the kinds of fighter, targets, losses)
 - urban.py      URBAN BATTLE
 - assault.py    assaults of walls and towers, Appendix E, the urban prelude of a tower assault
-- naval.py      NAVAL BATTLES and Appendix F; naval bombardment
+- naval.py      NAVAL BOMBARDMENT (the order and the month step); naval_battle.py NAVAL BATTLES and Appendix F;
+                naval_fleet.py divisions, ramming and the cargo adjustment both share
 - siege.py      SIEGE, SIEGE BOMBARDMENT, siege attrition, CROP DESTRUCTION, RAZING OF FORTIFICATIONS
 - raising.py    garrisons, feudal levies, professional soldiers, mercenaries' morale
 - control.py    tenancy, feudatory and sovereignty transfers, DE FACTO CONTROL, looting, TOWERS

@@ -22,9 +22,9 @@ from fractions import Fraction
 from typing import Any
 
 from .. import geography as geo
+from .. import piety, travel
 from .. import ships as sh
-from .. import travel
-from ..engine import Ctx, Outcome, Persona, add_rating, done, fail
+from ..engine import Ctx, Outcome, Persona, done, fail
 from . import fees
 from . import morale as mo
 from .arith import loss
@@ -36,29 +36,16 @@ MAX_FAMILIES = 7  # CONFLICT ORDERS: "'all', or a list of no more than seven fam
 HIT_RATE = Fraction(3, 10)  # hits per cannon x G/1000 (RW-OQ-42: per cannon, the battery's hits rounded up)
 CANNON_SELF_DESTRUCT = Fraction(2, 100)
 HITS_TO_SINK = {"galley": 3, "roundship": 2, "caravel": 1, "galliot": 1, "barque": 1}
-GUNFIRE_PIETY = 100
 
 SCRATCH_PASSAGES = "war.passages"  # location -> ids whose move started at, passed through or ended at it
 SCRATCH_NAVAL_CANNONS = "war.naval_cannons"  # pid -> cannons fired in naval bombardment this month
 SCRATCH_SIEGE_CANNONS = "war.siege_cannons"  # pid -> cannons fired in siege bombardment this month (siege.py)
-_GUNFIRE_ONCE = "war.gunfire_piety"
 
 # conflict.py calls naval.fight(a, b) -> NavalResult (naval_battle.py).
-__all__ = ["NavalResult", "NavalStage", "fight", "gunfire_piety", "naval_bombardment", "naval_bombardments"]
+__all__ = ["NavalResult", "NavalStage", "fight", "naval_bombardment", "naval_bombardments"]
 
 
 # ---- REPUTATION FOR PIETY ---------------------------------------------------------------------------------
-
-def gunfire_piety(ctx: Ctx, persona: Persona) -> int:
-    """REPUTATION FOR PIETY: "The piety rating of a Sunni, or Shia, persona diminishes by 100 points in any month
-    in which he fires cannons, or falconets." Call it whenever a persona fires guns (bombardment, battle, siege);
-    it takes the 100 points once a month. Returns the points lost (never below 0: engine.add_rating)."""
-    if str(persona.get("religion", "")).lower() not in mo.ISLAM:
-        return 0
-    if not ctx.once(_GUNFIRE_ONCE, persona["id"]):
-        return 0
-    return -add_rating(persona, "piety", -GUNFIRE_PIETY)
-
 
 # ---- the order ----------------------------------------------------------------------------------------------
 
@@ -231,7 +218,7 @@ def _bombard(ctx: Ctx, persona: Persona, targets: list[str]) -> None:
     assets["cannon"] = int(assets.get("cannon", 0)) - destroyed
     fired = ctx.scratch.setdefault(SCRATCH_NAVAL_CANNONS, {})
     fired[persona["id"]] = fired.get(persona["id"], 0) + cannons
-    piety = gunfire_piety(ctx, persona)
+    piety_lost = piety.gunfire(ctx, persona)
     fees.charge(ctx, persona, f"naval bombardment fired at {where}")
 
     news: list[str] = []
@@ -249,6 +236,6 @@ def _bombard(ctx: Ctx, persona: Persona, targets: list[str]) -> None:
     ctx.tell(family, f"{name}: naval bombardment at {where}: {cannons} cannons x .3 x {gunnery}/1000 = "
                      f"{float(cannons * HIT_RATE * gunnery / 1000):g}, {hits} hits; sunk "
                      f"{'; '.join(news) if news else 'nothing'}; {destroyed} cannons self-destructed (2%)"
-                     + (f"; his piety falls by {piety} for firing cannons" if piety else ""))
+                     + (f"; his piety falls by {piety_lost} for firing cannons" if piety_lost else ""))
     ctx.publish(f"Naval bombardment at {where}: the cannons of {name}, {family}, "
                 + (f"sank {'; '.join(news)}." if news else "sank nothing."))

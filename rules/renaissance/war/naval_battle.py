@@ -13,7 +13,7 @@ Contract (conflict.py calls it):
   out), `taken` per role (what that role captured from the other: captures go both ways in a naval battle, and
   conflict.py gives them to the capturing side's commander, RW-OQ-41), `captured` (what the victor took),
   `dead`, `morale` / `morale_start`, `outcome`, `victor`, `retreated`, `eliminated`, `stages_fought`,
-  `guns_fired` (falconets fired by each role: the piety a Shia or Sunni loses, naval.gunfire_piety).
+  `guns_fired` (falconets fired by each role: the piety a Shia or Sunni loses, piety.gunfire).
 
 The stages, in Appendix F's words, are in docs/renaissance/war.md, section "naval"; the figures of each are
 exact fractions until what is lost is rounded up (war/arith.py).
@@ -93,7 +93,7 @@ class NavalResult(BattleResult):
     navigation: dict[str, Fraction] = field(default_factory=dict)  # effective navigation by role
     arrangement: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)  # role -> division -> items
     # role -> falconets fired over the battle: a Shia or Sunni persona of a side that fired loses 100 piety
-    # (naval.gunfire_piety; conflict.py calls it for the personae whose falconets the side brought)
+    # (piety.gunfire; conflict.py calls it for the personae whose falconets the side brought)
     guns_fired: dict[str, int] = field(default_factory=dict)
 
 

@@ -13,11 +13,10 @@ War) and location["crops_destroyed"] = {"year", "grain"}. Month-only bookkeeping
 - "war.siege_cannons": pid -> the surviving cannons that siege-bombarded this month (they bombard once a month)
 - "war.crops": pid -> troops destroying crops this month (`crop_troops` splits them by type)
 - "war.raze": pid -> {item: men razing this month}; "war.razed": target -> the month's razing, summed exactly
-- "war.fired_cannons": pids whose guns fired this month (the Shia/Sunni piety loss, once a month)
 
 Who else calls in here: travel and conflict call `note_entry` for every entry into the walls and `besieger` to find
 the interceptor of a land move; conflict reads `crop_troops` (Side.held_back) and `razing_men`; the naval helper
-calls `fired_cannons` and reads `siege_cannons_used`.
+calls `piety.gunfire` and reads `siege_cannons_used`.
 """
 
 from __future__ import annotations
@@ -26,8 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .. import offices
-from ..engine import Ctx, Outcome, Persona, add_rating, done, fail
+from .. import offices, piety
+from ..engine import Ctx, Outcome, Persona, done, fail
 from ..items import TROOPS
 from . import fees, limits
 from . import morale as mo
@@ -43,7 +42,6 @@ FAS_FLOOR = 1  # "No location may have its FAS reduced below '1'"
 SELF_DESTRUCT = Fraction(2, 100)  # "2% of all cannons used for bombardment self-destruct"
 COUNTER_BATTERY = Fraction(1, 1_000_000)  # ".000001 multiplied by its owner's gunnery rating multiplied by ... FAR"
 RAZE_PER_MAN = Fraction(1, 10)  # "Each man allocated to the task destroys 1/10 of a fortification rating point"
-PIETY_PER_FIRING_MONTH = 100  # REPUTATION FOR PIETY: "diminishes by 100 points in any month in which he fires"
 
 ATTRITION_VICTIMS: tuple[str, ...] = (*TROOPS, "crew", "slave", "horse")  # "troops, crew, slaves and horses"
 RAZERS: tuple[str, ...] = (*TROOPS, "crew", "slave")  # "his troops, crews and/or slaves"
@@ -54,7 +52,6 @@ _NAVAL_CANNONS = "war.naval_cannons"  # the naval helper's: cannons that bombard
 _CROPS = "war.crops"
 _RAZE = "war.raze"
 _RAZED = "war.razed"
-_FIRED = "war.fired_cannons"
 
 
 # ---- who is where ---------------------------------------------------------------------------------------------
@@ -295,19 +292,6 @@ def suffer_attrition(ctx: Ctx, location_name: str, percent: int) -> None:
 
 # ---- the Shia/Sunni piety loss --------------------------------------------------------------------------------
 
-def fired_cannons(ctx: Ctx, persona: Persona) -> int:
-    """REPUTATION FOR PIETY: "The piety rating of a Sunni, or Shia, persona diminishes by 100 points in any month in
-    which he fires cannons, or falconets." Call it whenever his guns fire (bombardment, counter-battery, battle);
-    the loss falls once a month. Returns the piety lost by this call."""
-    fired = ctx.scratch.setdefault(_FIRED, set())
-    if persona["id"] in fired:
-        return 0
-    fired.add(persona["id"])
-    if (persona.get("religion") or "").lower() not in mo.ISLAM:
-        return 0
-    return -add_rating(persona, "piety", -PIETY_PER_FIRING_MONTH)
-
-
 # ---- KB: siege bombardment ------------------------------------------------------------------------------------
 
 @dataclass
@@ -401,11 +385,11 @@ def _fire(ctx: Ctx, persona: Persona, where: str, location: Location, cannons: i
     assets["cannon"] = _count(assets, "cannon") - result.bombarders_lost
     used = ctx.scratch.setdefault(_SIEGE_CANNONS, {})
     used[persona["id"]] = used.get(persona["id"], 0) + cannons - result.bombarders_lost
-    fired_cannons(ctx, persona)
+    piety.gunfire(ctx, persona)
     if far > 0:
         for p in inside:
             p["assets"]["cannon"] = _count(p["assets"], "cannon") - result.defenders_lost.get(p["id"], 0)
-            fired_cannons(ctx, p)
+            piety.gunfire(ctx, p)
     walls = f"the walls of {where} were bombarded by {persona_name(persona)}: FAS {fas} -> {location['fas']}"
     for p in personae_inside(ctx, where):
         answer = ""
