@@ -57,15 +57,25 @@ def share(total: int, weights: Mapping[K, Number]) -> dict[K, int]:
     left over go one each to the largest remainders, ties to the key written first. Used wherever whole things
     are split between parties in proportion (a side's losses back to the personae who brought the men)."""
     keys = [k for k, w in weights.items() if w > 0]
-    whole = sum(Fraction(weights[k]) for k in keys)
     out: dict[K, int] = dict.fromkeys(weights, 0)
-    if total <= 0 or whole == 0:
+    if total <= 0 or not keys:
         return out
-    exact = {k: Fraction(total) * Fraction(weights[k]) / whole for k in keys}
-    for k in keys:
-        out[k] = math.floor(exact[k])
+    if all(type(weights[k]) is int for k in keys):
+        # Whole weights (men, guns): the same shares in integer arithmetic, every remainder over one denominator.
+        whole_int = sum(int(weights[k]) for k in keys)
+        rest: dict[K, int] = {}
+        for k in keys:
+            out[k], rest[k] = divmod(total * int(weights[k]), whole_int)
+        remainders: dict[K, Number] = dict(rest)
+    else:
+        whole = sum(Fraction(weights[k]) for k in keys)
+        exact = {k: Fraction(total) * Fraction(weights[k]) / whole for k in keys}
+        for k in keys:
+            out[k] = math.floor(exact[k])
+        remainders = {k: exact[k] - out[k] for k in keys}
     left = total - sum(out.values())
-    order = sorted(keys, key=lambda k: (-(exact[k] - out[k]), keys.index(k)))
-    for k in order[:left]:
-        out[k] += 1
+    if left:
+        position = {k: i for i, k in enumerate(keys)}
+        for k in sorted(keys, key=lambda k: (-remainders[k], position[k]))[:left]:
+            out[k] += 1
     return out
