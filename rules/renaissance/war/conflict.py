@@ -672,15 +672,15 @@ def apply(ctx: Ctx, b: Battle, result: BattleResult) -> reports.Applied:
             applied.names[c.key] = c.name
             applied.losses[c.key] = split[c.key]
             lose(ctx, b, c, split[c.key])
+    for pid in result.dead:
+        kill(ctx, b, pid)
+        applied.dead.append(name(b.personae[pid]) if pid in b.personae else pid)
     receiver = receiver_of(ctx, b, result)
     if result.captured:
         applied.captured = dict(result.captured)
         if receiver is not None:
             give_assets(receiver, result.captured)
             applied.receiver = name(receiver)
-    for pid in result.dead:
-        kill(ctx, b, pid)
-        applied.dead.append(name(b.personae[pid]) if pid in b.personae else pid)
     for role, s in b.sides.items():
         settle_morale(b, s, result, role, applied)
     applied.after += positions(ctx, b, result)

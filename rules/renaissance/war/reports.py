@@ -44,7 +44,7 @@ def round_figure(n: int) -> str:
     """A loss for the newsletter, in round figures: to the nearest ten under a hundred, the nearest hundred under a
     thousand, and so on (a half rounds up)."""
     if n <= 0:
-        return "no"
+        return "none"
     if n < 10:
         return "a few"
     step = 10 ** (len(str(n)) - 1)
@@ -132,9 +132,8 @@ def men_lost(result: BattleResult, role: str) -> int:
 def public_line(place: str, kind: str, sides: dict[str, Side], result: BattleResult, applied: Applied) -> str:
     """Who fought whom where, the outcome, the losses in round figures: nothing of the figures of each stage."""
     words = (f"{kind.capitalize()} at {place}: {commander_name(sides[ATTACKER])} attacked "
-             f"{commander_name(sides[DEFENDER])}; {result.outcome or 'undecided'}. Losses: "
-             f"{round_figure(men_lost(result, ATTACKER))} men to the attacker, "
-             f"{round_figure(men_lost(result, DEFENDER))} to the defender.")
+             f"{commander_name(sides[DEFENDER])}; {result.outcome or 'undecided'}. Men lost: the attacker "
+             f"{round_figure(men_lost(result, ATTACKER))}, the defender {round_figure(men_lost(result, DEFENDER))}.")
     if applied.dead:
         words += f" Killed: {', '.join(applied.dead)}."
     return words
