@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import geography as geo
+from ..calendar import MONTHS
 from ..engine import Ctx, Outcome, Persona, done, fail
 from ..items import SHIPS, TROOPS
 from ..offices import dfc, holder
@@ -598,7 +599,7 @@ def battle_title(ctx: Ctx, b: Battle) -> str:
     elif b.kind == "tower" and b.tower is not None:
         place = f"on tower {b.tower} {place}"
     who = {role: reports.commander_name(s) for role, s in b.sides.items()}
-    month = f"{ctx.month:02d}/{ctx.year}"
+    month = f"{MONTHS[ctx.month - 1]} {ctx.year}"
     return f"{KIND_WORDS[b.kind].upper()} {place} ({month}): {who[ATTACKER]} against {who[DEFENDER]}"
 
 
