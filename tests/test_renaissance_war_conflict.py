@@ -798,13 +798,19 @@ def test_no_other_order_after_a_battle_order_in_the_month_loop(urban_fake: Fake)
 
 # ---- what a result does to the state (K10, K11; RW-OQ-07) ---------------------------------------------------------
 
-def test_losses_split_back_to_two_contingents_by_what_each_brought(field: Fake) -> None:
-    a = persona("0201", "DORIA", "Lucca", assets={"pikeman": 500})
-    d = persona("0301", "SFORZA", "Lucca", assets={"archer": 70, "horse": 10}, allies=["SFORZA"])
-    field.losses = {DEFENDER: {"archer": 7, "horse": 3}}
-    ctx = world([a, d])
-    assert conflict.attack(ctx, a, {"battle": "field", "target": "0301"}).ok
-    assert d["assets"] == {"archer": 63, "horse": 7}
+def test_losses_split_back_to_two_contingents_by_what_each_brought(urban_fake: Fake) -> None:
+    people, lucca = tenant_family_at_lucca()
+    tenant, victim, cousin, enemy = people
+    victim["assets"], cousin["assets"] = {"auxiliary": 70, "horse": 10}, {"auxiliary": 30, "horse": 30}
+    # The side loses 7 auxiliaries and 6 horses (forces.split_losses, arith.share): auxiliaries 7 x 70/100 = 4.9
+    # and 7 x 30/100 = 2.1, whole parts 4 and 2, the one left to the larger remainder (.9): 5 and 2; horses
+    # 6 x 10/40 = 1.5 and 6 x 30/40 = 4.5, whole parts 1 and 4, the one left to the first written of equal
+    # remainders: 2 and 4.
+    urban_fake.losses = {DEFENDER: {"auxiliary": 7, "horse": 6}}
+    ctx = world(people, [lucca])
+    assert conflict.attack(ctx, enemy, {"battle": "urban", "target": "0102"}).ok
+    assert victim["assets"] == {"auxiliary": 65, "horse": 8} and cousin["assets"] == {"auxiliary": 28, "horse": 26}
+    assert tenant["assets"] == {"pikeman": 10} and lucca["garrison"] == 200
 
 
 def test_the_victor_takes_what_is_captured_and_the_dead_are_marked(field: Fake) -> None:
