@@ -8,8 +8,9 @@ own tests do). The functions other helpers write in control.py and siege.py are 
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -97,18 +98,18 @@ class Fake:
     """A battle engine that returns a result made by hand: each side loses `losses[role]` (captures included),
     its morale ends at `morale[role]` (default: as it started), over `stages` stages."""
 
-    losses: dict[str, dict[str, int]] = field(default_factory=dict)
+    losses: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)
     victor: str | None = ATTACKER
     retreated: str | None = DEFENDER
-    eliminated: list[str] = field(default_factory=list)
-    dead: list[str] = field(default_factory=list)
-    captured: dict[str, int] = field(default_factory=dict)
-    morale: dict[str, int] = field(default_factory=dict)
+    eliminated: list[str] = dataclasses.field(default_factory=list)
+    dead: list[str] = dataclasses.field(default_factory=list)
+    captured: dict[str, int] = dataclasses.field(default_factory=dict)
+    morale: dict[str, int] = dataclasses.field(default_factory=dict)
     stages: int = 2
     outcome: str = "the defender retreated"
     kind: str = "field"
     receiver: str | None = None
-    calls: list[Call] = field(default_factory=list)
+    calls: list[Call] = dataclasses.field(default_factory=list)
 
     def __call__(self, attacker: Side, defender: Side, **kw: Any) -> BattleResult:
         self.calls.append(Call(attacker, defender, kw))
@@ -127,13 +128,13 @@ class Fake:
 
 @dataclass
 class Record:
-    control: list[tuple[Any, ...]] = field(default_factory=list)
-    taken: list[tuple[Any, ...]] = field(default_factory=list)
-    entries: list[tuple[str, str]] = field(default_factory=list)
-    tower_lost: list[tuple[str, int, int]] = field(default_factory=list)
-    towers: dict[str, int] = field(default_factory=dict)  # pid -> the tower he is in
-    besieger: dict[str, str] = field(default_factory=dict)  # location -> besieger pid
-    crops: dict[str, dict[str, int]] = field(default_factory=dict)
+    control: list[tuple[Any, ...]] = dataclasses.field(default_factory=list)
+    taken: list[tuple[Any, ...]] = dataclasses.field(default_factory=list)
+    entries: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    tower_lost: list[tuple[str, int, int]] = dataclasses.field(default_factory=list)
+    towers: dict[str, int] = dataclasses.field(default_factory=dict)  # pid -> the tower he is in
+    besieger: dict[str, str] = dataclasses.field(default_factory=dict)  # location -> besieger pid
+    crops: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)
 
 
 @pytest.fixture(autouse=True)
