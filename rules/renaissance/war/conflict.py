@@ -24,9 +24,7 @@ from ..calendar import MONTHS
 from ..engine import Ctx, Outcome, Persona, done, fail
 from ..items import SHIPS, TROOPS
 from ..offices import dfc, holder
-from . import assault as assault_engine
-from . import control, fees, limits, naval, ranks, reports, siege, urban
-from . import field as field_engine
+from . import control, fees, limits, ranks, reports, siege
 from . import forces as fo
 from . import morale as mo
 from .arith import gain
@@ -606,7 +604,13 @@ def battle_title(ctx: Ctx, b: Battle) -> str:
 # ---- a battle: the engine and the result -------------------------------------------------------------------------
 
 def run_engine(b: Battle) -> BattleResult:
-    """The engines are called through their modules, so that a test may put a stand-in in their place."""
+    """The engines are called through their modules, so that a test may put a stand-in in their place. They are
+    imported here and not with the rest: field.py's arrangement reads travel.WALKERS, and travel.py imports this
+    module for the interceptions of a move."""
+    from . import assault as assault_engine
+    from . import field as field_engine
+    from . import naval, urban
+
     a, d = b.sides[ATTACKER], b.sides[DEFENDER]
     if b.kind == "field":
         return field_engine.fight(a, d)
