@@ -76,7 +76,7 @@ def world(personae: list[dict[str, Any]], locations: list[dict[str, Any]] | None
                 for f, code in FAMILIES.items()}
     players = {code: {"name": code, "email": f"{code}@x", "account": {"balance": balance, "history": []}}
                for code in FAMILIES.values()}
-    return month_ctx(personae, locs, month=TURN, turn=TURN, families=families, players=players,
+    return month_ctx(personae, locs, month=1, turn=TURN, families=families, players=players,
                      fees={"per_family": 5.0, "conflict_actions": 25, "action": 0.2})
 
 

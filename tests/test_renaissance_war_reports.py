@@ -161,8 +161,8 @@ def test_the_printout_lists_forces_upkeep_towers_and_the_siege(monkeypatch: pyte
                                                               stand_ins: None) -> None:
     _result, texts = battle_month(monkeypatch)
     adr, lmd = texts["ADR"], texts["LMD"]
-    # Andrea Doria: 200 crew and a galley, outside Pisa. June's maintenance (the next month) is ten ducats a man for heavy
-    # cavalry, archers and pikemen: crew are not in it; Domenico's 97 pikemen cost 970.
+    # Andrea Doria: 200 crew and a galley, outside Pisa. June's maintenance (the next month) is ten ducats a man
+    # for heavy cavalry, archers and pikemen: crew are not in it; Domenico's 97 pikemen cost 970.
     assert "    FORCES   200 crew; ships: 1 galley; morale 500" in adr
     assert "    FORCES   97 pikeman; morale 405" in adr
     assert "    UPKEEP   at the start of June: 10 ducats a man for 97 pikeman: 970 ducats" in adr
