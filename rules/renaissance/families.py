@@ -19,6 +19,7 @@ from maild.ruleset import GM_ORDERS, PlacedOrder
 from . import accounts
 from .engine import Ctx, Outcome, Phase, State
 from .handlers import ACTIONS
+from .war import conflict
 
 log = logging.getLogger("maild.renaissance")
 
@@ -114,13 +115,20 @@ def run_order(ctx: Ctx, result: Result, persona: dict[str, Any] | None, placed: 
             return Outcome(False, f"{persona['name']} is dead")
         if persona["id"] in ctx.scratch.get("disembarked", ()):
             return Outcome(False, "he disembarked earlier this month and may do nothing more")
+        # BATTLE: "A persona may not execute other orders subsequently in the same turn after having executed
+        # battle orders" (docs/renaissance/war.md, RW-OQ-03).
+        if (why := conflict.after_battle(ctx, persona["id"], order.kind)) is not None:
+            return Outcome(False, why)
     try:
-        return action.handler(ctx, persona if persona is not None else {}, order.args)
+        outcome = action.handler(ctx, persona if persona is not None else {}, order.args)
     except Exception as exc:  # a bug in a rule must not cost every other family its month
         log.exception("renaissance: order %s failed", order.kind)
         result.errors.append({"kind": order.kind, "code": order.text, "line": order.line, "args": order.args,
                               "error": repr(exc)})
         return Outcome(False, "could not be carried out (an error in the game's program; the GM has been told)")
+    if outcome.ok and persona is not None:
+        conflict.note_executed(ctx, persona["id"], order.kind)  # the assault asks what came before it (RW-OQ-03)
+    return outcome
 
 
 def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: Result) -> None:

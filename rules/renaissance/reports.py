@@ -1,14 +1,24 @@
-"""What the month's printouts and newsletter show, as template contexts (templates/renaissance/)."""
+"""What the month's printouts and newsletter show, as template contexts (templates/renaissance/).
+
+The war's part (docs/renaissance/war.md, section "conflict"): each persona's troops, crew, ships and morale and the
+maintenance they will cost at the start of the next month (upkeep.py's tables); each location's garrison, FAR and
+FAS, towers with their owners and garrisons, and its siege; the month's battle reports of the families involved
+(war/reports.py); the newsletter's sieges on file, whose existence it publishes (CONFLICT ORDERS: "a siege line
+whose existence has been published in the Newsletter").
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from . import accounts, codesheet
-from .calendar import month_name
+from . import accounts, codesheet, upkeep
+from .calendar import MONTHS, month_name, month_of
 from .engine import State
 from .execute import Result
+from .items import SHIPS, TROOPS
 from .offices import OFFICE_TITLES, OFFICES, offices_by_holder
+from .war import reports as war_reports
 
 SELECTION = {"e": "elected", "s": "appointed by the sovereign", "f": "appointed by the feudatory",
              "t": "appointed by the tenant", "b": "appointed by the bishop", "a": "appointed by the archbishop"}
@@ -24,7 +34,48 @@ def holder_name(state: State, holder: str | None) -> str:
     return f"{persona['name']} ({persona['family']} .{holder})"
 
 
-def persona_view(persona: dict[str, Any], held: list[str]) -> dict[str, Any]:
+def forces_of(assets: dict[str, Any]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """His troops (the six types and crew) and his ships, for the printout."""
+    men = [(t, int(assets[t])) for t in (*TROOPS, "crew") if int(assets.get(t, 0)) > 0]
+    ships = [(s, int(assets[s])) for s in SHIPS if int(assets.get(s, 0)) > 0]
+    return men, ships
+
+
+def upkeep_due(assets: dict[str, Any], month: int) -> list[str]:
+    """The maintenance due at the start of `month` for what he holds now (MAINTENANCE, upkeep.py's tables): ten
+    ducats a man in May to September, half a unit of food a head in October to March (the first 1,000 horses,
+    sheep and cattle free in October, November, December and March), naval materials in April."""
+    lines: list[str] = []
+    if month in upkeep.DUCAT_MONTHS:
+        heads = [(u, int(assets.get(u, 0))) for u in upkeep.DUCAT_MONTHS[month] if int(assets.get(u, 0)) > 0]
+        if heads:
+            total = upkeep.DUCATS_PER_MAN * sum(n for _, n in heads)
+            lines.append(f"{upkeep.DUCATS_PER_MAN} ducats a man for {_listed(heads)}: {total:,} ducats")
+    elif month in upkeep.FOOD_MONTHS:
+        heads = [(u, int(assets.get(u, 0))) for u in upkeep.FOOD_MONTHS[month] if int(assets.get(u, 0)) > 0]
+        herds = sum(n for u, n in heads if u in ("horse", "sheep", "cattle"))
+        free = min(herds, upkeep.FREE_HEADS) if month in upkeep.FREE_MONTHS else 0
+        paying = sum(n for _, n in heads) - free
+        if paying > 0:
+            spared = f", {free:,} head of herd free" if free else ""
+            lines.append(f"half a unit of food a head for {_listed(heads)}{spared}: {math.ceil(paying / 2):,} units "
+                         f"of food")
+    if month == upkeep.NAVAL_MONTH:
+        need: dict[str, int] = {}
+        for ship, materials in upkeep.NAVAL.items():
+            for m, q in materials.items():
+                if int(assets.get(ship, 0)) > 0:
+                    need[m] = need.get(m, 0) + q * int(assets[ship])
+        if need:
+            lines.append("naval materials: " + ", ".join(f"{q:,} {m}" for m, q in need.items()))
+    return [f"at the start of {MONTHS[month - 1]}: {line}" for line in lines]
+
+
+def _listed(heads: list[tuple[str, int]]) -> str:
+    return ", ".join(f"{n:,} {u}" for u, n in heads)
+
+
+def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | None = None) -> dict[str, Any]:
     if persona.get("with"):
         where = f"aboard the ships of .{persona['with']}"
     elif persona.get("at_sea"):
@@ -40,7 +91,31 @@ def persona_view(persona: dict[str, Any], held: list[str]) -> dict[str, Any]:
         "titles": list(persona.get("titles", [])), "offices": held,
         "assets": sorted((k, v) for k, v in persona.get("assets", {}).items() if v),
         "predecessors": persona.get("predecessors", []),
+        "troops": forces_of(persona.get("assets", {}))[0], "ships": forces_of(persona.get("assets", {}))[1],
+        "upkeep": upkeep_due(persona.get("assets", {}), upkeep_month) if upkeep_month else [],
     }
+
+
+def tower_view(tower: dict[str, Any]) -> dict[str, Any]:
+    """A tower as the location report shows it: its FAS, owner and the garrison it starts each turn with (TOWERS:
+    "Towers always start the turn with a tower garrison equal to 10% (rounded down) of their FAS")."""
+    return {"name": tower.get("name", ""), "fas": int(tower.get("fas", 0)), "owner": tower.get("owner"),
+            "garrison": int(tower.get("fas", 0)) // 10}
+
+
+def siege_view(state: State, loc: dict[str, Any]) -> str | None:
+    """The location's siege on file, in words (SIEGE: "Siege orders take effect the turn after their issuance")."""
+    siege = loc.get("siege")
+    if not siege:
+        return None
+    who = holder_name(state, siege.get("besieger"))
+    if siege.get("since") is not None:
+        months = int(siege.get("months", 0))
+        held = f"; {months} month{'s' if months != 1 else ''} of successful siege" if months else ""
+        return f"under siege by {who} since {month_name(state, int(siege['since']))}{held}"
+    ordered = siege.get("ordered")
+    when = f" from {month_name(state, int(ordered) + 1)}" if ordered is not None else ""
+    return f"siege ordered by {who}, in effect{when}"
 
 
 def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +124,8 @@ def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": loc["name"], "population": loc["population"], "wealth": loc["wealth"],
         "loyalty": loc["loyalty"], "religion": loc.get("religion", ""), "harbor": loc.get("harbor"),
-        "far": loc.get("far", 0), "fas": loc.get("fas", 0), "towers": loc.get("towers", []),
+        "far": loc.get("far", 0), "fas": loc.get("fas", 0),
+        "towers": [tower_view(t) for t in loc.get("towers", [])], "siege": siege_view(state, loc),
         "garrison": loc.get("garrison", 0), "offices": offices,
         "selection": SELECTION.get(loc.get("magistrate_selection", ""), "-"),
         "tariffs": loc.get("tariffs", {"import": 0, "export": 0}),
@@ -63,8 +139,10 @@ def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def family_view(state: State, fname: str, held: dict[str, list[str]]) -> dict[str, Any]:
-    """A family's sheet: its personae, and a report on each location where one of them is."""
+def family_view(state: State, fname: str, held: dict[str, list[str]],
+                upkeep_month: int | None = None) -> dict[str, Any]:
+    """A family's sheet: its personae (with the maintenance due at the start of `upkeep_month`), and a report on
+    each location where one of them is."""
     fam = state["families"][fname]
     personae = [state["personae"][pid] for pid in fam["personae"] if pid in state["personae"]]
     places = []
@@ -73,7 +151,7 @@ def family_view(state: State, fname: str, held: dict[str, list[str]]) -> dict[st
             places.append(p["location"])
     return {
         "name": fname, "religion": fam.get("religion", ""),
-        "personae": [persona_view(p, held.get(p["id"], [])) for p in personae],
+        "personae": [persona_view(p, held.get(p["id"], []), upkeep_month) for p in personae],
         "locations": [location_view(state, state["locations"][n]) for n in places if n in state["locations"]],
     }
 
@@ -89,7 +167,7 @@ def welcome(state: State, player: str, turn: int) -> dict[str, Any] | None:
     headers = {f["name"]: f for f in codesheet.families_of(state, player)}
     return {"welcome_for": "+".join(families), "month": month_name(state, turn),
             "player_name": state["players"][player].get("name", player),
-            "families": [{**family_view(state, f, held), "header": headers[f]["header"],
+            "families": [{**family_view(state, f, held, month_of(state, turn)), "header": headers[f]["header"],
                           "persona_headers": headers[f]["personae"]} for f in families],
             "account": accounts.account_lines(state, player, turn)}
 
@@ -102,8 +180,10 @@ def printouts(state: State, turn: int, result: Result) -> dict[str, dict[str, An
         by_player.setdefault(fam["player"], []).append(name)
     out: dict[str, dict[str, Any]] = {}
     for code in state["players"]:
-        families = [{**family_view(state, fname, held), "outcomes": result.outcomes.get(fname, []),
-                     "skipped": result.skipped.get(fname), "messages": result.ctx.messages.get(fname, [])}
+        families = [{**family_view(state, fname, held, month_of(state, turn + 1)),
+                     "outcomes": result.outcomes.get(fname, []), "skipped": result.skipped.get(fname),
+                     "messages": result.ctx.messages.get(fname, []),
+                     "battles": war_reports.records_for(result.ctx, fname)}
                     for fname in by_player.get(code, [])]
         out[code] = {"month": month_name(state, turn), "player_name": state["players"][code].get("name", code),
                      "families": families, "account": accounts.account_lines(state, code, turn)}
@@ -118,7 +198,17 @@ def newsletter(state: State, turn: int, result: Result) -> dict[str, Any]:
     return {"month": month_name(state, turn), "next_month": month_name(state, turn + 1),
             "news": list(result.ctx.news), "bulletins": list(result.bulletins),
             "pope": holder_name(state, state.get("pope")) if state.get("pope") else None,
-            "offices": family_offices(state), "prices": prices_current(state)}
+            "offices": family_offices(state), "prices": prices_current(state), "sieges": sieges(state)}
+
+
+def sieges(state: State) -> list[str]:
+    """Every siege on file, for the newsletter: CONFLICT ORDERS, "When a persona crosses a siege line whose existence
+    has been published in the Newsletter, he, not the besieger, is deemed to have initiated the conflict"."""
+    out = []
+    for name in sorted(state["locations"]):
+        if (words := siege_view(state, state["locations"][name])) is not None:
+            out.append(f"{name}: {words}")
+    return out
 
 
 def family_offices(state: State) -> list[tuple[str, list[str]]]:

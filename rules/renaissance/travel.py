@@ -2,6 +2,13 @@
 carrying-capacity test, abandonment of excess cargo, movement attrition, drowning.
 
 Readings of unclear rules are numbered in docs/renaissance/travel.md; the numbers appear below as (T<n>).
+
+War along the way (BATTLE, SIEGE, CONFLICT ORDERS; war/conflict.py decides, docs/renaissance/war.md RW-OQ-04, 05,
+08): a move is met at each of its stops (where it starts, each waypoint, where it ends) by the forces ordered to
+intercept it there, and a land move into besieged walls by the besieger; a fleet at a ferry's midpoint stops the
+ferry. Every stop reached is noted as a passage (ctx.scratch["war.passages"]) and every entry into walls under
+siege told to siege.py. A persona who fought may not move, and one who moved may not fight (ORDERS: "Conflict
+orders take the place of movement orders").
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from . import walls
 from .engine import Ctx, Outcome, Persona, done, fail
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
 from .setup import find_location
+from .war import conflict, limits, siege
 
 Assets = dict[str, int]
 
@@ -40,6 +48,8 @@ LAND_ATTRITION_ITEMS = (*LIVESTOCK, *TROOPS, "crew", "slave")
 SCRATCH_DISEMBARKED = "disembarked"
 SCRATCH_ABANDON = "abandon"
 SCRATCH_OUTSIDE = "stay_outside"
+
+Stop = tuple[str | None, geo.Point | None]  # a location's name, or a point of open water
 
 
 # ---- attrition ---------------------------------------------------------------------------------------------
@@ -210,17 +220,58 @@ def kill(ctx: Ctx, persona: Persona, cause: str) -> list[str]:
     return dead
 
 
-def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point | None) -> None:
+def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point | None, by: str) -> None:
     if location is not None:
         persona["location"] = location
         persona["at_sea"] = None
         persona["inside"] = _enters(ctx, persona, location)
+        if persona["inside"]:
+            _entered(ctx, location, by)
     else:
         assert point is not None
         persona["location"] = None
         persona["at_sea"] = {"lat": point[0], "lon": point[1]}
         persona["inside"] = False
     _follow(ctx, persona)
+
+
+def _entered(ctx: Ctx, location: str, by: str) -> None:
+    """SIEGE: an entry into walls spares the location this month's siege attrition (siege.py keeps the record);
+    only a location with a siege on file has one to spare."""
+    if (ctx.location(location) or {}).get("siege"):
+        siege.note_entry(ctx, location, by)
+
+
+def _halt(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point | None) -> None:
+    """He stands at a stop of his move, outside the walls: where interceptors meet him ("ceases movement at the
+    point of the encounter")."""
+    persona["location"] = location
+    persona["at_sea"] = None if location is not None or point is None else {"lat": point[0], "lon": point[1]}
+    persona["inside"] = False
+    _follow(ctx, persona)
+
+
+def _encounter(ctx: Ctx, persona: Persona, stops: list[Stop], by: str, enters: bool) -> int | None:
+    """The war along the route: at each stop in turn (noted as a passage), the forces that intercept him there
+    (and, at the last, the besieger of the walls he enters by land). Returns the index of the stop where he
+    ceased movement, or None when he goes on to the end (no one there, or all outnumbered twenty to one)."""
+    last = len(stops) - 1
+    for i, (name, point) in enumerate(stops):
+        if name is not None:
+            conflict.note_passage(ctx, name, persona["id"])
+        found = conflict.interceptors(ctx, persona, name, point, by=by, entering=enters and i == last)
+        if not found:
+            continue
+        _halt(ctx, persona, name, point)
+        if conflict.meet(ctx, persona, found, name, point):
+            return i
+    return None
+
+
+def _stopped_text(stops: list[Stop], i: int) -> str:
+    name, point = stops[i]
+    where = name or (f"{point[0]:+.2f} {point[1]:+.2f}" if point else "open water")
+    return f"intercepted at {where}, where he ceases movement"
 
 
 def _enters(ctx: Ctx, persona: Persona, location: str) -> bool:
@@ -299,9 +350,15 @@ def permit_boarding(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome
 
 def move(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     mode = args.get("mode")
+    if limits.has_fought(ctx, persona["id"]):
+        return fail("he executed battle orders this month: conflict orders take the place of movement orders "
+                    "(ORDERS), so one who fought does not move")
+    if (why := limits.pinned(ctx, persona["id"])) is not None:
+        return fail(f"he may not move this month: {why}")
     # "A persona may move by land or by water each turn, but ... not by both": one movement order (T2).
     if not ctx.once("move", persona["id"]):
         return fail("he has already moved this month; a persona moves once per turn")
+    conflict.note_move(ctx, persona["id"])
     if persona.get("with"):
         if mode != "disembark":
             return fail(f"he is aboard {persona['with']}'s ship; his only movement can be to disembark")
@@ -330,7 +387,11 @@ def _inside(ctx: Ctx, persona: Persona) -> Outcome:
         return done(f"already inside {here}")
     if not has_ingress(ctx, here, persona["family"]):
         return fail(f"the {persona['family']} family has no ingress to {here}")
+    stops: list[Stop] = [(here, None)]
+    if _encounter(ctx, persona, stops, conflict.LAND, enters=True) is not None:
+        return done(f"{_stopped_text(stops, 0)}, outside the walls of {here}")
     persona["inside"] = True
+    _entered(ctx, here, conflict.LAND)
     _follow(ctx, persona)
     return done(f"moved inside {here}")
 
@@ -365,6 +426,8 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
     persona["location"] = place
     persona["at_sea"] = None
     persona["inside"] = _enters(ctx, persona, place)
+    if persona["inside"]:
+        _entered(ctx, place, conflict.WATER)
     ctx.scratch.setdefault(SCRATCH_DISEMBARKED, set()).add(persona["id"])
     return done(f"disembarked at {place}")
 
@@ -426,14 +489,13 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
     if err:
         return fail(err)
     assets: Assets = persona.setdefault("assets", {})
-    fee = 0
+    ferry = -1
     if mode == "road":
         if via:
             return fail("road movement may not be combined with other movement: one road, no waypoints")
-        road = geo.road_miles(st, start, dest)
-        if road is None:
+        if geo.road_miles(st, start, dest) is None:
             return fail(f"no road has been built between {start} and {dest}")
-        miles, how = whole_miles(road), f"by road from {start} to {dest}"
+        route, how = [start, dest], f"by road from {start} to {dest}"
     elif mode == "ferry":
         route, ferry, err = _ferry_route(ctx, start, dest, via)
         if err:
@@ -442,14 +504,15 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
         if not has_ingress(ctx, landing, persona["family"]):
             return fail(f"the ferry will not carry him to {landing}: its de facto controller denies the "
                         f"{persona['family']} family ingress")
-        miles = whole_miles(geo.route_miles([geo.point_of(st, x) for x in route]))
+        if (fleet := conflict.ferry_blockade(ctx, route[ferry], landing)) is not None:
+            return fail(f"the ferry between {route[ferry]} and {landing} does not run: the fleet of "
+                        f"{fleet['name']} lies at its midpoint and stops all traffic (CONFLICT ORDERS)")
         how = f"by land and ferry ({route[ferry]}–{landing}) via {' – '.join(route)}"
     else:
         route = [start, *via, dest]
         for a, b in zip(route, route[1:], strict=False):
             if not geo.same_landmass(st, a, b):
                 return fail(f"no land route from {a} to {b} (different land masses; a ferry must be ordered)")
-        miles = whole_miles(geo.route_miles([geo.point_of(st, x) for x in route]))
         how = f"by land from {start} to {dest}" + (f" via {', '.join(via)}" if via else "")
 
     notes: list[str] = []
@@ -459,14 +522,24 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
             where = _stranded_outside(ctx, persona)
             return fail(f"cargo {need} exceeds his hauling capacity {float(cap):g}; {where}")
         notes.append(f"abandoned {_describe(drop_land(ctx, assets))}")
+    fee = 0
     if mode == "ferry":
         # T5: 1/100 ducat per cargo unit, rounded up to whole ducats, at least one.
         fee = max(1, math.ceil(Fraction(total_cargo(assets), 100)))
         if assets.get(DUCATS, 0) < fee:
             return fail(f"the ferry costs {fee} ducats and he has {assets.get(DUCATS, 0)}")
+
+    stops: list[Stop] = [(name, None) for name in route]
+    stop = _encounter(ctx, persona, stops, conflict.LAND, enters=_enters(ctx, persona, dest))
+    travelled = route if stop is None else route[: stop + 1]
+    if stop is not None:
+        notes.append(_stopped_text(stops, stop))
+    if not persona.get("alive", True):
+        return done("; ".join([f"set out {how}", *notes, "he was killed in battle"]))
+    if mode == "ferry" and len(travelled) > ferry + 1:
         assets[DUCATS] -= fee
         notes.append(f"ferry fee {fee} ducats")
-
+    miles = _land_miles(st, mode, travelled)
     free = land_free_miles(persona)  # a road's effective miles count against the same allowance
     excess = miles - free
     rate = attrition_rate(excess, LAND_TENTH_MILES)
@@ -479,11 +552,44 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
         notes.append(f"attrition {rate:.1%}: lost {_describe(lost)}")
         if _land_excess(assets) > 0:
             notes.append(f"cargo the survivors cannot carry lost: {_describe(drop_land(ctx, assets))}")
-    _arrive(ctx, persona, dest, None)
+    if stop is None:
+        _arrive(ctx, persona, dest, None, conflict.LAND)
     if excess >= EXPOSURE_MILES:
-        kill(ctx, persona, f"died of exposure on the way to {dest}")
+        kill(ctx, persona, f"died of exposure on the way to {travelled[-1]}")
         notes.append(f"{persona['name']} died of exposure, {excess:.0f} miles beyond his attrition-free distance")
     return done("; ".join([text, *notes]))
+
+
+def _land_miles(st: dict[str, Any], mode: str, travelled: list[str]) -> int:
+    """The miles of the route as far as he went (a road is one leg, at its effective miles)."""
+    if len(travelled) < 2:
+        return 0
+    if mode == "road":
+        road = geo.road_miles(st, travelled[0], travelled[1])
+        return whole_miles(road or 0.0)
+    return whole_miles(geo.route_miles([geo.point_of(st, x) for x in travelled]))
+
+
+def _water_stops(ctx: Ctx, start: str | None, start_point: geo.Point, via: list[str],
+                 dest: str | None, dest_point: geo.Point) -> list[Stop] | str:
+    """Where a voyage starts, each waypoint (a port or a point of open water), where it ends."""
+    stops: list[Stop] = [(start, None) if start is not None else (None, start_point)]
+    for w in via:
+        name = find_location(ctx.state, w)
+        point = None if name else geo.parse_point(w)
+        if name is None and point is None:
+            return f"waypoint {w!r} is neither a location nor a latitude and longitude"
+        stops.append((name, point))
+    stops.append((dest, None) if dest is not None else (None, dest_point))
+    return stops
+
+
+def _point_of_stop(st: dict[str, Any], stop: Stop) -> geo.Point:
+    name, point = stop
+    if name is not None:
+        return geo.point_of(st, name)
+    assert point is not None
+    return point
 
 
 def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
@@ -509,14 +615,9 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         if not geo.is_port(st, dest):
             return fail(f"{dest} is not a port")
         dest_point = geo.point_of(st, dest)
-    points = [start_point]
-    for w in args.get("via") or []:
-        name = find_location(st, w)
-        p = geo.point_of(st, name) if name else geo.parse_point(w)
-        if p is None:
-            return fail(f"waypoint {w!r} is neither a location nor a latitude and longitude")
-        points.append(p)
-    points.append(dest_point)
+    stops = _water_stops(ctx, start, start_point, list(args.get("via") or []), dest, dest_point)
+    if isinstance(stops, str):
+        return fail(stops)
 
     notes: list[str] = []
     if _water_excess(assets) > 0:
@@ -531,12 +632,22 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
             return fail(f"his fleet needs {sh.draft(assets):.1f} feet of water and the harbor of {dest} is "
                         f"{depth} feet deep")
 
+    target = dest or f"{dest_point[0]:+.2f} {dest_point[1]:+.2f}"
+    stop = _encounter(ctx, persona, stops, conflict.WATER, enters=False)
+    if stop is not None:
+        notes.append(_stopped_text(stops, stop))
+        stops = stops[: stop + 1]
+    if not persona.get("alive", True):
+        return done("; ".join([f"set sail from {start or 'open water'} to {target}", *notes,
+                               "he was killed in battle"]))
+    end, end_point = stops[-1]
+    points = [_point_of_stop(st, x) for x in stops]
     miles = whole_miles(geo.route_miles(points))
-    open_water = start is None or dest is None
+    open_water = start is None or end is None
     free, why = water_free_miles(persona, assets, open_water, geo.summer_route(points, ctx.month))
     rate = attrition_rate(miles - free, WATER_TENTH_MILES)
-    target = dest or f"{dest_point[0]:+.2f} {dest_point[1]:+.2f}"
     text = f"sailed from {start or 'open water'} to {target}, {miles} miles (attrition-free {why})"
+    landed = _point_of_stop(st, stops[-1])
     if rate > 0:
         sunk = {s: losses(n, rate) for s, n in sh.fleet(assets).items()}
         for s, n in sunk.items():
@@ -545,14 +656,23 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         if not sh.fleet(assets):
             # T7: drowned with his last ship; what it carried goes down too.
             persona["assets"] = {}
-            _arrive(ctx, persona, dest, dest_point)
+            _finish_voyage(ctx, persona, end, landed, stopped=stop is not None)
             dead = kill(ctx, persona, f"drowned sailing to {target}")
             notes.append("he lost his last ship and drowned" + (f", with {', '.join(dead[1:])}" if dead[1:] else ""))
             return done("; ".join([text, *notes]))
         if _water_excess(assets) > 0:
             notes.append(f"cargo the remaining ships cannot carry lost: {_describe(drop_water(ctx, assets))}")
-    _arrive(ctx, persona, dest, dest_point)
+    _finish_voyage(ctx, persona, end, landed, stopped=stop is not None)
     return done("; ".join([text, *notes]))
+
+
+def _finish_voyage(ctx: Ctx, persona: Persona, end: str | None, point: geo.Point, *, stopped: bool) -> None:
+    """Where a voyage ends: at its destination (inside the walls where his family has ingress), or, intercepted,
+    where the encounter was, outside any walls."""
+    if stopped:
+        _halt(ctx, persona, end, None if end is not None else point)
+    else:
+        _arrive(ctx, persona, end, point, conflict.WATER)
 
 
 # ---- end of turn -------------------------------------------------------------------------------------------
