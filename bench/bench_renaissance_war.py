@@ -59,6 +59,8 @@ def arm(state: dict[str, Any], args: argparse.Namespace, rng: random.Random) -> 
     people = state["personae"]
     places = sorted(state["locations"])
     lines: dict[str, list[str]] = {}
+    for player in state["players"].values():  # CREDIT: conflict orders need the month's fees prepaid
+        player.setdefault("account", {"balance": 0.0, "history": []})["balance"] = 1000.0
 
     def take() -> dict[str, Any]:
         return people[personae.pop()]
@@ -83,7 +85,10 @@ def arm(state: dict[str, Any], args: argparse.Namespace, rng: random.Random) -> 
         set_up(b, army(args.size, rng), at, rng.randint(420, 520), gunnery=rng.randint(300, 700))
         order(a, f"KF{b['id']}")
 
-    towns = rng.sample([n for n in places if state["locations"][n].get("population", 0) >= 5000], args.sieges)
+    # Towns where nobody else stands, so that the besieger outnumbers those inside (SIEGE) and the siege holds.
+    crowded = {p.get("location") for p in people.values()}
+    towns = rng.sample([n for n in places if state["locations"][n].get("population", 0) >= 5000 and n not in crowded],
+                       args.sieges)
     for town in towns:
         besieger, defender = take(), take()
         while defender["family"] == besieger["family"]:
