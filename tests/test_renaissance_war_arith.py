@@ -142,3 +142,21 @@ def test_the_confucian_halving_rounds_down_and_doubles_back() -> None:
     assert not morale.confucian_battle({"religion": "catholic"}, {"see": "Rome"})
     assert morale.confucian_start(455) == 227
     assert morale.confucian_end(227) == 454
+
+
+def test_men_lost_to_disease_or_planted_as_colonists_leave_no_morale_behind() -> None:
+    # MORALE: "When a persona controls neither troops, nor crew, his morale rating is zero." Pestilence kills 10% of
+    # each troop type, rounded up: 1 archer -> 1 lost, none left; planting his last 5 crew as colonists.
+    from maild_rules.renaissance import colonies, pestilence
+    from tests.renaissance_fixtures import month_ctx
+
+    native = {"id": "0901", "name": "Tupac", "family": "INCA", "origin": "american", "alive": True, "morale": 300,
+              "assets": {"archer": 1}, "location": "Cuzco", "inside": False}
+    spaniard = {"id": "0801", "name": "Pedro", "family": "PIZARRO", "origin": "european", "alive": True,
+                "religion": "catholic", "morale": 350, "assets": {"crew": 5}, "location": "Cuzco",
+                "inside": False}
+    ctx = month_ctx([native, spaniard], [{"name": "Cuzco", "may_colonize": True, "population": 100}])
+    pestilence.pestilence(ctx)
+    assert native["assets"]["archer"] == 0 and native["morale"] == 0
+    assert colonies.colonize(ctx, spaniard, {"item": "crew", "qty": 5}).ok
+    assert spaniard["morale"] == 0

@@ -237,8 +237,8 @@ def test_intercepted_at_a_waypoint_he_stops_there_and_the_interceptor_attacks(fi
     # The interceptor initiated it: the fee and the two stages are his (RW-OQ-05, RW-OQ-45).
     assert fees_of(ctx, "SFO") == [-FEE] and fees_of(ctx, "ADR") == []
     assert limits.stages(ctx, "0301") == 2 and limits.stages(ctx, "0201") == 0
-    # The passages the naval bombardment reads: where his move started and the waypoint he reached.
-    assert ctx.scratch["war.passages"] == {"Florence": ["0201"], "Pistoia": ["0201"]}
+    # The passages the naval bombardment reads are a fleet's under sail: a march by land passes no water.
+    assert "war.passages" not in ctx.scratch
 
 
 def test_intercepted_where_his_move_starts_he_is_outside_the_walls(field: Fake) -> None:
@@ -257,7 +257,7 @@ def test_intercepted_where_his_move_ends_he_stays_outside_walls_he_may_enter(fie
     assert move(ctx, mover, "Lucca").ok
     # DORIA has ingress to Lucca, but he ceased movement at the encounter, under the walls.
     assert (mover["location"], mover["inside"]) == ("Lucca", False)
-    assert ctx.scratch["war.passages"] == {"Florence": ["0201"], "Lucca": ["0201"]}
+    assert "war.passages" not in ctx.scratch
 
 
 @pytest.mark.parametrize(("family", "targets", "inside", "turn", "stopped"), [
@@ -1091,3 +1091,54 @@ def test_a_battle_gives_the_same_report_under_two_seeds(monkeypatch: pytest.Monk
     lines1, state1 = once(1)
     lines2, state2 = once(2)
     assert lines1 == lines2 and state1 == state2
+
+
+# ---- captures both ways at sea, and the Shia/Sunni gunners' piety ------------------------------------------------
+
+def test_a_naval_battles_captures_go_to_each_capturing_side(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Appendix F: "Should all the troops and crew in a division be eliminated, then all the remaining ships in that
+    # division (and their trade goods) are captured intact by the opposing force": either side may capture a
+    # division, so the side that did not win the battle keeps what it captured (RW-OQ-41).
+    from maild_rules.renaissance.war.naval_battle import NavalResult
+
+    a = at_sea(persona("0201", "DORIA", None, assets={"galley": 2, "crew": 80}), 43.0, 9.0)
+    d = at_sea(persona("0301", "SFORZA", None, assets={"caravel": 3, "crew": 30, "wine": 40}), 43.0, 9.0)
+    ctx = world([a, d])
+
+    def fake(attacker: Side, defender: Side) -> BattleResult:
+        # The attacker won and took a caravel with its 40 wine; the defender took one galley.
+        return NavalResult(kind="naval", outcome="the defender retreated", victor=ATTACKER, retreated=DEFENDER,
+                           survivors={ATTACKER: {"galley": 1, "crew": 80},
+                                      DEFENDER: {"caravel": 2, "crew": 30, "wine": 0}},
+                           captured={"caravel": 1, "wine": 40}, morale={ATTACKER: 400, DEFENDER: 400},
+                           morale_start={ATTACKER: 400, DEFENDER: 400}, stages_fought=4,
+                           taken={ATTACKER: {"caravel": 1, "wine": 40}, DEFENDER: {"galley": 1}})
+
+    monkeypatch.setattr(naval, "fight", fake)
+    assert conflict.attack(ctx, a, {"battle": "naval", "target": "0301"}).ok
+    # 0201: 2 galleys - 1 lost + the caravel and the wine he took; 0301: 3 caravels - 1 + the galley he took.
+    assert a["assets"] == {"galley": 1, "crew": 80, "caravel": 1, "wine": 40}
+    assert d["assets"] == {"caravel": 2, "crew": 30, "galley": 1}
+
+
+def test_a_sunni_whose_guns_fire_in_a_field_battle_loses_piety_once_a_month(field: Fake) -> None:
+    # REPUTATION FOR PIETY: "The piety rating of a Sunni, or Shia, persona diminishes by 100 points in any month in
+    # which he fires cannons, or falconets." A field battle opens with the cannons' volley (Appendix D).
+    a = persona("0201", "DORIA", "Lucca", religion="sunni", piety=250, assets={"pikeman": 100, "cannon": 2})
+    d = persona("0301", "SFORZA", "Lucca", religion="shia", piety=80, assets={"pikeman": 100})
+    e = persona("0302", "SFORZA", "Lucca", assets={"pikeman": 100})
+    ctx = world([a, d, e])
+    assert conflict.attack(ctx, a, {"battle": "field", "target": "0301"}).ok
+    assert a["piety"] == 150  # 250 - 100: his cannons fired
+    assert d["piety"] == 80  # the Shia defender had no guns: nothing fired, nothing lost
+    assert conflict.attack(ctx, a, {"battle": "field", "target": "0302"}).ok
+    assert a["piety"] == 150  # "in any month": once, however many battles
+
+
+def test_a_fleet_under_sail_leaves_its_passages_for_the_naval_bombardment() -> None:
+    # NAVAL BOMBARDMENT: cannons fire "at ships anchored in, or passing through, that body of water": the places a
+    # fleet's move starts at, passes and ends at are noted; a march by land notes none (the tests above).
+    p = persona("0201", "DORIA", "Pisa", assets={"galley": 1, "crew": 40, "slave": 250}, skills={"navigation": 400})
+    ctx = world([p])
+    assert move(ctx, p, "Livorno", mode="water").ok
+    assert ctx.scratch["war.passages"] == {"Pisa": ["0201"], "Livorno": ["0201"]}

@@ -6,6 +6,7 @@ from typing import Any
 
 from .engine import Ctx, Outcome, Persona, done, fail
 from .items import TROOPS, item_by_code
+from .war.morale import settle
 
 SURVIVORS_PER_TURN = 100  # "Up to 100 colonists may be added to such a location's population each turn."
 POPULATION_CAP = 5000  # "Colonies may not have their population increased beyond 5000 through colonization."
@@ -59,6 +60,7 @@ def colonize(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         take = min(left, assets.get(k, 0))
         assets[k] -= take
         left -= take
+    settle(persona)  # MORALE: "When a persona controls neither troops, nor crew, his morale rating is zero"
     slaves[where] = new_slaves
     loc["population"] = loc.get("population", 0) + planted
     loc["colonists_this_turn"] = loc.get("colonists_this_turn", 0) + planted

@@ -44,6 +44,8 @@ assert len(CLASS_CODES) == len(CLASSES)
 TROOPS = ("heavy cavalry", "light cavalry", "pikeman", "archer", "arquebusier", "auxiliary")
 MEN = (*TROOPS, "crew", "slave", "colonist")
 SHIPS = ("roundship", "caravel", "barque", "galley", "galliot")
+# TRAVEL: "all cargos other than horses, slaves, troops, cattle and sheep must be carried by horses or slaves".
+WALKERS = frozenset({"horse", "slave", "cattle", "sheep", *TROOPS})
 LIVESTOCK = ("horse", "cattle", "sheep")
 DUCATS = "ducats"
 

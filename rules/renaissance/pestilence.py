@@ -11,6 +11,7 @@ from __future__ import annotations
 from .engine import Ctx, Persona
 from .items import TROOPS
 from .upkeep import attrition
+from .war.morale import settle
 
 OLD_WORLD = ("european", "african", "asian")
 DISEASE_PERCENT = 10
@@ -38,6 +39,7 @@ def pestilence(ctx: Ctx) -> None:
                     for t in TROOPS if int(assets.get(t, 0)) > 0}
             for t, n in lost.items():
                 assets[t] = int(assets[t]) - n
+            settle(p)  # MORALE: "When a persona controls neither troops, nor crew, his morale rating is zero"
             if lost:
                 what = ", ".join(f"{n} {t}" for t, n in lost.items())
                 ctx.tell(p["family"], f"{p['id']} {p.get('name', '')}: disease at {place} killed {what}.")

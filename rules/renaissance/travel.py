@@ -22,7 +22,7 @@ from . import geography as geo
 from . import ships as sh
 from . import walls
 from .engine import Ctx, Outcome, Persona, done, fail
-from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, cargo_weight
+from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, WALKERS, cargo_weight
 from .setup import find_location
 from .war import conflict, limits, siege
 
@@ -38,8 +38,6 @@ WINTER_PENALTY = 400
 LOW_POPULARITY = 200
 WATER_MILES_PER_POPULARITY_POINT = 3
 
-# TRAVEL: "all cargos other than horses, slaves, troops, cattle and sheep must be carried by horses or slaves".
-WALKERS = frozenset({"horse", "slave", "cattle", "sheep", *TROOPS})
 # TRAVEL: land attrition reduces "all livestock, troops, crew and slaves".
 LAND_ATTRITION_ITEMS = (*LIVESTOCK, *TROOPS, "crew", "slave")
 
@@ -257,7 +255,9 @@ def _encounter(ctx: Ctx, persona: Persona, stops: list[Stop], by: str, enters: b
     ceased movement, or None when he goes on to the end (no one there, or all outnumbered twenty to one)."""
     last = len(stops) - 1
     for i, (name, point) in enumerate(stops):
-        if name is not None:
+        if name is not None and by == "water":
+            # NAVAL BOMBARDMENT fires at ships "passing through" its water: a fleet sailing, not one carried
+            # overland (TRAVEL: "Ships are cargo only during land movement").
             conflict.note_passage(ctx, name, persona["id"])
         found = conflict.interceptors(ctx, persona, name, point, by=by, entering=enters and i == last)
         if not found:

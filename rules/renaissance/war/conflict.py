@@ -20,11 +20,14 @@ from fractions import Fraction
 from typing import Any
 
 from .. import geography as geo
+from .. import piety
 from ..calendar import MONTHS
 from ..engine import Ctx, Outcome, Persona, done, fail
 from ..items import SHIPS, TROOPS
 from ..offices import dfc, holder
-from . import control, fees, limits, ranks, reports, siege
+from . import assault as assault_engine
+from . import control, fees, limits, naval, ranks, reports, siege, urban
+from . import field as field_engine
 from . import forces as fo
 from . import morale as mo
 from .arith import gain
@@ -604,13 +607,7 @@ def battle_title(ctx: Ctx, b: Battle) -> str:
 # ---- a battle: the engine and the result -------------------------------------------------------------------------
 
 def run_engine(b: Battle) -> BattleResult:
-    """The engines are called through their modules, so that a test may put a stand-in in their place. They are
-    imported here and not with the rest: field.py's arrangement reads travel.WALKERS, and travel.py imports this
-    module for the interceptions of a move."""
-    from . import assault as assault_engine
-    from . import field as field_engine
-    from . import naval, urban
-
+    """The engines are called through their modules, so that a test may put a stand-in in their place."""
     a, d = b.sides[ATTACKER], b.sides[DEFENDER]
     if b.kind == "field":
         return field_engine.fight(a, d)
@@ -686,6 +683,19 @@ def apply(ctx: Ctx, b: Battle, result: BattleResult) -> reports.Applied:
         if receiver is not None:
             give_assets(receiver, result.captured)
             applied.receiver = name(receiver)
+    # A naval battle's captures go both ways (RW-OQ-41): what the side that did not win took, to its commander.
+    for role, items in (getattr(result, "taken", None) or {}).items():
+        if role == result.victor or not any(items.values()):
+            continue
+        taker = side_receiver(ctx, b, role)
+        if taker is not None:
+            give_assets(taker, items)
+            applied.after.append(f"{name(taker)} takes {', '.join(f'{n:,} {i}' for i, n in items.items() if n)} "
+                                 "from the ships he captured")
+    for gunner in gunners(b, result):
+        if (lost := piety.gunfire(ctx, gunner)):
+            applied.after.append(f"{name(gunner)} fired guns this month: his piety falls by {lost} (REPUTATION FOR "
+                                 "PIETY)")
     for role, s in b.sides.items():
         settle_morale(b, s, result, role, applied)
     applied.after += positions(ctx, b, result)
@@ -749,13 +759,36 @@ def receiver_of(ctx: Ctx, b: Battle, result: BattleResult) -> Persona | None:
     location = ctx.location(b.where)
     if b.kind in ("assault", "tower") and result.victor == DEFENDER:
         return assault_receiver(ctx, b, result, location)
-    s = b.sides[result.victor]
+    taker = side_receiver(ctx, b, result.victor)
+    if taker is not None:
+        return taker
+    return tenant_of(ctx, location) if location is not None else None
+
+
+def side_receiver(ctx: Ctx, b: Battle, role: str) -> Persona | None:
+    """A side's commander, or, if he fell, its living persona with the most troops."""
+    s = b.sides[role]
     commander = ctx.persona(s.commander or "")
     if alive(commander):
         return commander
-    if (best := strongest([b.personae[p] for p in s.personae()])) is not None:
-        return best
-    return tenant_of(ctx, location) if location is not None else None
+    return strongest([b.personae[p] for p in s.personae()])
+
+
+def gunners(b: Battle, result: BattleResult) -> list[Persona]:
+    """The personae whose cannons or falconets fired in this battle (REPUTATION FOR PIETY: a Shia or Sunni "fires
+    cannons, or falconets"): in a field battle every gun is in the first stage's volley; in an assault of the walls
+    the defenders' guns fire when the FAR is above zero; in a naval battle the falconets of a side that fired. An
+    urban battle and a tower assault (FAR 0) fire none."""
+    fired: list[Contingent] = []
+    for role, s in b.sides.items():
+        with_guns = [c for c in s.contingents if c.persona is not None and (c.cannon or c.falconet)]
+        if b.kind == "field" and result.stages_fought > 0:
+            fired += with_guns
+        elif b.kind == "assault" and role == DEFENDER and b.engine_args.get("far", 0) > 0:
+            fired += with_guns
+        elif b.kind == "naval" and (getattr(result, "guns_fired", None) or {}).get(role, 0) > 0:
+            fired += [c for c in with_guns if c.falconet]
+    return [b.personae[c.persona] for c in fired if c.persona in b.personae]
 
 
 def assault_receiver(ctx: Ctx, b: Battle, result: BattleResult, location: Location | None) -> Persona | None:

@@ -24,8 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..items import cargo_weight, item_by_code
-from ..travel import WALKERS
+from ..items import WALKERS, cargo_weight, item_by_code
 from .arith import share
 from .field_army import (
     ARCHER,

@@ -71,7 +71,8 @@ SHAPE_WORDS: dict[str, str] = {
                  "names separated by /",
     "attack": "an attack is KF (field), KU (urban) or KN (naval), the victim's four-digit number, then S if he is "
               "not to be killed and, in urban battle, C to fight to the normal end",
-    "garrison_attack": "a garrison's sortie is KG, the victim's four-digit number, then S if he is not to be killed",
+    "garrison_attack": "the garrison's attack is KG, the victim's four-digit number, then S if he is not to be "
+                       "killed",
     "assault": "an assault is KA (the walls), or KT and the tower's number (one digit) or the four-digit number of "
                "a persona inside it, then S if the persona attacked is not to be killed",
     "siege": "a siege is KS; KSX lifts it",
@@ -378,7 +379,7 @@ def summary(kind: str, a: dict[str, Any]) -> str:
         return (f"attack {a['target']} in {battle}" + (", not to kill him" if a["spare"] else "")
                 + (", fighting to the normal end" if a["continue"] else ""))
     if kind == "garrison_attack":
-        return f"sortie with the garrison against {a['target']}" + (", not to kill him" if a["spare"] else "")
+        return f"the garrison attacks {a['target']}" + (", not to kill him" if a["spare"] else "")
     if kind == "assault":
         spare = ", not to kill the persona attacked" if a["spare"] else ""
         if a["target"] == "walls":
