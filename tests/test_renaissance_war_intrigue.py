@@ -8,19 +8,7 @@ from typing import Any
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import intrigue, limits
 from tests.renaissance_fixtures import month_ctx
-
-
-def persona(pid: str, family: str, where: str = "Pisa", inside: bool = True, **kw: Any) -> dict[str, Any]:
-    return {"id": pid, "name": f"P{pid}", "family": family, "female": False, "alive": True, "popularity": 300,
-            "piety": 0, "morale": 500, "skills": {}, "rank": "none", "titles": [], "assets": {},
-            "location": where, "inside": inside, **kw}
-
-
-def town(name: str = "Pisa", **kw: Any) -> dict[str, Any]:
-    offices = {"sovereign": None, "feudatory": None, "tenant": None, "magistrate": None, "bishop": None,
-               "archbishop": None, "dfc": None, **kw.pop("offices", {})}
-    return {"name": name, "population": 10000, "wealth": 130, "loyalty": 300, "garrison": 0, "towers": [],
-            "offices": offices, **kw}
+from tests.test_renaissance_war_control import persona, town
 
 
 def world(personae: list[dict[str, Any]], locations: list[dict[str, Any]] | None = None) -> Ctx:

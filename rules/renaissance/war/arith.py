@@ -79,3 +79,12 @@ def share(total: int, weights: Mapping[K, Number]) -> dict[K, int]:
         for k in sorted(keys, key=lambda k: (-remainders[k], position[k]))[:left]:
             out[k] += 1
     return out
+
+
+def figure(x: Number, places: int = 3) -> str:
+    """A figure as a report writes it: a whole number as it is, any other to `places` decimals, trailing zeros
+    dropped ("26.88", "0.6", "12")."""
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{float(x):.{places}f}".rstrip("0").rstrip(".")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction as F
 
-from .arith import loss
+from .arith import figure, loss
 from .field_army import (
     ARCHER,
     ARQUEBUSIER,
@@ -114,10 +114,7 @@ def volley(firers: F, scale: F, lines: tuple[Line, ...], div: Division) -> tuple
 
 def fmt(x: F | int) -> str:
     """A figure for the report: whole numbers as they are, others to three decimals."""
-    x = F(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    return f"{float(x):.3f}".rstrip("0").rstrip(".")
+    return figure(x)
 
 
 def scale_text(morale: int, factor: F) -> str:

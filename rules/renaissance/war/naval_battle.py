@@ -29,7 +29,7 @@ from .. import ships as sh
 from ..items import SHIPS
 from . import morale as mo
 from . import ranks
-from .arith import loss, share
+from .arith import figure, loss, share
 from .forces import (
     ATTACKER,
     DEFENDER,
@@ -217,10 +217,7 @@ def initiative(a: Side, b: Side) -> tuple[str, str]:
 
 
 def _num(x: Fraction | int) -> str:
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    return f"{float(x):.4f}".rstrip("0").rstrip(".")
+    return figure(x, 4)
 
 
 def _title(role: str, d: str) -> str:
