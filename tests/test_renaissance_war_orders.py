@@ -703,7 +703,7 @@ def test_orders_check_passes_the_war_example_and_names_bad_lines(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from maild.cli import main
 
-    example = ROOT / "examples" / "renaissance" / "orders" / "MED-war.txt"
+    example = ROOT / "examples" / "renaissance" / "war" / "MED.txt"
     assert main(["orders", "check", "--ruleset", "renaissance", str(example)]) == 0
     assert capsys.readouterr().out == ""
 
