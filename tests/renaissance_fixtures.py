@@ -292,3 +292,18 @@ def month_passes(app: App, at: datetime) -> None:
     run_pass(app, at)
     assert release_turn(app, "ren1").status == "done"
     run_pass(app, at)
+
+
+def war_persona(pid: str, family: str, where: str = "Pisa", inside: bool = True, **kw: Any) -> dict[str, Any]:
+    """A persona as the war's control and intrigue tests build him: at Pisa, inside the walls, of no rank."""
+    return {"id": pid, "name": f"P{pid}", "family": family, "female": False, "alive": True, "popularity": 300,
+            "piety": 0, "morale": 500, "skills": {}, "rank": "none", "titles": [], "assets": {},
+            "location": where, "inside": inside, **kw}
+
+
+def war_town(name: str = "Pisa", **kw: Any) -> dict[str, Any]:
+    """A location with every office empty unless given, MEDICI alone with ingress."""
+    offices = {"sovereign": None, "feudatory": None, "tenant": None, "magistrate": None, "bishop": None,
+               "archbishop": None, "dfc": None, **kw.pop("offices", {})}
+    return {"name": name, "population": 10000, "wealth": 130, "loyalty": 300, "garrison": 0, "towers": [],
+            "ingress": ["MEDICI"], "ingress_waiting": [], "offices": offices, **kw}

@@ -14,21 +14,10 @@ from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.war import control, limits
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, StageReport
 from tests.renaissance_fixtures import month_ctx, small_setup
+from tests.renaissance_fixtures import war_persona as persona
+from tests.renaissance_fixtures import war_town as town
 
 FAMILIES = ("MEDICI", "DORIA", "SFORZA", "BORGIA", "ORSINI")
-
-
-def persona(pid: str, family: str, where: str = "Pisa", inside: bool = True, **kw: Any) -> dict[str, Any]:
-    return {"id": pid, "name": f"P{pid}", "family": family, "female": False, "alive": True, "popularity": 300,
-            "piety": 0, "morale": 500, "skills": {}, "rank": "none", "titles": [], "assets": {},
-            "location": where, "inside": inside, **kw}
-
-
-def town(name: str = "Pisa", **kw: Any) -> dict[str, Any]:
-    offices = {"sovereign": None, "feudatory": None, "tenant": None, "magistrate": None, "bishop": None,
-               "archbishop": None, "dfc": None, **kw.pop("offices", {})}
-    return {"name": name, "population": 10000, "wealth": 130, "loyalty": 300, "garrison": 0, "towers": [],
-            "ingress": ["MEDICI"], "ingress_waiting": [], "offices": offices, **kw}
 
 
 def world(personae: list[dict[str, Any]], locations: list[dict[str, Any]], turn: int = 5) -> Ctx:

@@ -8,7 +8,8 @@ from typing import Any
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import intrigue, limits
 from tests.renaissance_fixtures import month_ctx
-from tests.test_renaissance_war_control import persona, town
+from tests.renaissance_fixtures import war_persona as persona
+from tests.renaissance_fixtures import war_town as town
 
 
 def world(personae: list[dict[str, Any]], locations: list[dict[str, Any]] | None = None) -> Ctx:
