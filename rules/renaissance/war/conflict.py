@@ -112,9 +112,10 @@ def at(p: Persona, where: str | None, point: Point | None) -> bool:
 def present(ctx: Ctx, where: str, inside: bool) -> list[Persona]:
     """The living personae at `where` on that side of its walls (passengers aboard another's ship, who have nothing
     to fight with, excepted), in id order."""
-    return [p for _pid, p in sorted(ctx.state["personae"].items())
-            if alive(p) and p.get("location") == where and not p.get("at_sea") and not p.get("with")
+    here = [p for p in ctx.state["personae"].values()
+            if p.get("location") == where and alive(p) and not p.get("at_sea") and not p.get("with")
             and bool(p.get("inside")) == inside]
+    return sorted(here, key=lambda p: p["id"])
 
 
 def started_here(ctx: Ctx, p: Persona, where: str, inside: bool) -> bool:

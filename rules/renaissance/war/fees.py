@@ -13,6 +13,8 @@ from __future__ import annotations
 from .. import accounts
 from ..engine import Ctx, Persona
 
+_COUNTS = "war.fees.orders"  # player -> family -> orders on file this month
+
 
 def player_of(ctx: Ctx, persona: Persona) -> str | None:
     family = ctx.state["families"].get(persona.get("family", ""))
@@ -25,12 +27,18 @@ def current_fees(ctx: Ctx, player: str) -> float:
     orders = getattr(ctx, "orders", None)
     if not orders:
         return 0.0
-    from ..families import family_blocks  # the month's own module, which imports the handlers
+    # The orders on file do not change during the month: counted once, for every player.
+    by_player = ctx.scratch.get(_COUNTS)
+    if by_player is None:
+        from ..families import family_blocks  # the month's own module, which imports the handlers
 
-    counts = {b.family: sum(len(v) for v in b.personae.values()) + len(b.family_orders)
-              for b in family_blocks(orders, ctx.state)
-              if ctx.state["families"].get(b.family, {}).get("player") == player}
-    return accounts.turn_fees(ctx.state, counts)
+        by_player = {}
+        for b in family_blocks(orders, ctx.state):
+            owner = ctx.state["families"].get(b.family, {}).get("player")
+            by_player.setdefault(owner, {})[b.family] = sum(len(v) for v in b.personae.values()) + len(
+                b.family_orders)
+        ctx.scratch[_COUNTS] = by_player
+    return accounts.turn_fees(ctx.state, by_player.get(player, {}))
 
 
 def credit_refusal(ctx: Ctx, persona: Persona) -> str | None:

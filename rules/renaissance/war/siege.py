@@ -70,8 +70,9 @@ def troops_and_crew(persona: Persona) -> int:
 
 def personae_inside(ctx: Ctx, location_name: str) -> list[Persona]:
     """The living personae within the walls of the location (those in its towers too), in id order."""
-    return [p for _, p in sorted(ctx.state["personae"].items())
-            if p.get("alive", True) and p.get("location") == location_name and p.get("inside")]
+    inside = [p for p in ctx.state["personae"].values()
+              if p.get("location") == location_name and p.get("inside") and p.get("alive", True)]
+    return sorted(inside, key=lambda p: p["id"])
 
 
 def inside_count(ctx: Ctx, location_name: str) -> int:
