@@ -468,6 +468,9 @@ def november(app: App) -> None:
             "few.") in events
     # The besieger entered the walls: his siege ends ("A besieger who moves away ... ends his siege").
     assert "The siege of Siena has ended: its besieger is no longer outside its walls." in events
+    assert ("Lorenzo de' Medici (MEDICI .0101): sovereign of Florence, feudatory of Florence, de facto controller of "
+            "Siena") in news
+    assert "  de facto controller  Lorenzo de' Medici (MEDICI .0101)\n" in section(med, "LOCATION SIENA", "ACCOUNT")
     assert men_and_morale(state) == {
         "0101": ({"ducats": 140, "pikeman": 19, "auxiliary": 15, "cannon": 2}, 305),
         "0102": ({"ducats": 100, "horse": 60}, 0),
