@@ -130,6 +130,8 @@ def test_levy_of_one_percent_and_its_costs() -> None:
     # Morale: (300 x 500 + 700 x 200) / 1000 = (150,000 + 140,000) / 1000 = 290.
     assert lord["morale"] == 290
     assert florence["population"] == 70000  # RW-OQ-10
+    # The newsletter tells of it: a town's men are under arms.
+    assert ctx.news == [f"{lord['name']} (0101) raised a feudal levy of 700 men at Florence."]
     # "in any turn which he spends entirely at that location": he may not move this month.
     assert limits.pinned(ctx, "0101") is not None
     # One levy a location a month.

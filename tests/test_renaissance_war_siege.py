@@ -154,6 +154,8 @@ def test_ksx_lifts_the_siege() -> None:
 def test_a_siege_takes_effect_the_turn_after_its_order() -> None:
     ctx = world({"pikeman": 100}, {"archer": 10}, turn=4)
     assert siege.siege(ctx, andrea(ctx), {"lift": False}).ok
+    # CONFLICT ORDERS: "a siege line whose existence has been published in the Newsletter": it is, at once.
+    assert any("lays siege to Pisa; the siege takes effect next month" in n for n in ctx.news)
     siege.sieges_take_effect(ctx)  # the same turn: nothing yet
     assert loc(ctx)["siege"]["since"] is None
     assert not siege.in_effect(loc(ctx), 4) and siege.besieger(ctx, "Pisa") is None

@@ -198,6 +198,8 @@ def levy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     levied.add(name)
     limits.pin(ctx, pid, f"he raised a feudal levy at {name} and must spend the whole month there")
     unarmed = f"; {size - armed:,} he could not arm are lost" if armed < size else ""
+    # A levy is a public act: a town's loyalty falls and its men are under arms.
+    ctx.publish(f"{persona['name']} ({pid}) raised a feudal levy of {armed:,} men at {name}.")
     return done(f"raised a feudal levy of {size:,} at {name}: {armed:,} auxiliaries armed with small arms{unarmed}; "
                 f"loyalty now {location['loyalty']}, popularity {persona['popularity']}, morale {persona['morale']}")
 

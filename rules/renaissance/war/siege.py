@@ -208,6 +208,8 @@ def siege(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail(why)
     fees.charge(ctx, persona, f"siege of {where}")
     location["siege"] = {"besieger": pid, "ordered": ctx.turn, "since": None, "months": 0, "blocked": []}
+    # CONFLICT ORDERS speaks of "a siege line whose existence has been published in the Newsletter".
+    ctx.publish(f"{persona_name(persona)} lays siege to {where}; the siege takes effect next month.")
     return done(f"ordered the siege of {where} ({troops_and_crew(persona)} troops and crew against {inside} inside "
                 "the walls): it takes effect next month")
 
