@@ -66,12 +66,10 @@ def side_lines(side: Side) -> list[str]:
     return lines
 
 
-def retreat_test(morale: int, value: int) -> str:
-    """MORALE: "Retreat occurs at the first opportunity after the total of morale + feudal rank value of the persona
-    + 10% of his popularity come to less than 400"."""
-    total = morale + value
-    verdict = "below" if ranks.retreats(morale, value) else "not below"
-    return f"{morale} + {value} = {total}, {verdict} {ranks.RETREAT_POINT}"
+def standing(morale: int, value: int) -> str:
+    """A side's morale after a stage against its retreat point (MORALE: "morale + feudal rank value of the persona
+    + 10% of his popularity"); whether it retreats then is the battle's own rule, in the engine's lines."""
+    return f"{morale} + {value} = {morale + value} against {ranks.RETREAT_POINT}"
 
 
 def stage_lines(result: BattleResult, sides: dict[str, Side]) -> list[str]:
@@ -83,10 +81,10 @@ def stage_lines(result: BattleResult, sides: dict[str, Side]) -> list[str]:
             lost = stage.losses.get(role, {})
             if lost:
                 out.append(f"  {ROLE_WORDS[role].capitalize()} lost {describe(lost)}.")
-        for role in ROLES:
-            if role in stage.morale:
-                out.append(f"  Retreat test of {ROLE_WORDS[role]}: "
-                           f"{retreat_test(stage.morale[role], sides[role].retreat_value)}.")
+        standings = [f"{ROLE_WORDS[role]} {standing(stage.morale[role], sides[role].retreat_value)}"
+                     for role in ROLES if role in stage.morale]
+        if standings:
+            out.append(f"  Morale after the stage, with the retreat value: {'; '.join(standings)}.")
     return out
 
 
