@@ -10,7 +10,8 @@ The world of bench_renaissance.py (4,000 locations, 1,000 families of five perso
 - `--naval` pairs of fleets (galleys and roundships, crew, rowing slaves, archers, arquebusiers, falconets) meet at
   one point of open water; the first attacks the second (KN).
 Every family with a part mails its orders in code; the mails are parsed and the whole month is resolved by the
-ruleset (maintenance, every family's orders, every battle, the month's end). Peak memory is the process's
+ruleset (maintenance, every family's orders, every battle, the month's end), and every printout (with its battle
+reports, stage by stage) and the newsletter are rendered. Peak memory is the process's
 maximum resident set size. Target (issue 16): the month under 10 s and 1.5 GB.
 """
 
@@ -26,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from maild.render import render  # noqa: E402
 from maild.ruleset import OrderSet, PlacedOrder  # noqa: E402
 from maild_rules.renaissance import RULESET  # noqa: E402
 from maild_rules.renaissance.worldgen import generate  # noqa: E402
@@ -149,6 +151,14 @@ def main() -> None:
           f"carried out")
     for e in failed[:5]:
         print(f"   not carried out: {e.get('code')}: {e.get('text')}")
+
+    t = time.perf_counter()
+    common = {"game": "bench", "turn": TURN, "finished": False, "next_deadline": "1 February 1493"}
+    size = sum(len(render("renaissance", "printout.txt.j2", **common, player=code, **context))
+               for code, context in result.printouts.items())
+    size += len(render("renaissance", "newsletter.txt.j2", **common, **result.newsletter))
+    print(f"render: {len(result.printouts)} printouts with their battle reports and the newsletter, "
+          f"{size / 1e6:.1f} MB, in {time.perf_counter() - t:.2f} s")
     print(f"peak RSS: {peak_mb():.0f} MB")
 
 
