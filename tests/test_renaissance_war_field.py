@@ -369,6 +369,42 @@ def test_an_unopposed_division_flanks_and_the_flanked_one_strikes_back() -> None
     assert dfd.divisions["right"]["pikeman"] == 30
 
 
+def test_a_division_only_strikes_back_at_a_division_that_flanks_it() -> None:
+    # Attacker: 10 heavy cavalry in the Left Wing, 12 pikemen in the Center; defender: 20 pikemen in the Right, no
+    # one else forward. Morale 500 both.
+    # The defender's Right faces the attacker's empty Left. It is flanked by the attacker's Left Wing (unopposed:
+    # no defending Right Wing; "turns toward the Center and flanks the next opposing division", the Right) and by
+    # the attacker's Center (unopposed: no defending Center; "it turns toward the larger adjacent opposing
+    # division", the Right, 20 against 0). So the Right "inflicts casualties upon the flanking division, but does
+    # so without the flanking advantage": at the larger, the Center (12 against 10). It flanks no one.
+    # So the attacker's Center is not flanked by anyone: it is an unopposed division that flanks, and "flanking
+    # divisions fight with doubled morale" (2 x 500/1000 = 1), like the Left Wing:
+    # part A, Left Wing: 10 heavy cavalry on pikemen (no cavalry, no other infantry there) at .1 x 1: 1 killed (19);
+    # part C, Center: 12 pikemen on pikemen at .2 x 1 = 2.4 -> 3 killed (16).
+    # (Taking the Right for a flanker of the Center would give 12 x .2 x .5 = 1.2 -> 2: 17 left.)
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40})), side(DEFENDER, troops("0201", {"pikeman": 40})))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["left wing"]["heavy cavalry"] = 10
+    att.divisions["center"]["pikeman"] = 12
+    dfd.divisions["right"]["pikeman"] = 20
+    assert fs.engagements(dfd, att) == [("right", "center", False, "strikes back at the flanking")]
+    assert fs.engagements(att, dfd) == [("left wing", "right", True, "is unopposed and flanks, morale doubled,"),
+                                        ("center", "right", True, "is unopposed and flanks, morale doubled,")]
+    out: list[str] = []
+    fs.melee_half(att, dfd, out, fa.Tally())
+    assert "pikemen: 12 × 0.2 × 2 × 500/1000 = 2.4 (of 19) → 3 killed (3 pikemen)" in "\n".join(out)
+    assert dfd.divisions["right"]["pikeman"] == 16
+    # Two unopposed divisions that turn on each other and on nothing else both strike back, neither flanking (the
+    # engine's reading of the mutual case, unchanged): the attacker's Left Wing alone against the defender's Right.
+    att.divisions["center"]["pikeman"] = 0
+    dfd.divisions["right"]["pikeman"] = 20
+    assert fs.flank_target("right", att) == "left wing"  # past the attacker's empty Center, Right, Right Wing
+    assert fs.engagements(att, dfd) == [("left wing", "right", False, "strikes back at the flanking")]
+    assert fs.engagements(dfd, att) == [("right", "left wing", False, "strikes back at the flanking")]
+
+
 def test_the_commander_s_division_uses_his_own_factor() -> None:
     # RW-OQ-14: Side.commander_factor (a Shia or Sunni sovereign's own division: tripled) replaces the side's
     # factor (doubled) in the division where the commander stands.
