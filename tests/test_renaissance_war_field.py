@@ -110,6 +110,26 @@ def test_the_final_cannon_fire_stops_at_half_the_division() -> None:
     assert div["pikeman"] == 3
 
 
+def test_the_final_line_takes_every_firer_left_and_the_report_says_so() -> None:
+    # "Remaining cannons each inflict casualties at the rate of 5xG/500 ... no more than 50% of these troops": the
+    # last line takes every cannon left (war.md, RW-OQ-20; the 2% self-destruction counts them all as fired), the
+    # ceiling caps what they kill. 10 cannons on 10 pikemen (G 500): 0.05 and 0.18 cannons on the pikemen's lines,
+    # the other 10 - 0.05 - 0.18 = 9.77 at 5 each = 48.85, capped at 50% of 7 = 3.5 -> 4 killed.
+    div = division(pikeman=10)
+    shots, left = ff.volley(F(10), F(1), ff.CANNON, div)
+    assert shots[2].firers == F(977, 100) and left == 0
+    assert ff.shot_text(shots[2], "500/500") == (
+        "troops: 9.77 × 5 × 500/500 = 48.85, ceiling 50% of 7 = 3.5 → 4 killed (4 pikemen)")
+    # The archers' last line likewise: 100 archers (M/1000 = 1/2) on 10 pikemen and 10 light cavalry: light cavalry
+    # 10% of 10 = 1 at .5 (2 archers); infantry 1 at .4 (2.5); light cavalry 20% of 9 = 1.8 -> 2 at .35 (5.143);
+    # infantry 20% of 9 = 1.8 -> 2 at .3 (6); the other 84.357 at .05 = 4.218, under 50% of the 14 left -> 5: not
+    # capped, so the line reads as the others do.
+    div = division(pikeman=10, light_cavalry=10)
+    shots, left = ff.volley(F(100), F(1, 2), ff.ARCHERY, div)
+    assert left == 0 and "troops: 84.357 × 0.1 × 500/1000 = 4.218 (ceiling 50% of 14) → 5 killed" in ff.shot_text(
+        shots[-1], "500/1000")
+
+
 def test_an_empty_division_s_share_of_cannons_goes_to_the_others() -> None:
     # RW-OQ-24. The defender's 3 cannons (gunnery 500; the attacker has none) are fired "equally at the Left,
     # Center and Right", but the attacker's Left is empty: 1.5 cannons each at the Center and the Right.
