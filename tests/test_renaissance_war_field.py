@@ -165,6 +165,40 @@ def test_falconets_are_tenths_of_a_cannon_and_self_destruct_on_their_own() -> No
     assert "= 2 cannons, gunnery 400" in lines(stage)
 
 
+def test_only_the_cannons_that_fired_self_destruct() -> None:
+    # "2% of all cannons fired self-destruct" (war.md, Cannons). Defender 100 cannons, attacker 10 (gunnery 500
+    # both); the attacker's men stand only in the wings. The defender has more cannons: 10 fire at the attacker's
+    # cannons, 10 x .2 x 500/500 = 2 destroyed. The other 90 have no one in the attacker's Left, Center and Right
+    # to fire at and do not fire: 2% of the 10 fired = 0.2 -> 1 self-destructs (2% of all 100 would be 2).
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40}, cannon=10, gunnery=500)),
+               side(DEFENDER, troops("0201", {"pikeman": 40}, cannon=100, gunnery=500)))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    att.divisions["left wing"]["heavy cavalry"] = 10
+    att.divisions["right wing"]["heavy cavalry"] = 10
+    out: list[str] = []
+    fs.cannon_half(dfd, att, out, fa.Tally())
+    assert att.cannon == 8 and dfd.cannon == 99
+    assert "  2% of 10 cannons fired = 0.2 → 1 self-destruct" in out
+
+
+def test_the_reserves_come_forward_in_the_cannon_stage_and_the_persona_with_them() -> None:
+    # RW-OQ-24: "at the start of a half-stage in which it is to inflict casualties" is every stage's half.
+    # Attacker 5 pikemen, standard: 1 each in Left, Center, Right, Reserves and the odd one to the Center (2); its
+    # persona in the Reserves by default. Defender 40 pikemen, 3 cannons (gunnery 500); the attacker has none, so
+    # all 3 go "equally at the Left, Center and Right", 1 each: Left, 10% of 1 = 0.1 (0.005 cannon) -> 1 killed;
+    # Center 10% of 2 = 0.2 (0.01 cannon) -> 1, then 20% of the 1 left = 0.2 (0.02 cannon) -> 1; Right 1. 2% of 3 =
+    # 0.06 -> 1 self-destructs. At the start of the attacker's half its five forward divisions are empty: the 1
+    # pikeman in the Reserves may fill the Left, Center or Right, and goes to the Center (RW-OQ-22's order); the
+    # Reserves are empty, the persona goes with them.
+    r = fight(side(ATTACKER, troops("0101", {"pikeman": 5})),
+              side(DEFENDER, troops("0201", {"pikeman": 40}, cannon=3, gunnery=500)))
+    stage = r.stages[0]
+    assert stage.losses == {ATTACKER: {"pikeman": 4}, DEFENDER: {"cannon": 1}}
+    assert "the attacker's Reserves come forward: 1 pikeman to the Center" in stage.lines
+    assert "P0101 goes forward with them to the Center" in stage.lines
+
+
 # ---- stage 2: archery -------------------------------------------------------------------------------------------
 
 
@@ -248,6 +282,30 @@ def test_the_side_s_multiplier_doubles_the_arquebusiers() -> None:
     assert "2 × 500/1000 = 12.5" in lines(stage)
 
 
+def test_archers_and_arquebusiers_kill_at_their_own_side_s_morale_times_its_factor() -> None:
+    # "M=the firer's morale rating", times the side's multiplier (RW-OQ-14): attacker morale 250, factor 2: M/1000
+    # = 2 x 250/1000 = 1/2; the defender's morale (900) plays no part.
+    # Archery, the attacker's Center (100 archers) at the defender's Center (100 pikemen): no cavalry; infantry
+    # .8 x .5 = .4, 10% of 100 = 10: 25 archers, 10 killed (90); infantry .6 x .5 = .3, 20% of 90 = 18: 60
+    # archers, 18 killed (72); the other 15 at .1 x .5 = .05: 0.75 -> 1. 29 killed, 71 left.
+    # Arquebus, the attacker's Right (40) at the defender's Left (100 auxiliaries): 40 x .5 x .5 = 10, under 50%.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40}, morale=250), factor=F(2)),
+               side(DEFENDER, troops("0201", {"pikeman": 40}, morale=900)))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["center"]["archer"] = 100
+    att.divisions["right"]["arquebusier"] = 40
+    dfd.divisions["center"]["pikeman"] = 100
+    dfd.divisions["left"]["auxiliary"] = 100
+    out: list[str] = []
+    fs.archery_half(att, dfd, out, fa.Tally())
+    assert dfd.divisions["center"]["pikeman"] == 71
+    assert "  infantry: 25 × 0.8 × 2 × 250/1000 = 10 (ceiling 10% of 100) → 10 killed (10 pikemen)" in out
+    fs.arquebus_half(att, dfd, out, fa.Tally())
+    assert dfd.divisions["left"]["auxiliary"] == 90
+
+
 # ---- melee, parts A to D ----------------------------------------------------------------------------------------
 
 
@@ -292,6 +350,38 @@ def test_melee_part_d_other_infantry_with_crew_striking_at_half_an_auxiliary() -
     assert [(s.line.target, s.firers, s.killed) for s in shots] == [
         ("other infantry", 20, 1), ("pikemen", 80, 2), ("light cavalry", 20, 1)]
     assert left == 0 and div == division(light_cavalry=1, heavy_cavalry=3)
+
+
+def test_melee_parts_a_to_d_in_order_wings_against_wings_at_the_side_s_factor() -> None:
+    # "forces in the Left Wing engage those in the opposing Right Wing", parts A, B, C, D in that order, M/1000 =
+    # 2 x 250/1000 = 1/2 (the side's factor 2). Attacker: Left Wing 10 heavy cavalry; Center 5 heavy cavalry and 10
+    # auxiliaries. Defender: Right Wing 4 light cavalry, Left Wing 6 light cavalry, Center 2 pikemen, 3 auxiliaries.
+    # Part A, Left Wing: no heavy cavalry; light cavalry at 1 x .5: 4 need 8, killed; the other 2 find no
+    #   infantry.
+    # Part A, Center: no cavalry; other infantry at 2 x .5 = 1: 3 need 3, killed; the other 2 on pikemen at .1 x .5:
+    #   0.1 -> 1 killed (1 left).
+    # Part D, Center: 10 auxiliaries, no other infantry left; pikemen at .05 x .5 = .025: 0.25 -> 1 killed.
+    # The defender's Right Wing and Center are gone; its Left Wing (facing the empty attacking Right Wing) is
+    # untouched. (Part D before part A would leave a pikeman: 10 auxiliaries kill 0.5 -> 1 auxiliary, then 2 heavy
+    # cavalry the other 2 and 3 more kill 0.15 -> 1 pikeman.)
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40}, morale=250), factor=F(2)),
+               side(DEFENDER, troops("0201", {"pikeman": 40})))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["left wing"]["heavy cavalry"] = 10
+    att.divisions["center"].update({"heavy cavalry": 5, "auxiliary": 10})
+    dfd.divisions["right wing"]["light cavalry"] = 4
+    dfd.divisions["left wing"]["light cavalry"] = 6
+    dfd.divisions["center"].update({"pikeman": 2, "auxiliary": 3})
+    out: list[str] = []
+    fs.melee_half(att, dfd, out, fa.Tally())
+    assert "the attacker's Left Wing engages the defender's Right Wing" in out
+    assert fa.men(dfd.divisions["right wing"]) == 0 and fa.men(dfd.divisions["center"]) == 0
+    assert dfd.divisions["left wing"] == division(light_cavalry=6)
+    text = "\n".join(out)
+    assert text.index("part A: 5 heavy cavalry of the Center") < text.index("part D: 10 infantry other than pikemen")
+    assert "pikemen: 10 × 0.05 × 2 × 250/1000 = 0.25 (of 1) → 1 killed (1 pikeman)" in text
 
 
 def test_the_defense_strikes_first_then_the_attack_with_its_survivors() -> None:
@@ -387,6 +477,25 @@ def test_an_unopposed_division_flanks_and_the_flanked_one_strikes_back() -> None
     fs.melee_half(att, dfd, out, fa.Tally())
     assert "pikemen: 100 × 0.1 × 2 × 500/1000 = 10 (of 40) → 10 killed (10 pikemen)" in "\n".join(out)
     assert dfd.divisions["right"]["pikeman"] == 30
+
+
+def test_each_unopposed_division_turns_toward_the_center() -> None:
+    # "that unopposed division turns toward the Center ... and flanks the next opposing division" (RW-OQ-24): the
+    # Left Wing, facing the opposing Right Wing, turns on the opposing Right; the Left on the opposing Center; the
+    # Right on the opposing Center; the Right Wing on the opposing Left. Past an empty one to the next.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40})), side(DEFENDER, troops("0201", {"pikeman": 40})))
+    dfd = army_of(b, DEFENDER)
+    clear(dfd)
+    for d in fa.FORWARD:
+        dfd.divisions[d]["heavy cavalry"] = 5
+    assert {d: fs.flank_target(d, dfd) for d in fa.FORWARD if d != "center"} == {
+        "left wing": "right", "left": "center", "right": "center", "right wing": "left"}
+    dfd.divisions["center"]["heavy cavalry"] = 0
+    assert {d: fs.flank_target(d, dfd) for d in fa.FORWARD if d != "center"} == {
+        "left wing": "right", "left": "left", "right": "right", "right wing": "left"}
+    dfd.divisions["right"]["heavy cavalry"] = 0
+    dfd.divisions["left"]["heavy cavalry"] = 0
+    assert fs.flank_target("left wing", dfd) == "left wing" and fs.flank_target("right wing", dfd) == "right wing"
 
 
 def test_a_division_only_strikes_back_at_a_division_that_flanks_it() -> None:
@@ -509,6 +618,38 @@ def test_the_retreat_stage_captures_unhorsed_guns_and_a_portion_of_the_horsed_on
     assert r.survivors[DEFENDER]["cannon"] == 1 and r.survivors[DEFENDER]["falconet"] == 1
     assert r.survivors[DEFENDER]["horse"] == 41  # horses are not taken in a retreat
     assert r.stages[-1].losses[DEFENDER]["cannon"] == 1  # captures are the loser's losses of the stage
+
+
+def test_the_retreat_stage_is_the_victor_s_cavalry_parts_a_and_b_at_his_morale() -> None:
+    # "This mass is attacked by all of the victor's surviving cavalry, which inflicts casualties at the usual melee
+    # rate, but suffers no losses" (RW-OQ-25): parts A and B, every division of the victor's, the Reserves
+    # included, at the victor's morale times his side's factor: 2 x 400/1000 = .8 (the loser's 100 plays no part).
+    # Victor (attacker): 5 heavy cavalry in the Center, 10 light cavalry in the Reserves, 2 cannons without horses.
+    # Loser (defender): 10 auxiliaries in the Left, 10 pikemen in the Center, 1 cannon without horses.
+    # The mass: 20 men. Part A, the Center: other infantry at 2 x .8 = 1.6: 5 x 1.6 = 8 of the 10 auxiliaries.
+    # Part B, the Reserves: light cavalry .5, heavy cavalry .02: none there; other infantry at 1 x .8 = .8: 2 need
+    # 2.5 light cavalry; the other 7.5 on pikemen at .1 x .8 = .08: 0.6 -> 1. 11 casualties, none for the victor.
+    # Morale (RW-OQ-17): victor 2 x 0 - 11 = -11 -> +3 (3.32 down): 403; loser 22 -> -5 (4.69 up): 95.
+    # Captures: the loser's cannon had no horse: taken. The victor's own unhorsed cannons stay his (RW-OQ-23).
+    b = Battle(side(ATTACKER, troops("0101", {"light cavalry": 10}, morale=400, cannon=2), factor=F(2)),
+               side(DEFENDER, troops("0201", {"pikeman": 20}, morale=100, cannon=1)))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["center"]["heavy cavalry"] = 5
+    att.divisions["reserves"]["light cavalry"] = 10
+    dfd.divisions["left"]["auxiliary"] = 10
+    dfd.divisions["center"]["pikeman"] = 10
+    b.retreat_stage(5, DEFENDER)
+    r = b.finish()
+    stage = r.stages[-1]
+    assert (stage.number, stage.name) == (5, "retreat")
+    assert stage.losses == {DEFENDER: {"auxiliary": 10, "pikeman": 1, "cannon": 1}}
+    assert stage.morale == {DEFENDER: 95, ATTACKER: 403}
+    assert "    other infantry: 5 × 2 × 2 × 400/1000 = 8 (of 10) → 8 killed (8 auxiliaries)" in stage.lines
+    assert r.captured == {"cannon": 1} and r.ducats_share == 0
+    assert r.survivors[ATTACKER]["cannon"] == 2 and r.survivors[ATTACKER]["light cavalry"] == 10
+    assert (r.victor, r.retreated) == (ATTACKER, DEFENDER)
 
 
 # ---- elimination, death, "not to be killed" ---------------------------------------------------------------------
@@ -727,6 +868,16 @@ def test_crew_take_no_losses_while_infantry_stands_in_their_division() -> None:
     assert fa.take(div, 5, "other infantry") == {"auxiliary": 3, "crew": 2}
     div = division(light_cavalry=10, crew=10)  # no infantry at all: the crew share with the cavalry
     assert fa.take(div, 4, "troops") == {"light cavalry": 2, "crew": 2}
+
+
+def test_other_infantry_losses_are_shared_in_proportion() -> None:
+    # "In field battle executed by computer, losses inflicted upon "other infantry" are exacted proportionately
+    # from auxiliaries, arquebusiers, archers and crew" (RW-OQ-21): 12 lost from 30 auxiliaries, 20 arquebusiers
+    # and 10 archers: 12 x 30/60 = 6, 12 x 20/60 = 4, 12 x 10/60 = 2; the pikemen are not other infantry. (The hand
+    # rule would take all 12 from the auxiliaries.)
+    div = division(auxiliary=30, arquebusier=20, archer=10, pikeman=5)
+    assert fa.take(div, 12, "other infantry") == {"archer": 2, "arquebusier": 4, "auxiliary": 6}
+    assert div["pikeman"] == 5
 
 
 def test_garrison_troops_always_take_losses_first() -> None:
