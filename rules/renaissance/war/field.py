@@ -243,8 +243,9 @@ class Battle:
                 factor = victor.factor(d)
                 shots, _ = volley(firers, victor.morale * factor / 1000, MELEE[part], mass)
                 out.append(f"  part {part}: {fmt(firers)} {PART_FIRERS_NAME[part]} of {victor.name}'s {d.title()}")
+                words = scale_text(victor.morale, factor)
                 for shot in shots:
-                    out.append(f"    {shot_text(shot, scale_text(victor.morale, factor))}")
+                    out.append(f"    {shot_text(shot, words)}")
                     tally.men(loser, shot.lost)
         casualties = tally.killed[role]
         self.adjust_morale(tally, report)

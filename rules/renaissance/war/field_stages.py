@@ -183,12 +183,13 @@ def archery_half(firer: Army, target: Army, out: list[str], tally: Tally) -> Non
         fired = True
         factor = firer.factor(d)
         scale = firer.morale * factor / 1000
+        words = scale_text(firer.morale, factor)
         for t, part in targets:
             out.append(f"{fmt(archers * part)} of {firer.name}'s archers in the {d.title()} shoot at "
                        f"{target.name}'s {t.title()}")
             shots, _ = volley(archers * part, scale, ARCHERY, target.divisions[t])
             for shot in shots:
-                out.append(f"  {shot_text(shot, scale_text(firer.morale, factor))}")
+                out.append(f"  {shot_text(shot, words)}")
                 tally.men(target, shot.lost)
     if not fired:
         out.append(f"{firer.name} has no archers shooting")
@@ -293,17 +294,22 @@ def melee_half(firer: Army, target: Army, out: list[str], tally: Tally) -> None:
     plan = engagements(firer, target)
     if not plan:
         out.append(f"{firer.name} has no one to engage")
-    for d, t, _, how in plan:
+    # Each division's M/1000 and its words, once for the four parts (the side's factor and its commander's place
+    # do not change while it strikes).
+    strikes = []
+    for d, t, flank, how in plan:
         out.append(f"{firer.name}'s {d.title()} {how} {target.name}'s {t.title()}")
+        factor = firer.factor(d) * (FLANKING if flank else 1)
+        strikes.append((d, t, firer.morale * factor / 1000, scale_text(firer.morale, factor),
+                        f"of the {d.title()} at the {t.title()}"))
     for part, lines in MELEE.items():
-        for d, t, flank, _ in plan:
+        name = PART_FIRERS_NAME[part]
+        for d, t, scale, words, where in strikes:
             firers = part_firers(part, firer.divisions[d])
             if not firers:
                 continue
-            factor = firer.factor(d) * (FLANKING if flank else 1)
-            shots, _ = volley(firers, firer.morale * factor / 1000, lines, target.divisions[t])
-            out.append(f"  part {part}: {fmt(firers)} {PART_FIRERS_NAME[part]} of the {d.title()} "
-                       f"at the {t.title()}" + ("" if shots else ": no one to kill"))
+            shots, _ = volley(firers, scale, lines, target.divisions[t])
+            out.append(f"  part {part}: {fmt(firers)} {name} {where}" + ("" if shots else ": no one to kill"))
             for shot in shots:
-                out.append(f"    {shot_text(shot, scale_text(firer.morale, factor))}")
+                out.append(f"    {shot_text(shot, words)}")
                 tally.men(target, shot.lost)
