@@ -532,6 +532,14 @@ def test_a_division_only_strikes_back_at_a_division_that_flanks_it() -> None:
     assert fs.flank_target("right", att) == "left wing"  # past the attacker's empty Center, Right, Right Wing
     assert fs.engagements(att, dfd) == [("left wing", "right", False, "strikes back at the flanking")]
     assert fs.engagements(dfd, att) == [("right", "left wing", False, "strikes back at the flanking")]
+    # Add 5 defending pikemen in the Center: unopposed (no attacking Center), it turns toward the larger adjacent
+    # opposing division (Left and Right both empty: the Left, then on past it to the Left Wing) and flanks the
+    # attacker's Left Wing, turned on by no one. So the Left Wing is flanked, strikes back (at the larger of its
+    # two flankers, the Right) and flanks no one; the defender's Right, turned on only by it, flanks it, doubled.
+    dfd.divisions["center"]["pikeman"] = 5
+    assert fs.engagements(dfd, att) == [("center", "left wing", True, "is unopposed and flanks, morale doubled,"),
+                                        ("right", "left wing", True, "is unopposed and flanks, morale doubled,")]
+    assert fs.engagements(att, dfd) == [("left wing", "right", False, "strikes back at the flanking")]
 
 
 def test_the_commander_s_division_uses_his_own_factor() -> None:
