@@ -710,6 +710,30 @@ def test_a_persona_dies_with_his_division_while_his_side_fights_on() -> None:
     assert b.result.dead == ["0202"] and out == ["P0202 dies: the defender's Left was eliminated"]
 
 
+def test_a_commander_not_to_be_killed_leaves_his_eliminated_division_for_one_with_troops() -> None:
+    # Appendix D: "Personae must always be with a division containing troops." A commander who "cannot die as a
+    # result of the battle" (BATTLE) outlives his division: he goes where a persona placed without troops goes
+    # (RW-OQ-26), the Reserves, or, when they are empty, the occupied division nearest the Center; his own factor
+    # (x3, the side's x1) goes with him.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40})),
+               side(DEFENDER, troops("0201", {"pikeman": 40}), spare=True, factor=F(1), commander_factor=F(3),
+                    places={"0201": "left"}))
+    dfd = army_of(b, DEFENDER)
+    assert dfd.factor("left") == 3  # standard: 10 pikemen in each of Left, Center, Right, Reserves
+    before = {d: fa.men(div) for d, div in dfd.divisions.items()}
+    dfd.divisions["left"] = fa.new_division()
+    out: list[str] = []
+    b.division_deaths(dfd, before, out)
+    assert b.result.dead == [] and dfd.places["0201"] == "reserves"
+    assert out == ["P0201: the defender's Left was eliminated, but he is not to be killed (BATTLE) and survives; "
+                   "he goes to the Reserves"]
+    assert dfd.factor("reserves") == 3 and dfd.factor("left") == 1
+    before = {d: fa.men(div) for d, div in dfd.divisions.items()}
+    dfd.divisions["reserves"] = fa.new_division()
+    b.division_deaths(dfd, before, out)
+    assert dfd.places["0201"] == "center"
+
+
 def test_a_side_without_men_is_eliminated_at_once() -> None:
     a = side(ATTACKER, troops("0101", {"pikeman": 10}))
     d = side(DEFENDER, troops("0201", {}, cannon=2, goods={"ducats": 5}))
