@@ -110,6 +110,26 @@ def test_the_final_cannon_fire_stops_at_half_the_division() -> None:
     assert div["pikeman"] == 3
 
 
+def test_the_final_line_takes_every_firer_left_and_the_report_says_so() -> None:
+    # "Remaining cannons each inflict casualties at the rate of 5xG/500 ... no more than 50% of these troops": the
+    # last line takes every cannon left (war.md, RW-OQ-20; the 2% self-destruction counts them all as fired), the
+    # ceiling caps what they kill. 10 cannons on 10 pikemen (G 500): 0.05 and 0.18 cannons on the pikemen's lines,
+    # the other 10 - 0.05 - 0.18 = 9.77 at 5 each = 48.85, capped at 50% of 7 = 3.5 -> 4 killed.
+    div = division(pikeman=10)
+    shots, left = ff.volley(F(10), F(1), ff.CANNON, div)
+    assert shots[2].firers == F(977, 100) and left == 0
+    assert ff.shot_text(shots[2], "500/500") == (
+        "troops: 9.77 × 5 × 500/500 = 48.85, ceiling 50% of 7 = 3.5 → 4 killed (4 pikemen)")
+    # The archers' last line likewise: 100 archers (M/1000 = 1/2) on 10 pikemen and 10 light cavalry: light cavalry
+    # 10% of 10 = 1 at .5 (2 archers); infantry 1 at .4 (2.5); light cavalry 20% of 9 = 1.8 -> 2 at .35 (5.143);
+    # infantry 20% of 9 = 1.8 -> 2 at .3 (6); the other 84.357 at .05 = 4.218, under 50% of the 14 left -> 5: not
+    # capped, so the line reads as the others do.
+    div = division(pikeman=10, light_cavalry=10)
+    shots, left = ff.volley(F(100), F(1, 2), ff.ARCHERY, div)
+    assert left == 0 and "troops: 84.357 × 0.1 × 500/1000 = 4.218 (ceiling 50% of 14) → 5 killed" in ff.shot_text(
+        shots[-1], "500/1000")
+
+
 def test_an_empty_division_s_share_of_cannons_goes_to_the_others() -> None:
     # RW-OQ-24. The defender's 3 cannons (gunnery 500; the attacker has none) are fired "equally at the Left,
     # Center and Right", but the attacker's Left is empty: 1.5 cannons each at the Center and the Right.
@@ -143,6 +163,40 @@ def test_falconets_are_tenths_of_a_cannon_and_self_destruct_on_their_own() -> No
     assert stage.losses[DEFENDER] == {"cannon": 1, "falconet": 3, "pikeman": 12}
     assert stage.losses[ATTACKER]["cannon"] == 2
     assert "= 2 cannons, gunnery 400" in lines(stage)
+
+
+def test_only_the_cannons_that_fired_self_destruct() -> None:
+    # "2% of all cannons fired self-destruct" (war.md, Cannons). Defender 100 cannons, attacker 10 (gunnery 500
+    # both); the attacker's men stand only in the wings. The defender has more cannons: 10 fire at the attacker's
+    # cannons, 10 x .2 x 500/500 = 2 destroyed. The other 90 have no one in the attacker's Left, Center and Right
+    # to fire at and do not fire: 2% of the 10 fired = 0.2 -> 1 self-destructs (2% of all 100 would be 2).
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40}, cannon=10, gunnery=500)),
+               side(DEFENDER, troops("0201", {"pikeman": 40}, cannon=100, gunnery=500)))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    att.divisions["left wing"]["heavy cavalry"] = 10
+    att.divisions["right wing"]["heavy cavalry"] = 10
+    out: list[str] = []
+    fs.cannon_half(dfd, att, out, fa.Tally())
+    assert att.cannon == 8 and dfd.cannon == 99
+    assert "  2% of 10 cannons fired = 0.2 → 1 self-destruct" in out
+
+
+def test_the_reserves_come_forward_in_the_cannon_stage_and_the_persona_with_them() -> None:
+    # RW-OQ-24: "at the start of a half-stage in which it is to inflict casualties" is every stage's half.
+    # Attacker 5 pikemen, standard: 1 each in Left, Center, Right, Reserves and the odd one to the Center (2); its
+    # persona in the Reserves by default. Defender 40 pikemen, 3 cannons (gunnery 500); the attacker has none, so
+    # all 3 go "equally at the Left, Center and Right", 1 each: Left, 10% of 1 = 0.1 (0.005 cannon) -> 1 killed;
+    # Center 10% of 2 = 0.2 (0.01 cannon) -> 1, then 20% of the 1 left = 0.2 (0.02 cannon) -> 1; Right 1. 2% of 3 =
+    # 0.06 -> 1 self-destructs. At the start of the attacker's half its five forward divisions are empty: the 1
+    # pikeman in the Reserves may fill the Left, Center or Right, and goes to the Center (RW-OQ-22's order); the
+    # Reserves are empty, the persona goes with them.
+    r = fight(side(ATTACKER, troops("0101", {"pikeman": 5})),
+              side(DEFENDER, troops("0201", {"pikeman": 40}, cannon=3, gunnery=500)))
+    stage = r.stages[0]
+    assert stage.losses == {ATTACKER: {"pikeman": 4}, DEFENDER: {"cannon": 1}}
+    assert "the attacker's Reserves come forward: 1 pikeman to the Center" in stage.lines
+    assert "P0101 goes forward with them to the Center" in stage.lines
 
 
 # ---- stage 2: archery -------------------------------------------------------------------------------------------
@@ -228,6 +282,30 @@ def test_the_side_s_multiplier_doubles_the_arquebusiers() -> None:
     assert "2 × 500/1000 = 12.5" in lines(stage)
 
 
+def test_archers_and_arquebusiers_kill_at_their_own_side_s_morale_times_its_factor() -> None:
+    # "M=the firer's morale rating", times the side's multiplier (RW-OQ-14): attacker morale 250, factor 2: M/1000
+    # = 2 x 250/1000 = 1/2; the defender's morale (900) plays no part.
+    # Archery, the attacker's Center (100 archers) at the defender's Center (100 pikemen): no cavalry; infantry
+    # .8 x .5 = .4, 10% of 100 = 10: 25 archers, 10 killed (90); infantry .6 x .5 = .3, 20% of 90 = 18: 60
+    # archers, 18 killed (72); the other 15 at .1 x .5 = .05: 0.75 -> 1. 29 killed, 71 left.
+    # Arquebus, the attacker's Right (40) at the defender's Left (100 auxiliaries): 40 x .5 x .5 = 10, under 50%.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40}, morale=250), factor=F(2)),
+               side(DEFENDER, troops("0201", {"pikeman": 40}, morale=900)))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["center"]["archer"] = 100
+    att.divisions["right"]["arquebusier"] = 40
+    dfd.divisions["center"]["pikeman"] = 100
+    dfd.divisions["left"]["auxiliary"] = 100
+    out: list[str] = []
+    fs.archery_half(att, dfd, out, fa.Tally())
+    assert dfd.divisions["center"]["pikeman"] == 71
+    assert "  infantry: 25 × 0.8 × 2 × 250/1000 = 10 (ceiling 10% of 100) → 10 killed (10 pikemen)" in out
+    fs.arquebus_half(att, dfd, out, fa.Tally())
+    assert dfd.divisions["left"]["auxiliary"] == 90
+
+
 # ---- melee, parts A to D ----------------------------------------------------------------------------------------
 
 
@@ -272,6 +350,38 @@ def test_melee_part_d_other_infantry_with_crew_striking_at_half_an_auxiliary() -
     assert [(s.line.target, s.firers, s.killed) for s in shots] == [
         ("other infantry", 20, 1), ("pikemen", 80, 2), ("light cavalry", 20, 1)]
     assert left == 0 and div == division(light_cavalry=1, heavy_cavalry=3)
+
+
+def test_melee_parts_a_to_d_in_order_wings_against_wings_at_the_side_s_factor() -> None:
+    # "forces in the Left Wing engage those in the opposing Right Wing", parts A, B, C, D in that order, M/1000 =
+    # 2 x 250/1000 = 1/2 (the side's factor 2). Attacker: Left Wing 10 heavy cavalry; Center 5 heavy cavalry and 10
+    # auxiliaries. Defender: Right Wing 4 light cavalry, Left Wing 6 light cavalry, Center 2 pikemen, 3 auxiliaries.
+    # Part A, Left Wing: no heavy cavalry; light cavalry at 1 x .5: 4 need 8, killed; the other 2 find no
+    #   infantry.
+    # Part A, Center: no cavalry; other infantry at 2 x .5 = 1: 3 need 3, killed; the other 2 on pikemen at .1 x .5:
+    #   0.1 -> 1 killed (1 left).
+    # Part D, Center: 10 auxiliaries, no other infantry left; pikemen at .05 x .5 = .025: 0.25 -> 1 killed.
+    # The defender's Right Wing and Center are gone; its Left Wing (facing the empty attacking Right Wing) is
+    # untouched. (Part D before part A would leave a pikeman: 10 auxiliaries kill 0.5 -> 1 auxiliary, then 2 heavy
+    # cavalry the other 2 and 3 more kill 0.15 -> 1 pikeman.)
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40}, morale=250), factor=F(2)),
+               side(DEFENDER, troops("0201", {"pikeman": 40})))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["left wing"]["heavy cavalry"] = 10
+    att.divisions["center"].update({"heavy cavalry": 5, "auxiliary": 10})
+    dfd.divisions["right wing"]["light cavalry"] = 4
+    dfd.divisions["left wing"]["light cavalry"] = 6
+    dfd.divisions["center"].update({"pikeman": 2, "auxiliary": 3})
+    out: list[str] = []
+    fs.melee_half(att, dfd, out, fa.Tally())
+    assert "the attacker's Left Wing engages the defender's Right Wing" in out
+    assert fa.men(dfd.divisions["right wing"]) == 0 and fa.men(dfd.divisions["center"]) == 0
+    assert dfd.divisions["left wing"] == division(light_cavalry=6)
+    text = "\n".join(out)
+    assert text.index("part A: 5 heavy cavalry of the Center") < text.index("part D: 10 infantry other than pikemen")
+    assert "pikemen: 10 × 0.05 × 2 × 250/1000 = 0.25 (of 1) → 1 killed (1 pikeman)" in text
 
 
 def test_the_defense_strikes_first_then_the_attack_with_its_survivors() -> None:
@@ -369,6 +479,69 @@ def test_an_unopposed_division_flanks_and_the_flanked_one_strikes_back() -> None
     assert dfd.divisions["right"]["pikeman"] == 30
 
 
+def test_each_unopposed_division_turns_toward_the_center() -> None:
+    # "that unopposed division turns toward the Center ... and flanks the next opposing division" (RW-OQ-24): the
+    # Left Wing, facing the opposing Right Wing, turns on the opposing Right; the Left on the opposing Center; the
+    # Right on the opposing Center; the Right Wing on the opposing Left. Past an empty one to the next.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40})), side(DEFENDER, troops("0201", {"pikeman": 40})))
+    dfd = army_of(b, DEFENDER)
+    clear(dfd)
+    for d in fa.FORWARD:
+        dfd.divisions[d]["heavy cavalry"] = 5
+    assert {d: fs.flank_target(d, dfd) for d in fa.FORWARD if d != "center"} == {
+        "left wing": "right", "left": "center", "right": "center", "right wing": "left"}
+    dfd.divisions["center"]["heavy cavalry"] = 0
+    assert {d: fs.flank_target(d, dfd) for d in fa.FORWARD if d != "center"} == {
+        "left wing": "right", "left": "left", "right": "right", "right wing": "left"}
+    dfd.divisions["right"]["heavy cavalry"] = 0
+    dfd.divisions["left"]["heavy cavalry"] = 0
+    assert fs.flank_target("left wing", dfd) == "left wing" and fs.flank_target("right wing", dfd) == "right wing"
+
+
+def test_a_division_only_strikes_back_at_a_division_that_flanks_it() -> None:
+    # Attacker: 10 heavy cavalry in the Left Wing, 12 pikemen in the Center; defender: 20 pikemen in the Right, no
+    # one else forward. Morale 500 both.
+    # The defender's Right faces the attacker's empty Left. It is flanked by the attacker's Left Wing (unopposed:
+    # no defending Right Wing; "turns toward the Center and flanks the next opposing division", the Right) and by
+    # the attacker's Center (unopposed: no defending Center; "it turns toward the larger adjacent opposing
+    # division", the Right, 20 against 0). So the Right "inflicts casualties upon the flanking division, but does
+    # so without the flanking advantage": at the larger, the Center (12 against 10). It flanks no one.
+    # So the attacker's Center is not flanked by anyone: it is an unopposed division that flanks, and "flanking
+    # divisions fight with doubled morale" (2 x 500/1000 = 1), like the Left Wing:
+    # part A, Left Wing: 10 heavy cavalry on pikemen (no cavalry, no other infantry there) at .1 x 1: 1 killed (19);
+    # part C, Center: 12 pikemen on pikemen at .2 x 1 = 2.4 -> 3 killed (16).
+    # (Taking the Right for a flanker of the Center would give 12 x .2 x .5 = 1.2 -> 2: 17 left.)
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40})), side(DEFENDER, troops("0201", {"pikeman": 40})))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["left wing"]["heavy cavalry"] = 10
+    att.divisions["center"]["pikeman"] = 12
+    dfd.divisions["right"]["pikeman"] = 20
+    assert fs.engagements(dfd, att) == [("right", "center", False, "strikes back at the flanking")]
+    assert fs.engagements(att, dfd) == [("left wing", "right", True, "is unopposed and flanks, morale doubled,"),
+                                        ("center", "right", True, "is unopposed and flanks, morale doubled,")]
+    out: list[str] = []
+    fs.melee_half(att, dfd, out, fa.Tally())
+    assert "pikemen: 12 × 0.2 × 2 × 500/1000 = 2.4 (of 19) → 3 killed (3 pikemen)" in "\n".join(out)
+    assert dfd.divisions["right"]["pikeman"] == 16
+    # Two unopposed divisions that turn on each other and on nothing else both strike back, neither flanking (the
+    # engine's reading of the mutual case, unchanged): the attacker's Left Wing alone against the defender's Right.
+    att.divisions["center"]["pikeman"] = 0
+    dfd.divisions["right"]["pikeman"] = 20
+    assert fs.flank_target("right", att) == "left wing"  # past the attacker's empty Center, Right, Right Wing
+    assert fs.engagements(att, dfd) == [("left wing", "right", False, "strikes back at the flanking")]
+    assert fs.engagements(dfd, att) == [("right", "left wing", False, "strikes back at the flanking")]
+    # Add 5 defending pikemen in the Center: unopposed (no attacking Center), it turns toward the larger adjacent
+    # opposing division (Left and Right both empty: the Left, then on past it to the Left Wing) and flanks the
+    # attacker's Left Wing, turned on by no one. So the Left Wing is flanked, strikes back (at the larger of its
+    # two flankers, the Right) and flanks no one; the defender's Right, turned on only by it, flanks it, doubled.
+    dfd.divisions["center"]["pikeman"] = 5
+    assert fs.engagements(dfd, att) == [("center", "left wing", True, "is unopposed and flanks, morale doubled,"),
+                                        ("right", "left wing", True, "is unopposed and flanks, morale doubled,")]
+    assert fs.engagements(att, dfd) == [("left wing", "right", False, "strikes back at the flanking")]
+
+
 def test_the_commander_s_division_uses_his_own_factor() -> None:
     # RW-OQ-14: Side.commander_factor (a Shia or Sunni sovereign's own division: tripled) replaces the side's
     # factor (doubled) in the division where the commander stands.
@@ -455,6 +628,38 @@ def test_the_retreat_stage_captures_unhorsed_guns_and_a_portion_of_the_horsed_on
     assert r.stages[-1].losses[DEFENDER]["cannon"] == 1  # captures are the loser's losses of the stage
 
 
+def test_the_retreat_stage_is_the_victor_s_cavalry_parts_a_and_b_at_his_morale() -> None:
+    # "This mass is attacked by all of the victor's surviving cavalry, which inflicts casualties at the usual melee
+    # rate, but suffers no losses" (RW-OQ-25): parts A and B, every division of the victor's, the Reserves
+    # included, at the victor's morale times his side's factor: 2 x 400/1000 = .8 (the loser's 100 plays no part).
+    # Victor (attacker): 5 heavy cavalry in the Center, 10 light cavalry in the Reserves, 2 cannons without horses.
+    # Loser (defender): 10 auxiliaries in the Left, 10 pikemen in the Center, 1 cannon without horses.
+    # The mass: 20 men. Part A, the Center: other infantry at 2 x .8 = 1.6: 5 x 1.6 = 8 of the 10 auxiliaries.
+    # Part B, the Reserves: light cavalry .5, heavy cavalry .02: none there; other infantry at 1 x .8 = .8: 2 need
+    # 2.5 light cavalry; the other 7.5 on pikemen at .1 x .8 = .08: 0.6 -> 1. 11 casualties, none for the victor.
+    # Morale (RW-OQ-17): victor 2 x 0 - 11 = -11 -> +3 (3.32 down): 403; loser 22 -> -5 (4.69 up): 95.
+    # Captures: the loser's cannon had no horse: taken. The victor's own unhorsed cannons stay his (RW-OQ-23).
+    b = Battle(side(ATTACKER, troops("0101", {"light cavalry": 10}, morale=400, cannon=2), factor=F(2)),
+               side(DEFENDER, troops("0201", {"pikeman": 20}, morale=100, cannon=1)))
+    att, dfd = army_of(b, ATTACKER), army_of(b, DEFENDER)
+    clear(att)
+    clear(dfd)
+    att.divisions["center"]["heavy cavalry"] = 5
+    att.divisions["reserves"]["light cavalry"] = 10
+    dfd.divisions["left"]["auxiliary"] = 10
+    dfd.divisions["center"]["pikeman"] = 10
+    b.retreat_stage(5, DEFENDER)
+    r = b.finish()
+    stage = r.stages[-1]
+    assert (stage.number, stage.name) == (5, "retreat")
+    assert stage.losses == {DEFENDER: {"auxiliary": 10, "pikeman": 1, "cannon": 1}}
+    assert stage.morale == {DEFENDER: 95, ATTACKER: 403}
+    assert "    other infantry: 5 × 2 × 2 × 400/1000 = 8 (of 10) → 8 killed (8 auxiliaries)" in stage.lines
+    assert r.captured == {"cannon": 1} and r.ducats_share == 0
+    assert r.survivors[ATTACKER]["cannon"] == 2 and r.survivors[ATTACKER]["light cavalry"] == 10
+    assert (r.victor, r.retreated) == (ATTACKER, DEFENDER)
+
+
 # ---- elimination, death, "not to be killed" ---------------------------------------------------------------------
 
 
@@ -503,6 +708,30 @@ def test_a_persona_dies_with_his_division_while_his_side_fights_on() -> None:
     out: list[str] = []
     b.division_deaths(dfd, before, out)
     assert b.result.dead == ["0202"] and out == ["P0202 dies: the defender's Left was eliminated"]
+
+
+def test_a_commander_not_to_be_killed_leaves_his_eliminated_division_for_one_with_troops() -> None:
+    # Appendix D: "Personae must always be with a division containing troops." A commander who "cannot die as a
+    # result of the battle" (BATTLE) outlives his division: he goes where a persona placed without troops goes
+    # (RW-OQ-26), the Reserves, or, when they are empty, the occupied division nearest the Center; his own factor
+    # (x3, the side's x1) goes with him.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 40})),
+               side(DEFENDER, troops("0201", {"pikeman": 40}), spare=True, factor=F(1), commander_factor=F(3),
+                    places={"0201": "left"}))
+    dfd = army_of(b, DEFENDER)
+    assert dfd.factor("left") == 3  # standard: 10 pikemen in each of Left, Center, Right, Reserves
+    before = {d: fa.men(div) for d, div in dfd.divisions.items()}
+    dfd.divisions["left"] = fa.new_division()
+    out: list[str] = []
+    b.division_deaths(dfd, before, out)
+    assert b.result.dead == [] and dfd.places["0201"] == "reserves"
+    assert out == ["P0201: the defender's Left was eliminated, but he is not to be killed (BATTLE) and survives; "
+                   "he goes to the Reserves"]
+    assert dfd.factor("reserves") == 3 and dfd.factor("left") == 1
+    before = {d: fa.men(div) for d, div in dfd.divisions.items()}
+    dfd.divisions["reserves"] = fa.new_division()
+    b.division_deaths(dfd, before, out)
+    assert dfd.places["0201"] == "center"
 
 
 def test_a_side_without_men_is_eliminated_at_once() -> None:
@@ -671,6 +900,16 @@ def test_crew_take_no_losses_while_infantry_stands_in_their_division() -> None:
     assert fa.take(div, 5, "other infantry") == {"auxiliary": 3, "crew": 2}
     div = division(light_cavalry=10, crew=10)  # no infantry at all: the crew share with the cavalry
     assert fa.take(div, 4, "troops") == {"light cavalry": 2, "crew": 2}
+
+
+def test_other_infantry_losses_are_shared_in_proportion() -> None:
+    # "In field battle executed by computer, losses inflicted upon "other infantry" are exacted proportionately
+    # from auxiliaries, arquebusiers, archers and crew" (RW-OQ-21): 12 lost from 30 auxiliaries, 20 arquebusiers
+    # and 10 archers: 12 x 30/60 = 6, 12 x 20/60 = 4, 12 x 10/60 = 2; the pikemen are not other infantry. (The hand
+    # rule would take all 12 from the auxiliaries.)
+    div = division(auxiliary=30, arquebusier=20, archer=10, pikeman=5)
+    assert fa.take(div, 12, "other infantry") == {"archer": 2, "arquebusier": 4, "auxiliary": 6}
+    assert div["pikeman"] == 5
 
 
 def test_garrison_troops_always_take_losses_first() -> None:

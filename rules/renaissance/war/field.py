@@ -62,6 +62,14 @@ def fight(attacker: Side, defender: Side) -> BattleResult:
     return Battle(attacker, defender).run()
 
 
+def with_troops(army: Army, d: str) -> str:
+    """Appendix D: "Personae must always be with a division containing troops": `d` if it has men, else the
+    Reserves, else the division with men nearest the Center (RW-OQ-26); the Reserves when no one is left."""
+    if men(army.divisions[d]):
+        return d
+    return next((x for x in (RESERVES, *REMAINDER_ORDER) if men(army.divisions[x])), RESERVES)
+
+
 class Battle:
     def __init__(self, attacker: Side, defender: Side) -> None:
         self.result = BattleResult(kind="field")
@@ -100,10 +108,7 @@ class Battle:
         there are none goes to the Reserves, or (none there either) to the division nearest the Center that has
         men."""
         for pid in army.side.personae():
-            d = place_of(army.side.places.get(pid, RESERVES)) or RESERVES
-            if not men(army.divisions[d]):
-                d = next((x for x in (RESERVES, *REMAINDER_ORDER) if men(army.divisions[x])), RESERVES)
-            army.places[pid] = d
+            army.places[pid] = with_troops(army, place_of(army.side.places.get(pid, RESERVES)) or RESERVES)
 
     # ---- the battle ---------------------------------------------------------------------------------------
 
@@ -166,7 +171,10 @@ class Battle:
         if pid in army.dead:
             return
         if army.side.spare and pid == army.side.commander:
-            out.append(f"{army.who(pid)}: {why}, but he is not to be killed (BATTLE) and survives")
+            # "Personae must always be with a division containing troops": he leaves the one that fell.
+            army.places[pid] = d = with_troops(army, army.places.get(pid, RESERVES))
+            moved = f"; he goes to the {d.title()}" if men(army.divisions[d]) else ""
+            out.append(f"{army.who(pid)}: {why}, but he is not to be killed (BATTLE) and survives{moved}")
             return
         army.dead.append(pid)
         self.result.dead.append(pid)
@@ -243,8 +251,9 @@ class Battle:
                 factor = victor.factor(d)
                 shots, _ = volley(firers, victor.morale * factor / 1000, MELEE[part], mass)
                 out.append(f"  part {part}: {fmt(firers)} {PART_FIRERS_NAME[part]} of {victor.name}'s {d.title()}")
+                words = scale_text(victor.morale, factor)
                 for shot in shots:
-                    out.append(f"    {shot_text(shot, scale_text(victor.morale, factor))}")
+                    out.append(f"    {shot_text(shot, words)}")
                     tally.men(loser, shot.lost)
         casualties = tally.killed[role]
         self.adjust_morale(tally, report)

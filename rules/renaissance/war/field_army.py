@@ -86,17 +86,25 @@ def men(div: Division) -> int:
     return sum(div.values())
 
 
-def _crew_reachable(div: Division, kinds: tuple[str, ...]) -> bool:
+# Each class's kinds other than crew, and, for a class with crew, the infantry outside it that shields them.
+_NOT_CREW: dict[str, tuple[str, ...]] = {c: tuple(k for k in ks if k != CREW) for c, ks in CLASSES.items()}
+_SHIELDS: dict[str, tuple[str, ...]] = {c: tuple(k for k in INFANTRY if k != CREW and k not in ks)
+                                        for c, ks in CLASSES.items() if CREW in ks}
+
+
+def _crew_reachable(div: Division, cls: str) -> bool:
     """Crew may be hit through this class only when no infantry outside it stands in the division."""
-    return CREW in kinds and not any(div[k] for k in INFANTRY if k != CREW and k not in kinds)
+    shields = _SHIELDS.get(cls)
+    return shields is not None and not any(div[k] for k in shields)
 
 
 def available(div: Division, cls: str) -> int:
     """How many men of a class a schedule can reach in the division now (its ceilings and "needed to eliminate"
     are taken over this)."""
-    kinds = CLASSES[cls]
-    n = sum(div[k] for k in kinds if k != CREW)
-    return n + div[CREW] if _crew_reachable(div, kinds) else n
+    n = 0
+    for k in _NOT_CREW[cls]:
+        n += div[k]
+    return n + div[CREW] if div[CREW] and _crew_reachable(div, cls) else n
 
 
 def take(div: Division, n: int, cls: str) -> Division:
@@ -113,7 +121,12 @@ def take(div: Division, n: int, cls: str) -> Division:
                 tier.append(CREW)
         if not tier:
             break
-        got = share(n, {k: div[k] for k in tier}) if n < sum(div[k] for k in tier) else {k: div[k] for k in tier}
+        if len(tier) == 1:  # one kind: no sharing to do
+            got = {tier[0]: min(n, div[tier[0]])}
+        elif n < sum(div[k] for k in tier):
+            got = share(n, {k: div[k] for k in tier})
+        else:
+            got = {k: div[k] for k in tier}
         for k, q in got.items():
             div[k] -= q
             lost[k] += q

@@ -37,20 +37,35 @@ class Line:
     target: str  # a class of field_army.CLASSES
     rate: F  # men killed per firer, before the scale
     ceiling: F  # share of the class, as it stands at this line, that the line may kill
+    # The final, proportional line of the cannons and of the archers: every firer left fires, the ceiling caps
+    # what they kill (war.md, RW-OQ-20); on every other line the ceiling stops firers, who go on to the next.
+    final: bool = False
+    # The report's words for the rate and the ceiling, written once ("0.8", "ceiling 10%").
+    rate_text: str = ""
+    ceiling_text: str = ""
+
+
+def _line(target: str, rate: F, ceiling: F, final: bool = False) -> Line:
+    return Line(target, rate, ceiling, final, figure(rate), f"ceiling {figure(ceiling * 100)}%")
 
 
 def _lines(*rows: tuple[str, str, str]) -> tuple[Line, ...]:
-    return tuple(Line(t, F(r), F(c)) for t, r, c in rows)
+    return tuple(_line(t, F(r), F(c)) for t, r, c in rows)
+
+
+def _final(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+    last = lines[-1]
+    return (*lines[:-1], _line(last.target, last.rate, last.ceiling, final=True))
 
 
 # Stage 1, per cannon (a falconet a tenth), scale G/500.
-CANNON = _lines(("pikemen", "20", "1/10"), ("other infantry", "15", "1/10"), ("heavy cavalry", "10", "1/10"),
-                ("pikemen", "10", "1/5"), ("troops", "5", "1/2"))
+CANNON = _final(_lines(("pikemen", "20", "1/10"), ("other infantry", "15", "1/10"), ("heavy cavalry", "10", "1/10"),
+                       ("pikemen", "10", "1/5"), ("troops", "5", "1/2")))
 # "He destroys a number of cannons equal to .2xG/500", per cannon fired (RW-OQ-19).
 COUNTER_BATTERY = F("0.2")
 # Stage 2, per archer, scale M/1000.
-ARCHERY = _lines(("light cavalry", "1", "1/10"), ("heavy cavalry", "0.9", "1/10"), ("infantry", "0.8", "1/10"),
-                 ("light cavalry", "0.7", "1/5"), ("infantry", "0.6", "1/5"), ("troops", "0.1", "1/2"))
+ARCHERY = _final(_lines(("light cavalry", "1", "1/10"), ("heavy cavalry", "0.9", "1/10"), ("infantry", "0.8", "1/10"),
+                        ("light cavalry", "0.7", "1/5"), ("infantry", "0.6", "1/5"), ("troops", "0.1", "1/2")))
 # Stage 3: "Each arquebusier kills .5xM/1000, but no more than 50% of the troops in the opposing division".
 ARQUEBUS_RATE = F("0.5")
 ARQUEBUS_CEILING = F(1, 2)
@@ -68,25 +83,27 @@ MELEE: dict[str, tuple[Line, ...]] = {
 PART_FIRERS_NAME = {"A": "heavy cavalry", "B": "light cavalry", "C": "pikemen", "D": "infantry other than pikemen"}
 
 
-def part_firers(part: str, div: Division) -> F:
+def part_firers(part: str, div: Division) -> int | F:
     """Who strikes in a melee part. NAVIGATION: "Each two crew inflict casualties at the same rate as one
-    auxiliary"; the unhorsed heavy cavalry strike as pikemen, the auxiliaries given horses as light cavalry."""
+    auxiliary"; the unhorsed heavy cavalry strike as pikemen, the auxiliaries given horses as light cavalry.
+    (Whole men are an int: exact all the same, and cheaper than a Fraction.)"""
     if part == "A":
-        return F(div[HEAVY])
+        return div[HEAVY]
     if part == "B":
-        return F(div[LIGHT] + div[RIDER])
+        return div[LIGHT] + div[RIDER]
     if part == "C":
-        return F(div[PIKE] + div[UNHORSED])
-    return F(div[GARRISON] + div[AUXILIARY] + div[ARQUEBUSIER] + div[ARCHER]) + F(div[CREW], 2)
+        return div[PIKE] + div[UNHORSED]
+    foot = div[GARRISON] + div[AUXILIARY] + div[ARQUEBUSIER] + div[ARCHER]
+    return foot + F(div[CREW], 2) if div[CREW] else foot
 
 
 @dataclass
 class Shot:
     line: Line
-    firers: F  # firers spent on the line
+    firers: int | F  # firers spent on the line
     per: F  # men killed per firer (rate × scale)
     base: int  # the class as it stood
-    exact: F
+    exact: F  # what the line kills before rounding (the ceiling applied)
     lost: dict[str, int]
 
     @property
@@ -94,18 +111,25 @@ class Shot:
         return sum(self.lost.values())
 
 
-def volley(firers: F, scale: F, lines: tuple[Line, ...], div: Division) -> tuple[list[Shot], F]:
+def volley(firers: int | F, scale: F, lines: tuple[Line, ...], div: Division) -> tuple[list[Shot], int | F]:
     """Fires `firers` down a schedule at a division (changed in place); returns the shots and the firers left."""
     shots: list[Shot] = []
+    if scale == 0:  # nobody is killed at a morale (or gunnery) of 0
+        return shots, firers
     for line in lines:
         if firers <= 0:
             break
         base = available(div, line.target)
-        per = line.rate * scale
-        if base == 0 or per == 0:
+        if base == 0:
             continue
-        used = min(firers, line.ceiling * base / per)
-        exact = used * per
+        per = line.rate * scale
+        if line.final:
+            used = firers
+            exact = min(firers * per, line.ceiling * base)
+        else:
+            most = (line.ceiling * base if line.ceiling != 1 else base) / per  # the firers the ceiling allows
+            used = firers if firers <= most else most
+            exact = used * per
         lost = take(div, loss(exact, base), line.target)
         shots.append(Shot(line, used, per, base, exact, lost))
         firers -= used
@@ -113,7 +137,12 @@ def volley(firers: F, scale: F, lines: tuple[Line, ...], div: Division) -> tuple
 
 
 def fmt(x: F | int) -> str:
-    """A figure for the report: whole numbers as they are, others to three decimals."""
+    """A figure for the report: whole numbers as they are, others to three decimals (arith.figure; the whole
+    numbers, most of a report's figures, written here without making a Fraction of them)."""
+    if type(x) is int:
+        return str(x)
+    if x.denominator == 1:
+        return str(x.numerator)
     return figure(x)
 
 
@@ -125,9 +154,12 @@ def scale_text(morale: int, factor: F) -> str:
 def shot_text(shot: Shot, scale_text: str) -> str:
     """"pikemen: 0.625 × 20 × 400/500 = 10 (ceiling 10% of 100) → 10 killed (10 pikemen)"."""
     line = shot.line
+    product = shot.firers * shot.per if line.final else shot.exact
     if line.ceiling == 1:
-        limit = f"of {shot.base}"
+        limit = f" (of {shot.base})"
+    elif product > shot.exact:  # the final line, capped: "9.77 × 5 × 500/500 = 48.85, ceiling 50% of 7 = 3.5"
+        limit = f", {line.ceiling_text} of {shot.base} = {fmt(shot.exact)}"
     else:
-        limit = f"ceiling {fmt(line.ceiling * 100)}% of {shot.base}"
-    return (f"{line.target}: {fmt(shot.firers)} × {fmt(line.rate)} × {scale_text} = {fmt(shot.exact)} ({limit})"
+        limit = f" ({line.ceiling_text} of {shot.base})"
+    return (f"{line.target}: {fmt(shot.firers)} × {line.rate_text} × {scale_text} = {fmt(product)}{limit}"
             f" → {shot.killed} killed ({describe(shot.lost)})")

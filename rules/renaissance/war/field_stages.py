@@ -183,12 +183,13 @@ def archery_half(firer: Army, target: Army, out: list[str], tally: Tally) -> Non
         fired = True
         factor = firer.factor(d)
         scale = firer.morale * factor / 1000
+        words = scale_text(firer.morale, factor)
         for t, part in targets:
             out.append(f"{fmt(archers * part)} of {firer.name}'s archers in the {d.title()} shoot at "
                        f"{target.name}'s {t.title()}")
             shots, _ = volley(archers * part, scale, ARCHERY, target.divisions[t])
             for shot in shots:
-                out.append(f"  {shot_text(shot, scale_text(firer.morale, factor))}")
+                out.append(f"  {shot_text(shot, words)}")
                 tally.men(target, shot.lost)
     if not fired:
         out.append(f"{firer.name} has no archers shooting")
@@ -231,26 +232,59 @@ def flank_target(d: str, enemy: Army) -> str | None:
         chain = FLANK_CHAIN[d]
     return next((x for x in chain if men(enemy.divisions[x])), None)
 
+def unopposed(army: Army, enemy: Army) -> dict[str, str | None]:
+    """Each occupied forward division of `army` whose facing division is empty, and the one it would turn on."""
+    return {d: flank_target(d, enemy) for d in FORWARD
+            if men(army.divisions[d]) and not men(enemy.divisions[FACING[d]])}
+
+
+def flanking(mine: dict[str, str | None], theirs: dict[str, str | None]) -> tuple[set[str], set[str]]:
+    """Which unopposed divisions flank (of each side). "When one side flanks an opposing division that would not
+    otherwise be inflicting casualties, then that division inflicts casualties upon the flanking division, but
+    does so without the flanking advantage": an unopposed division turned on by a division that flanks strikes back
+    instead of flanking; one turned on only by divisions that strike back themselves flanks (RW-OQ-24). Divisions
+    left undecided turn on each other in a ring (two, say, each the other's target): they all strike back."""
+    sides = {"mine": mine, "theirs": theirs}
+    other_side = {"mine": "theirs", "theirs": "mine"}
+    status: dict[tuple[str, str], bool] = {}  # (side, division) -> flanks?
+    changed = True
+    while changed:
+        changed = False
+        for s, divs in sides.items():
+            for d in divs:
+                if (s, d) in status:
+                    continue
+                turned_on_by = [e for e, t in sides[other_side[s]].items() if t == d]
+                if any(status.get((other_side[s], e)) for e in turned_on_by):
+                    status[(s, d)] = False
+                elif all(status.get((other_side[s], e)) is False for e in turned_on_by):
+                    status[(s, d)] = True
+                else:
+                    continue
+                changed = True
+    flanks = {s: {d for d in divs if status.get((s, d), False)} for s, divs in sides.items()}
+    return flanks["mine"], flanks["theirs"]
+
+
 def engagements(firer: Army, target: Army) -> list[tuple[str, str, bool, str]]:
     """(division, the opposing division it strikes, flanking?, how it came to) for each forward division."""
+    mine, theirs = unopposed(firer, target), unopposed(target, firer)
+    my_flankers, their_flankers = flanking(mine, theirs) if mine else (set(), set())
     out = []
     for d in FORWARD:
         if not men(firer.divisions[d]):
             continue
         front = FACING[d]
-        if men(target.divisions[front]):
+        if d not in mine:
             out.append((d, front, False, "engages"))
             continue
-        # "When one side flanks an opposing division that would not otherwise be inflicting casualties, then
-        # that division inflicts casualties upon the flanking division, but does so without the flanking
-        # advantage."
-        flankers = [e for e in FORWARD if men(target.divisions[e]) and not men(firer.divisions[FACING[e]])
-                    and flank_target(e, firer) == d]
-        if flankers:
-            e = max(flankers, key=lambda x: men(target.divisions[x]))
+        if d not in my_flankers:
+            turned_on_by = [e for e, t in theirs.items() if t == d]
+            strikers = [e for e in turned_on_by if e in their_flankers] or turned_on_by
+            e = max(strikers, key=lambda x: men(target.divisions[x]))
             out.append((d, e, False, "strikes back at the flanking"))
             continue
-        t = flank_target(d, target)
+        t = mine[d]
         if t is not None:
             out.append((d, t, True, "is unopposed and flanks, morale doubled,"))
     return out
@@ -260,17 +294,22 @@ def melee_half(firer: Army, target: Army, out: list[str], tally: Tally) -> None:
     plan = engagements(firer, target)
     if not plan:
         out.append(f"{firer.name} has no one to engage")
-    for d, t, _, how in plan:
+    # Each division's M/1000 and its words, once for the four parts (the side's factor and its commander's place
+    # do not change while it strikes).
+    strikes = []
+    for d, t, flank, how in plan:
         out.append(f"{firer.name}'s {d.title()} {how} {target.name}'s {t.title()}")
+        factor = firer.factor(d) * (FLANKING if flank else 1)
+        strikes.append((d, t, firer.morale * factor / 1000, scale_text(firer.morale, factor),
+                        f"of the {d.title()} at the {t.title()}"))
     for part, lines in MELEE.items():
-        for d, t, flank, _ in plan:
+        name = PART_FIRERS_NAME[part]
+        for d, t, scale, words, where in strikes:
             firers = part_firers(part, firer.divisions[d])
             if not firers:
                 continue
-            factor = firer.factor(d) * (FLANKING if flank else 1)
-            shots, _ = volley(firers, firer.morale * factor / 1000, lines, target.divisions[t])
-            out.append(f"  part {part}: {fmt(firers)} {PART_FIRERS_NAME[part]} of the {d.title()} "
-                       f"at the {t.title()}" + ("" if shots else ": no one to kill"))
+            shots, _ = volley(firers, scale, lines, target.divisions[t])
+            out.append(f"  part {part}: {fmt(firers)} {name} {where}" + ("" if shots else ": no one to kill"))
             for shot in shots:
-                out.append(f"    {shot_text(shot, scale_text(firer.morale, factor))}")
+                out.append(f"    {shot_text(shot, words)}")
                 tally.men(target, shot.lost)
