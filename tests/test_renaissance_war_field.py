@@ -1002,3 +1002,19 @@ def test_an_arrangement_may_name_divisions_by_number_and_troops_in_the_plural() 
         "left wing", "center", "reserves", "left wing", "reserves", None]
     assert [fd.item_of(w) for w in ("pikemen", "heavycav", "qqq", "Auxiliaries", "cannons", "slave")] == [
         "pikeman", "heavy cavalry", "arquebusier", "auxiliary", "cannon", None]
+
+
+def test_no_morale_adjustment_after_a_stage_cut_short_by_the_attacker_s_elimination() -> None:
+    # Appendix D: "Morale adjustments are made at the end of each complete stage" (RW-OQ-26). The attacker's one
+    # auxiliary stands in his Center (standard: the remainder goes to the Center first); the defender's 20 archers,
+    # 5 to each of Left, Center, Right and Reserves. Stage 2, the defense's half: his Center's archers shoot at
+    # infantry, .8 x 500/1000 = .4 each, ceiling 10% of 1 = .1 -> .25 archers fire, .1 killed -> 1 (rounded up):
+    # the attacker is eliminated in the first half, the stage is never complete. Had it been adjusted, the defender
+    # (inflicted 1, suffered 0: 2 x 0 - 1 = -1 -> +1) would end at 501.
+    a = side(ATTACKER, troops("0101", {"auxiliary": 1}, morale=500))
+    d = side(DEFENDER, troops("0201", {"archer": 20}, morale=500))
+    r = fight(a, d)
+    assert r.eliminated == [ATTACKER] and r.stages_fought == 2
+    assert r.stages[1].losses[ATTACKER] == {"auxiliary": 1}
+    assert r.stages[1].morale == {}
+    assert r.morale[DEFENDER] == 500

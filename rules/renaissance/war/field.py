@@ -128,16 +128,21 @@ class Battle:
             self.result.stages.append(report)
             tally = Tally()
             gone = None
+            halves = 0
             for role in (DEFENDER, ATTACKER):
                 firer, target = self.armies[role], self.armies[other(role)]
                 bring_up(firer, report.lines)
                 before = {d: men(div) for d, div in target.divisions.items()}
                 self.half(number, firer, target, report.lines, tally)
+                halves += 1
                 self.division_deaths(target, before, report.lines)
                 if target.men() == 0:
                     gone = target
                     break
-            self.adjust_morale(tally, report)
+            # Appendix D: "Morale adjustments are made at the end of each complete stage": not after a stage cut
+            # short by the attacker's elimination in its first half (RW-OQ-26).
+            if halves == 2:
+                self.adjust_morale(tally, report)
             if gone is not None:
                 self.eliminate(gone, tally, report.lines)
                 self.close(report, tally)
