@@ -1018,3 +1018,25 @@ def test_no_morale_adjustment_after_a_stage_cut_short_by_the_attacker_s_eliminat
     assert r.stages[1].losses[ATTACKER] == {"auxiliary": 1}
     assert r.stages[1].morale == {}
     assert r.morale[DEFENDER] == 500
+
+
+def test_a_side_that_came_below_400_before_the_melee_retreats_at_its_first_opportunity() -> None:
+    # MORALE: "Retreat occurs at the first opportunity after the total of morale + feudal rank value of the persona +
+    # 10% of his popularity come to less than 400"; Appendix D: "Retreats never occur before the completion of one
+    # melee stage" (RW-OQ-16). The defender ends the archery stage at 395 + 0 < 400: not yet (stage 2); by the end of
+    # the first melee stage he is back at 410 + 0, yet this is his first opportunity after: he retreats. The
+    # attacker, never below (450), holds.
+    b = Battle(side(ATTACKER, troops("0101", {"pikeman": 30}, morale=450)),
+               side(DEFENDER, troops("0201", {"pikeman": 30}, morale=395)))
+    out: list[str] = []
+    b.note_reached(out)
+    assert b.reached == {DEFENDER}
+    assert out == ["the defender: morale 395 + retreat value 0 = 395 < 400: it will retreat at the first "
+                   "opportunity, after the first melee stage"]
+    b.armies[DEFENDER].morale = 410
+    assert b.retreat_test(out) == DEFENDER
+    # A side that never came below 400 is not retreated by a total it has not reached.
+    fresh = Battle(side(ATTACKER, troops("0101", {"pikeman": 30}, morale=450)),
+                   side(DEFENDER, troops("0201", {"pikeman": 30}, morale=410)))
+    fresh.note_reached(out)
+    assert fresh.reached == set() and fresh.retreat_test(out) is None

@@ -75,6 +75,9 @@ class Battle:
         self.result = BattleResult(kind="field")
         self.armies = {DEFENDER: self.muster(defender), ATTACKER: self.muster(attacker)}
         self.result.morale_start = {r: self.armies[r].morale for r in (ATTACKER, DEFENDER)}
+        # The sides whose total has come to less than 400 at the end of some stage: they retreat "at the first
+        # opportunity after", even if the total has risen again by then (MORALE; RW-OQ-16).
+        self.reached: set[str] = set()
 
     # ---- before the battle --------------------------------------------------------------------------------
 
@@ -148,7 +151,9 @@ class Battle:
                 self.close(report, tally)
                 return
             self.close(report, tally)
-            if number >= FIRST_MELEE:
+            if number < FIRST_MELEE:
+                self.note_reached(report.lines)
+            else:
                 loser = self.retreat_test(report.lines)
                 if loser is not None:
                     self.retreat_stage(number + 1, loser)
@@ -218,14 +223,30 @@ class Battle:
             value = army.retreat_value()
             gap = ranks.below_retreat_point(army.morale, value)
             can = army.side.can_retreat
+            earlier = gap <= 0 and role in self.reached
             out.append(f"retreat test, {army.name}: morale {army.morale} + retreat value {value} = "
                        f"{army.morale + value} {'<' if gap > 0 else '≥'} {ranks.RETREAT_POINT}"
-                       + ("" if can or gap <= 0 else " (it cannot retreat and fights on)"))
-            if gap > 0 and can:
+                       + (" (it came below 400 at an earlier stage: this is its first opportunity)" if earlier
+                          else "")
+                       + ("" if can or (gap <= 0 and not earlier) else " (it cannot retreat and fights on)"))
+            if (gap > 0 or earlier) and can:
                 below[role] = gap
         if not below:
             return None
         return max(below, key=lambda r: (below[r], r == ATTACKER))
+
+    def note_reached(self, out: list[str]) -> None:
+        """The end of a stage before the first melee: a side whose total is below 400 will retreat at its first
+        opportunity, after the first melee stage ("Retreats never occur before the completion of one melee
+        stage")."""
+        for role in (DEFENDER, ATTACKER):
+            army = self.armies[role]
+            value = army.retreat_value()
+            if ranks.retreats(army.morale, value) and role not in self.reached:
+                self.reached.add(role)
+                out.append(f"{army.name}: morale {army.morale} + retreat value {value} = {army.morale + value} < "
+                           f"{ranks.RETREAT_POINT}: it will retreat at the first opportunity, after the first melee "
+                           "stage")
 
     # ---- the retreat stage --------------------------------------------------------------------------------
 
