@@ -55,15 +55,13 @@ def test_a_battle_report_stage_by_stage() -> None:
         "  Giovanni de' Medici (0102): 50 auxiliary; morale 300",
     ]
     # Each stage: the engine's lines (its own retreat test among them, where the battle's rule makes one), what each
-    # side lost, and the morale after it with the retreat value (MORALE: "morale + feudal rank value of the persona
-    # + 10% of his popularity"): 398 + 25 = 423, 297 + 30 = 327.
+    # side lost, and the morale after it.
     assert lines[5:10] == [
         "Stage 1 (urban melee):",
         "  The defender inflicts 1.5 casualties.",
         "  The attacker lost 2 pikeman.",
         "  The defender lost 4 auxiliary.",
-        "  Morale after the stage, with the retreat value: the attacker 398 + 25 = 423 against 400; the defender "
-        "297 + 30 = 327 against 400.",
+        "  Morale after the stage: the attacker 398, the defender 297.",
     ]
     assert "Outcome: the defender was eliminated. Victor: the attacker." in lines
     assert "Taken by Domenico Doria (0202): 1,000 ducats (the share of ducats taken: 100.0%)." in lines

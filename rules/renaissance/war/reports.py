@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine import Ctx
-from . import ranks
 from .forces import ATTACKER, DEFENDER, FIGHTERS, ROLES, BattleResult, Contingent, Side
 
 REPORTS = "war.reports"  # ctx.scratch: the month's battle records, in the order fought
@@ -66,10 +65,6 @@ def side_lines(side: Side) -> list[str]:
     return lines
 
 
-def standing(morale: int, value: int) -> str:
-    """A side's morale after a stage against its retreat point (MORALE: "morale + feudal rank value of the persona
-    + 10% of his popularity"); whether it retreats then is the battle's own rule, in the engine's lines."""
-    return f"{morale} + {value} = {morale + value} against {ranks.RETREAT_POINT}"
 
 
 def stage_lines(result: BattleResult, sides: dict[str, Side]) -> list[str]:
@@ -81,10 +76,11 @@ def stage_lines(result: BattleResult, sides: dict[str, Side]) -> list[str]:
             lost = stage.losses.get(role, {})
             if lost:
                 out.append(f"  {ROLE_WORDS[role].capitalize()} lost {describe(lost)}.")
-        standings = [f"{ROLE_WORDS[role]} {standing(stage.morale[role], sides[role].retreat_value)}"
-                     for role in ROLES if role in stage.morale]
+        # Whether a side retreats is each battle's own rule, in the engine's lines (its retreat value is the
+        # commander's while he lives: RW-OQ-16).
+        standings = [f"{ROLE_WORDS[role]} {stage.morale[role]}" for role in ROLES if role in stage.morale]
         if standings:
-            out.append(f"  Morale after the stage, with the retreat value: {'; '.join(standings)}.")
+            out.append(f"  Morale after the stage: {', '.join(standings)}.")
     return out
 
 
