@@ -18,7 +18,7 @@ import pytest
 from maild_rules.renaissance import travel
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import assault as assault_engine
-from maild_rules.renaissance.war import conflict, control, limits, naval, siege, urban
+from maild_rules.renaissance.war import conflict, control, limits, naval, sides, siege, urban
 from maild_rules.renaissance.war import field as field_engine
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, Side, StageReport
 from tests.renaissance_fixtures import month_ctx
@@ -655,7 +655,7 @@ def test_the_home_side(attacker_is: str | None, defender_is: str | None, home: s
 
     a, d = fighter("0201", attacker_is), fighter("0202", defender_is)
     state = {"personae": {p["id"]: p for p in [*people, a, d]}}
-    assert conflict.home_side(state, lucca, a, d) == home
+    assert sides.home_side(state, lucca, a, d) == home
 
 
 def test_a_home_attacker_with_a_tower_withdraws_unless_ordered_to_continue(urban_fake: Fake,
