@@ -1,9 +1,10 @@
-"""Who fights whom and what a battle does to the game (war/conflict.py, travel.py's interception, families.py's
-order loop): every rule of docs/renaissance/war.md's "conflict" section against a case worked by hand from the
-rules' words (BATTLE, ALLIANCE, TRAVEL, SIEGE, THE SWORD GARRISONS, URBAN BATTLE, TOWERS, CONFLICT ORDERS, CREDIT).
+"""Who fights whom and what a battle does to the game (war/conflict.py and the modules it calls: interception.py,
+sides.py, battle.py; travel.py's interception, families.py's order loop): every rule of docs/renaissance/war.md's
+"conflict" section against a case worked by hand from the rules' words (BATTLE, ALLIANCE, TRAVEL, SIEGE, THE SWORD
+GARRISONS, URBAN BATTLE, TOWERS, CONFLICT ORDERS, CREDIT).
 
 The battle engines are replaced by `Fake`, which returns a BattleResult made by hand and keeps the Sides it was
-given: these tests pin what conflict.py builds and what it does with a result, not the engines' arithmetic (their
+given: these tests pin what sides.py builds and what battle.py does with a result, not the engines' arithmetic (their
 own tests do). The functions other helpers write in control.py and siege.py are stood in for here (`stand_ins`)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from maild_rules.renaissance import travel
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import assault as assault_engine
-from maild_rules.renaissance.war import conflict, control, limits, naval, siege, urban
+from maild_rules.renaissance.war import conflict, control, limits, naval, sides, siege, urban
 from maild_rules.renaissance.war import field as field_engine
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, Side, StageReport
 from tests.renaissance_fixtures import month_ctx
@@ -139,7 +140,7 @@ class Record:
 
 @pytest.fixture(autouse=True)
 def stand_ins(monkeypatch: pytest.MonkeyPatch) -> Record:
-    """Minimal stand-ins of control.py's and siege.py's functions that conflict.py and travel.py call (the real
+    """Minimal stand-ins of control.py's and siege.py's functions that the war modules and travel.py call (the real
     ones come from the war-control and war-siege branches)."""
     rec = Record()
 
@@ -655,7 +656,7 @@ def test_the_home_side(attacker_is: str | None, defender_is: str | None, home: s
 
     a, d = fighter("0201", attacker_is), fighter("0202", defender_is)
     state = {"personae": {p["id"]: p for p in [*people, a, d]}}
-    assert conflict.home_side(state, lucca, a, d) == home
+    assert sides.home_side(state, lucca, a, d) == home
 
 
 def test_a_home_attacker_with_a_tower_withdraws_unless_ordered_to_continue(urban_fake: Fake,

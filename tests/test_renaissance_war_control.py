@@ -295,7 +295,7 @@ def test_set_controller_to_the_tenant_returns_control_to_the_tenancy() -> None:
 def test_eliminating_the_garrison_gives_control() -> None:
     # The garrison (120, the defender's) is eliminated: 120 lost, 0 left. The attacker 0401 takes control.
     ctx = three_holders()
-    pisa(ctx)["garrison"] = 0  # as conflict.py leaves it after applying the result
+    pisa(ctx)["garrison"] = 0  # as battle.py leaves it after applying the result
     r = result("urban", {DEFENDER: {"garrison": 120}, ATTACKER: {"pikeman": 40}},
                {DEFENDER: {}, ATTACKER: {"pikeman": 160}}, victor=ATTACKER)
     assert control.control_after_battle(ctx, "Pisa", r, "0401", "0301", "urban") == "0401"

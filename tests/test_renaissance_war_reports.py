@@ -89,7 +89,7 @@ def test_the_public_line_names_who_fought_whom_where_and_the_losses_in_round_fig
 
 @pytest.fixture
 def stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """control.py's and siege.py's functions conflict.py calls (the real ones come from their own branches)."""
+    """control.py's and siege.py's functions the war modules call (the real ones come from their own branches)."""
     monkeypatch.setattr(control, "tower_of", lambda state, p: None, raising=False)
     monkeypatch.setattr(control, "tower_room", lambda loc, n: int(loc["towers"][n - 1]["fas"]), raising=False)
     monkeypatch.setattr(control, "control_after_battle", lambda *a: None, raising=False)

@@ -3,7 +3,7 @@ carrying-capacity test, abandonment of excess cargo, movement attrition, drownin
 
 Readings of unclear rules are numbered in docs/renaissance/travel.md; the numbers appear below as (T<n>).
 
-War along the way (BATTLE, SIEGE, CONFLICT ORDERS; war/conflict.py decides, docs/renaissance/war.md RW-OQ-04, 05,
+War along the way (BATTLE, SIEGE, CONFLICT ORDERS; war/interception.py decides, docs/renaissance/war.md RW-OQ-04, 05,
 08): a move is met at each of its stops (where it starts, each waypoint, where it ends) by the forces ordered to
 intercept it there, and a land move into besieged walls by the besieger; a fleet at a ferry's midpoint stops the
 ferry. Every stop reached is noted as a passage (ctx.scratch["war.passages"]) and every entry into walls under
@@ -24,7 +24,7 @@ from . import walls
 from .engine import Ctx, Outcome, Persona, done, fail
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, WALKERS, cargo_weight
 from .setup import find_location
-from .war import conflict, limits, siege
+from .war import interception, limits, siege
 
 Assets = dict[str, int]
 
@@ -258,12 +258,12 @@ def _encounter(ctx: Ctx, persona: Persona, stops: list[Stop], by: str, enters: b
         if name is not None and by == "water":
             # NAVAL BOMBARDMENT fires at ships "passing through" its water: a fleet sailing, not one carried
             # overland (TRAVEL: "Ships are cargo only during land movement").
-            conflict.note_passage(ctx, name, persona["id"])
-        found = conflict.interceptors(ctx, persona, name, point, by=by, entering=enters and i == last)
+            interception.note_passage(ctx, name, persona["id"])
+        found = interception.interceptors(ctx, persona, name, point, by=by, entering=enters and i == last)
         if not found:
             continue
         _halt(ctx, persona, name, point)
-        if conflict.meet(ctx, persona, found, name, point):
+        if interception.meet(ctx, persona, found, name, point):
             return i
     return None
 
@@ -358,7 +358,7 @@ def move(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     # "A persona may move by land or by water each turn, but ... not by both": one movement order (T2).
     if not ctx.once("move", persona["id"]):
         return fail("he has already moved this month; a persona moves once per turn")
-    conflict.note_move(ctx, persona["id"])
+    interception.note_move(ctx, persona["id"])
     if persona.get("with"):
         if mode != "disembark":
             return fail(f"he is aboard {persona['with']}'s ship; his only movement can be to disembark")
@@ -388,10 +388,10 @@ def _inside(ctx: Ctx, persona: Persona) -> Outcome:
     if not has_ingress(ctx, here, persona["family"]):
         return fail(f"the {persona['family']} family has no ingress to {here}")
     stops: list[Stop] = [(here, None)]
-    if _encounter(ctx, persona, stops, conflict.LAND, enters=True) is not None:
+    if _encounter(ctx, persona, stops, siege.LAND, enters=True) is not None:
         return done(f"{_stopped_text(stops, 0)}, outside the walls of {here}")
     persona["inside"] = True
-    _entered(ctx, here, conflict.LAND)
+    _entered(ctx, here, siege.LAND)
     _follow(ctx, persona)
     return done(f"moved inside {here}")
 
@@ -427,7 +427,7 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
     persona["at_sea"] = None
     persona["inside"] = _enters(ctx, persona, place)
     if persona["inside"]:
-        _entered(ctx, place, conflict.WATER)
+        _entered(ctx, place, siege.WATER)
     ctx.scratch.setdefault(SCRATCH_DISEMBARKED, set()).add(persona["id"])
     return done(f"disembarked at {place}")
 
@@ -504,7 +504,7 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
         if not has_ingress(ctx, landing, persona["family"]):
             return fail(f"the ferry will not carry him to {landing}: its de facto controller denies the "
                         f"{persona['family']} family ingress")
-        if (fleet := conflict.ferry_blockade(ctx, route[ferry], landing)) is not None:
+        if (fleet := interception.ferry_blockade(ctx, route[ferry], landing)) is not None:
             return fail(f"the ferry between {route[ferry]} and {landing} does not run: the fleet of "
                         f"{fleet['name']} lies at its midpoint and stops all traffic (CONFLICT ORDERS)")
         how = f"by land and ferry ({route[ferry]}–{landing}) via {' – '.join(route)}"
@@ -530,7 +530,7 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
             return fail(f"the ferry costs {fee} ducats and he has {assets.get(DUCATS, 0)}")
 
     stops: list[Stop] = [(name, None) for name in route]
-    stop = _encounter(ctx, persona, stops, conflict.LAND, enters=_enters(ctx, persona, dest))
+    stop = _encounter(ctx, persona, stops, siege.LAND, enters=_enters(ctx, persona, dest))
     travelled = route if stop is None else route[: stop + 1]
     if stop is not None:
         notes.append(_stopped_text(stops, stop))
@@ -553,7 +553,7 @@ def _land(ctx: Ctx, persona: Persona, args: dict[str, Any], mode: str) -> Outcom
         if _land_excess(assets) > 0:
             notes.append(f"cargo the survivors cannot carry lost: {_describe(drop_land(ctx, assets))}")
     if stop is None:
-        _arrive(ctx, persona, dest, None, conflict.LAND)
+        _arrive(ctx, persona, dest, None, siege.LAND)
     if excess >= EXPOSURE_MILES:
         kill(ctx, persona, f"died of exposure on the way to {travelled[-1]}")
         notes.append(f"{persona['name']} died of exposure, {excess:.0f} miles beyond his attrition-free distance")
@@ -633,7 +633,7 @@ def _water(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                         f"{depth} feet deep")
 
     target = dest or f"{dest_point[0]:+.2f} {dest_point[1]:+.2f}"
-    stop = _encounter(ctx, persona, stops, conflict.WATER, enters=False)
+    stop = _encounter(ctx, persona, stops, siege.WATER, enters=False)
     if stop is not None:
         notes.append(_stopped_text(stops, stop))
         stops = stops[: stop + 1]
@@ -672,7 +672,7 @@ def _finish_voyage(ctx: Ctx, persona: Persona, end: str | None, point: geo.Point
     if stopped:
         _halt(ctx, persona, end, None if end is not None else point)
     else:
-        _arrive(ctx, persona, end, point, conflict.WATER)
+        _arrive(ctx, persona, end, point, siege.WATER)
 
 
 # ---- end of turn -------------------------------------------------------------------------------------------

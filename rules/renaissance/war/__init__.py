@@ -21,8 +21,15 @@ The package, by what each module holds:
 - raising.py    garrisons, feudal levies, professional soldiers, mercenaries' morale
 - control.py    tenancy, feudatory and sovereignty transfers, DE FACTO CONTROL, looting, TOWERS
 - intrigue.py   ASSASSINATION and DUELING
-- conflict.py   who fights whom: attack orders, interception, sieges crossed, alliances, the 20-to-1 rule, the
-                twenty stages, applying a battle's result to the state, conflict fees and CREDIT
+- conflict.py   the conflict orders (KI, KF/KU/KN, KG, KA/KT, KL/KX, KO, Z, ZP) and the checks they share: no other
+                order after a battle, none after a move, none after an assault, credit; which battle an attack makes
+- interception.py  interception along a move for travel.py: who intercepts, the 20-to-1 rule, the siege line crossed,
+                the ferry stopped; the month's record of moves and passages
+- sides.py      who stands on each side: allies fought in turn, the garrison's morale and support, the home side, the
+                Z orders of the month, the Battle and its Sides
+- battle.py     a battle fought: the engine run, its result carried into the state (losses, the dead, captures and
+                their receiver, morale, positions, de facto control, slaves), the stages and fee, the report
+- presence.py   where a persona stands and what he brings: alive, troops, men, points at sea, towers
 - limits.py     what a persona may still do this month once a war order bound him (pins, battles, stages)
 - fees.py       CONFLICT ORDERS fees and CREDIT for conflict orders
 - orders.py     the war codes: parsing, checking, the words the ack and printout use

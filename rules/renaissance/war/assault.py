@@ -2,7 +2,7 @@
 (forces.py), no state, no RNG. The readings are in docs/renaissance/war.md, section "Urban battle, assaults,
 towers".
 
-Contract (conflict.py calls them):
+Contract (battle.py calls them):
 
     walls(attacker: Side, defender: Side, *, far: int, fas: int, retreat_room: int | None = None) -> BattleResult
     tower(attacker: Side, defender: Side, *, fas: int, room: int, attacker_room: int | None = None,

@@ -1,6 +1,6 @@
 """FIELD BATLE and Appendix D: a pure function of two Sides (forces.py), no state, no RNG.
 
-Contract (conflict.py calls it):
+Contract (battle.py calls it):
 
     fight(attacker: Side, defender: Side) -> BattleResult
 

@@ -1,6 +1,6 @@
 """What a battle is fought with and what it gives back: the contract between the battle engines (field.py,
-urban.py, assault.py, naval.py), which are pure functions of two Sides, and conflict.py, which builds the Sides
-from the state and applies the result to it.
+urban.py, assault.py, naval.py), which are pure functions of two Sides, and sides.py, which builds the Sides
+from the state, and battle.py, which applies the result to it.
 
 A **Contingent** is what one party brings: a persona's troops, crew, slaves, guns, horses, goods and ships; or a
 town's garrison; or a tower's garrison. A **Side** is the contingents fighting together under one commander (the
@@ -158,7 +158,7 @@ class BattleResult:
     notes: list[str] = field(default_factory=list)
     # Assaults: an entirely eliminated assaulter's assets go to the de facto controller when present, else to
     # "the defending persona with the greatest number of troops under his control" (Appendix E): that persona
-    # (alive, troops after the battle), or None ("the assets cease to be game factors"). conflict.py decides.
+    # (alive, troops after the battle), or None ("the assets cease to be game factors"). battle.py decides.
     receiver: str | None = None
 
     def losses(self, role: str) -> dict[str, int]:

@@ -7,8 +7,8 @@ put on the rest of a month.
   `pin` records it; travel.move and the conflict orders that take the place of a move ask `pinned`.
 - Battle. "A persona may not execute other orders subsequently in the same turn after having executed battle
   orders"; "A persona who has initiated battles lasting twenty, or more, stages may initiate no further battles
-  that turn" (RW-OQ-03). conflict.py records a battle order executed with `fought` and the stages initiated with
-  `add_stages`; families.run_order asks conflict.after_battle before every later order of the persona.
+  that turn" (RW-OQ-03). conflict.py records a battle order executed with `fought`, battle.py the stages initiated
+  with `add_stages`; families.run_order asks conflict.after_battle before every later order of the persona.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ SCRATCH_PASSAGES = "war.passages"  # location -> ids whose move started at, pass
 SCRATCH_NAVAL_CANNONS = "war.naval_cannons"  # pid -> cannons fired in naval bombardment this month
 SCRATCH_SIEGE_CANNONS = "war.siege_cannons"  # pid -> cannons fired in siege bombardment this month (siege.py)
 
-# conflict.py calls naval.fight(a, b) -> NavalResult (naval_battle.py).
+# battle.py calls naval.fight(a, b) -> NavalResult (naval_battle.py).
 __all__ = ["NavalResult", "NavalStage", "fight", "naval_bombardment", "naval_bombardments"]
 
 

@@ -1,6 +1,6 @@
 """NAVAL BATTLES and Appendix F: a pure function of two Sides (forces.py), no state, no RNG.
 
-Contract (conflict.py calls it):
+Contract (battle.py calls it):
 
     fight(a: Side, b: Side) -> NavalResult          (a BattleResult; `a` is the attacker)
 
@@ -11,7 +11,7 @@ Contract (conflict.py calls it):
 - The result: `stages` (NavalStage: lines with the figures, losses per role and item, and apart the ships sunk,
   what was captured and what went overboard), `survivors` per role by item (ships included; captured items taken
   out), `taken` per role (what that role captured from the other: captures go both ways in a naval battle, and
-  conflict.py gives them to the capturing side's commander, RW-OQ-41), `captured` (what the victor took),
+  battle.py gives them to the capturing side's commander, RW-OQ-41), `captured` (what the victor took),
   `dead`, `morale` / `morale_start`, `outcome`, `victor`, `retreated`, `eliminated`, `stages_fought`,
   `guns_fired` (falconets fired by each role: the piety a Shia or Sunni loses, piety.gunfire).
 
@@ -93,7 +93,7 @@ class NavalResult(BattleResult):
     navigation: dict[str, Fraction] = field(default_factory=dict)  # effective navigation by role
     arrangement: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)  # role -> division -> items
     # role -> falconets fired over the battle: a Shia or Sunni persona of a side that fired loses 100 piety
-    # (piety.gunfire; conflict.py calls it for the personae whose falconets the side brought)
+    # (piety.gunfire; battle.py calls it for the personae whose falconets the side brought)
     guns_fired: dict[str, int] = field(default_factory=dict)
 
 

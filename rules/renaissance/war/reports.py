@@ -2,7 +2,7 @@
 newsletter (THE PRINTOUT: "a newsletter containing news of general interest including a summary of the prior turn's
 chief events ... a printout showing the assets ... of each of his personae").
 
-conflict.py calls `record` once per battle, after the result has been applied to the state, with what applying
+battle.py calls `record` once per battle, after the result has been applied to the state, with what applying
 it did (`Applied`). The record is kept in ctx.scratch["war.reports"] for the month's printouts (rules/renaissance/
 reports.py, `battles_for`) and its public line is published. Nothing here changes the state or draws from the RNG:
 the same battle gives the same report under any seed.

@@ -14,8 +14,8 @@ War) and location["crops_destroyed"] = {"year", "grain"}. Month-only bookkeeping
 - "war.crops": pid -> troops destroying crops this month (`crop_troops` splits them by type)
 - "war.raze": pid -> {item: men razing this month}; "war.razed": target -> the month's razing, summed exactly
 
-Who else calls in here: travel and conflict call `note_entry` for every entry into the walls and `besieger` to find
-the interceptor of a land move; conflict reads `crop_troops` (Side.held_back) and `razing_men`; the naval helper
+Who else calls in here: travel and battle.py call `note_entry` for every entry into the walls, interception.py
+calls `besieger` to find the interceptor of a land move; sides.py reads `crop_troops` (Side.held_back); the naval helper
 calls `piety.gunfire` and reads `siege_cannons_used`.
 """
 
@@ -136,7 +136,7 @@ def note_entry(ctx: Ctx, location_name: str, by: str) -> None:
     this month's siege attrition ("no personae enter that location by land, or by water, during the entire
     turn"); a LAND entry also means the siege did not prevent all overland ingress (no bombardment next month).
     Travel calls it for a move into the walls (by land, road or ferry: LAND; disembarking or sailing in: WATER),
-    conflict for a successful assault (LAND); a failed assault enters nothing (RW-OQ-31)."""
+    battle.py for a successful assault (LAND); a failed assault enters nothing (RW-OQ-31)."""
     if by not in (LAND, WATER):
         raise ValueError(f"an entry is by {LAND!r} or {WATER!r}, not {by!r}")
     ctx.scratch.setdefault(_ENTRIES, {}).setdefault(location_name, set()).add(by)

@@ -1,12 +1,12 @@
 """URBAN BATTLE: a pure function of two Sides (forces.py), no state, no RNG. The readings are in
 docs/renaissance/war.md, section "Urban battle, assaults, towers".
 
-Contract (conflict.py calls it; assault.tower fights its prelude with this module's melee):
+Contract (battle.py calls it; assault.tower fights its prelude with this module's melee):
 
     fight(attacker: Side, defender: Side, *, home: str, withdraw: bool = False,
           tower_room: dict[str, int | None] | None = None, egress_denied: bool = False) -> BattleResult
 
-- `home` is the role (forces.ATTACKER or DEFENDER) of the home side, which conflict.py decides from the families
+- `home` is the role (forces.ATTACKER or DEFENDER) of the home side, which sides.py decides from the families
   (URBAN BATTLE: "a citizen's, the tenant's, the bishop's, the feudatory's, the sovereign's"; RW-OQ-27).
 - `withdraw`: the attacker is the home side, controls a tower and did not order the battle continued to its
   normal termination: it withdraws at the end of the first half of the first stage, with no morale change
