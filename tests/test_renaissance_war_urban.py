@@ -268,3 +268,16 @@ def test_an_urban_battle_is_deterministic_and_leaves_its_sides_untouched() -> No
     second = urban.fight(a, d, home=DEFENDER)
     assert first == second
     assert (a, d) == before
+
+
+def test_no_morale_change_after_a_stage_cut_short_by_an_elimination_in_its_first_half() -> None:
+    # URBAN BATTLE: "After both sides have inflicted casualties, morale is adjusted" (RW-OQ-26, as the field battle
+    # reads "each complete stage"). The home defender's 400 pikemen at 500: 400 x 500/10,000 = 20 casualties; the
+    # attacker's 5 auxiliaries are all gone in the first half. He never strikes back: no adjustment (it would have
+    # been the defender's 2 x 0 - 5 = -5 -> +2: 502).
+    d = side(DEFENDER, troop("D", {"pikeman": 400}, 500))
+    a = side(ATTACKER, troop("A", {"auxiliary": 5}, 450))
+    r = urban.fight(a, d, home=DEFENDER)
+    assert r.eliminated == [ATTACKER] and r.stages_fought == 1
+    assert r.stages[0].losses[ATTACKER] == {"auxiliary": 5} and r.stages[0].morale == {}
+    assert r.morale[DEFENDER] == 500

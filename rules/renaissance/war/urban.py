@@ -257,8 +257,12 @@ def melee_stage(number: int, forces: Mapping[str, Force], home: str, *,
     suffered = dict.fromkeys(ROLES, 0)
     for role in (home, other(home)):
         target = forces[other(role)]
-        if fighters(target.men) == 0:
-            break
+        if fighters(target.men) == 0 or fighters(forces[role].men) == 0:
+            # A side eliminated in the first half: the stage is never complete, "After both sides have inflicted
+            # casualties, morale is adjusted" (as the field battle reads "each complete stage", RW-OQ-26).
+            if fighters(forces[role].men) == 0:
+                report.lines.append(f"{NAMES[role].capitalize()} has no one left to fight.")
+            return report
         suffered[target.role] += strike(forces[role], target, report,
                                         exposed=(exposed or {}).get(target.role))
         if first_half_only:
