@@ -314,7 +314,7 @@ def august(app: App) -> None:
     assert "9 x .1 x 381/1000 = 0.3429, 1 killed (1 archer)" in med
     assert ("Outcome: the engagement was broken: the defender's morale 379 + retreat value 20 fell below 400. "
             "Victor: the attacker.") in pet
-    assert "Giacomo Petrucci (0203) lost 5 crew, 6 pikeman." in pet
+    assert "Giacomo Petrucci (0203) lost 5 crew, 6 pikemen." in pet
     # The newsletter: who fought whom where, and the men lost in round figures (K15): 6 and 6 are "a few"; Giacomo's
     # 11 "about 10", Piero's 1 "a few".
     events = section(news, "THE MONTH'S EVENTS", "OFFICES HELD")
@@ -459,7 +459,7 @@ def november(app: App) -> None:
     # walls, and de facto controller of Siena (Appendix E: "the assaulter becomes the de facto controller"); the
     # sovereign (the Balia, of the town's religion) is Catholic like him: no one is enslaved.
     assert "Success: 4 defenders eliminated, a bonus of 0 morale: 305 -> 305." in med
-    assert "Lorenzo de' Medici (0101) lost 9 auxiliary, 1 pikeman." in med
+    assert "Lorenzo de' Medici (0101) lost 9 auxiliaries, 1 pikeman." in med
     assert "De facto control of Siena passes to Lorenzo de' Medici (0101)." in pet  # the garrison's tenant's family
     events = section(news, "THE MONTH'S EVENTS", "OFFICES HELD")
     assert "bombarded the walls of Siena with 3 cannons: FAS 60 -> 57 (FAR 100)." in events

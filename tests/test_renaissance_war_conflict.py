@@ -828,7 +828,7 @@ def test_the_victor_takes_what_is_captured_and_the_dead_are_marked(field: Fake) 
     assert a["assets"] == {"pikeman": 485, "ducats": 1010, "cannon": 2, "horse": 40}
     assert d["assets"] == {} and d["alive"] is False and d["died"].startswith("killed in battle")
     (entry,) = ctx.scratch["war.reports"]
-    assert "Taken by P0201 (0201): 2 cannon, 1,000 ducats, 40 horse." in entry["lines"]
+    assert "Taken by P0201 (0201): 2 cannons, 1,000 ducats, 40 horses." in entry["lines"]
     assert "Killed: P0301 (0301)." in entry["lines"]
 
 

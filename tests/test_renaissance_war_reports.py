@@ -50,17 +50,17 @@ def test_a_battle_report_stage_by_stage() -> None:
     assert lines[:5] == [
         "URBAN BATTLE at Florence",
         "The attacker: commander Domenico Doria (0202), retreat value 25",
-        "  Domenico Doria (0202): 100 pikeman; morale 400",
+        "  Domenico Doria (0202): 100 pikemen; morale 400",
         "The defender: commander Giovanni de' Medici (0102), retreat value 30",
-        "  Giovanni de' Medici (0102): 50 auxiliary; morale 300",
+        "  Giovanni de' Medici (0102): 50 auxiliaries; morale 300",
     ]
     # Each stage: the engine's lines (its own retreat test among them, where the battle's rule makes one), what each
     # side lost, and the morale after it.
     assert lines[5:10] == [
         "Stage 1 (urban melee):",
         "  The defender inflicts 1.5 casualties.",
-        "  The attacker lost 2 pikeman.",
-        "  The defender lost 4 auxiliary.",
+        "  The attacker lost 2 pikemen.",
+        "  The defender lost 4 auxiliaries.",
         "  Morale after the stage: the attacker 398, the defender 297.",
     ]
     assert "Outcome: the defender was eliminated. Victor: the attacker." in lines
