@@ -87,7 +87,7 @@ def test_the_shift_happens_at_the_start_of_the_assault() -> None:
     r = assault.walls(a, d, far=0, fas=100)
     # Stage 2 at the North: the 224 defenders after the shift x 4 x 500/1000 x 100/1000 = 44.8 -> 45 (without the
     # shift, 100 would have killed 20); at the East 136 x .2 = 27.2 -> 28; at the West 40 x .2 = 8.
-    line = "North: 224 defenders x 4 x 500/1000 x 100/1000 = 44.8: the assaulters lose 45 auxiliary."
+    line = "North: 224 defenders x 4 x 500/1000 x 100/1000 = 44.8: the assaulters lose 45 auxiliaries."
     assert line in r.stages[1].lines
     assert r.stages[1].losses[ATTACKER] == {"auxiliary": 45 + 28 + 8}
 
@@ -142,8 +142,8 @@ def test_the_defenders_cannons_fire_in_the_first_stage() -> None:
     # = 25: 425 killed, shared by the assaulters at each wall: North 600/800 -> 318.75, East 106.25: 318 and 106,
     # the one left to the larger remainder (North): 319 and 106. 2% of 10 cannons = .2 -> 1; of 10 falconets -> 1.
     assert stage.losses == {ATTACKER: {"auxiliary": 425}, DEFENDER: {"cannon": 1, "falconet": 1}}
-    assert "The north wall's assaulters lose 319 auxiliary." in stage.lines
-    assert "The east wall's assaulters lose 106 auxiliary." in stage.lines
+    assert "The north wall's assaulters lose 319 auxiliaries." in stage.lines
+    assert "The east wall's assaulters lose 106 auxiliaries." in stage.lines
     # Attacker: 2 x 425 = 850 -> -30 (29.15 up): 470; defender: -425 -> +20 (20.6): 520.
     assert stage.morale == {ATTACKER: 470, DEFENDER: 520}
 
@@ -156,8 +156,8 @@ def test_stage_two_defenders_kill_four_m_fas_with_crew_at_half_and_the_commander
     stage = assault.walls(a, d, far=0, fas=100).stages[1]
     # 25 assaulters a wall; 20 auxiliaries and 10 crew a wall (not outnumbered: 30 > 25). Each wall: 20 + 10/2 =
     # 25 x 4 x 500/1000 x 100/1000 = 5; on the North, where the commander (a Shia sovereign, x3) stands, 15.
-    assert "North: 25 defenders x 4 x 1,500/1000 x 100/1000 = 15: the assaulters lose 15 auxiliary." in stage.lines
-    assert "East: 25 defenders x 4 x 500/1000 x 100/1000 = 5: the assaulters lose 5 auxiliary." in stage.lines
+    assert "North: 25 defenders x 4 x 1,500/1000 x 100/1000 = 15: the assaulters lose 15 auxiliaries." in stage.lines
+    assert "East: 25 defenders x 4 x 500/1000 x 100/1000 = 5: the assaulters lose 5 auxiliaries." in stage.lines
     assert stage.losses == {ATTACKER: {"auxiliary": 30}}
 
 
@@ -186,8 +186,8 @@ def test_casualties_the_top_cannot_absorb_fall_on_the_foot() -> None:
     # Stage 2: 100 x 4 x .5 x .5 = 100 (900 left); A 2 x 100 = 200 -> -15: 485; D +10: 510.
     # Stage 3: 1% of 900 = 9 climb; 100 x 510/1000 x (.3 + .5) = 40.8: the 9 on the top, and 31.8 -> 32 at the foot.
     assert r.stages[2].losses == {ATTACKER: {"auxiliary": 41}}
-    assert ("North: 100 defenders x 510/1000 x (.3 + 500/1000) = 40.8: on the top 9 auxiliary lost, "
-            "at the foot 32 auxiliary.") in r.stages[2].lines
+    assert ("North: 100 defenders x 510/1000 x (.3 + 500/1000) = 40.8: on the top 9 auxiliaries lost, "
+            "at the foot 32 auxiliaries.") in r.stages[2].lines
     # A: 2 x 41 = 82 -> -10 (9.06 up): 475; D: +6: 516. Stage 4: 2% of 859 = 17.18 -> 17; 100 x .516 x .8 = 41.28:
     # 17 on the top and 24.28 -> 25 at the foot: 42.
     assert r.stages[2].morale == {ATTACKER: 475, DEFENDER: 516}
@@ -308,8 +308,8 @@ def test_a_small_assault_end_to_end() -> None:
         {ATTACKER: {"auxiliary": 3}},
         {ATTACKER: {"auxiliary": 3}, DEFENDER: {"auxiliary": 3, "ducats": 100}},
     ]
-    assert "The north wall's assaulters lose 3 auxiliary." in r.stages[0].lines
-    assert "The south wall's assaulters lose 2 auxiliary." in r.stages[0].lines
+    assert "The north wall's assaulters lose 3 auxiliaries." in r.stages[0].lines
+    assert "The south wall's assaulters lose 2 auxiliaries." in r.stages[0].lines
     assert "West: 1 reach the top (1% of the foot), 1 on the top." in r.stages[2].lines
     assert [s.morale for s in r.stages] == [{ATTACKER: 595, DEFENDER: 103}, {ATTACKER: 592, DEFENDER: 104},
                                             {ATTACKER: 589, DEFENDER: 105}, {ATTACKER: 587, DEFENDER: 103}]

@@ -300,13 +300,13 @@ def august(app: App) -> None:
     # defender's 10 pikemen and 10 crew: 1.5 each, the odd man to the pikemen (first of equals): 2 pikemen, 1 crew.
     # 2% of 1 falconet fired self-destructs: .02 -> 1. Morale: attacker -3 -> +1 (501), defender 6 -> -3 (385).
     assert ("the attacker's Center fires 1 falconets (at most 1 from its ships) at the defender's Center: 1 x 100 x "
-            "40/1000 x 600/1000 = 2.4, 3 killed (2 pikeman, 1 crew)") in med
+            "40/1000 x 600/1000 = 2.4, 3 killed (2 pikemen, 1 crew)") in med
     # Stages 2 and 3: no galleys, nothing rammed, no excess cargo. End of stage 3 (the first a break may come):
     # 501 + 30 and 385 + 20 = 405, both hold.
     # Stage 4: his 10 archers kill 10 x 1 x 600/1000 = 6 of the 8 pikemen and 9 crew: 6 x 8/17 = 2.82 and
     # 6 x 9/17 = 3.18, the odd one to the larger remainder: 3 pikemen, 3 crew. Morale: attacker +2 (root of 6 down)
     # -> 503; defender 2 x 6 = 12 -> -4 -> 381; 381 + 20 = 401 holds. Stage 5: no arquebusiers.
-    assert "10 x 1 x 600/1000 = 6, 6 killed (3 pikeman, 3 crew)" in med
+    assert "10 x 1 x 600/1000 = 6, 6 killed (3 pikemen, 3 crew)" in med
     # Stage 6, the naval melee: his 20 troops and crew kill 20 x .1 x 503/1000 = 1.006 -> 2 of 5 pikemen and 6 crew
     # (10/11 and 12/11: 0 and 1, the odd one to the pikemen): 1 pikeman, 1 crew. Giacomo's 9 reply: 9 x .1 x
     # 381/1000 = .3429 -> 1, of 10 archers and 10 crew: an archer (first of equals). Morale: attacker 2 x 1 - 2 = 0
@@ -432,7 +432,7 @@ def november(app: App) -> None:
     # on the North wall by his dispositions. The defence: the garrison alone (the Petrucci stand outside), 4 men at
     # the town's loyalty, 390 (its tenant is not with it); one a wall. The North is outnumbered, so the East, South and
     # West send it their supernumerary defender each: 4 on the North.
-    assert "The north wall (short by 43 of 43) receives 3 (3 garrison)." in med
+    assert "The north wall (short by 43 of 43) receives 3 (3 garrison troops)." in med
     # Stage 1: FAR 100 but no cannons inside: nothing. Stage 2: 4 x 4 x 390/1000 x 57/1000 = .356 -> 1 auxiliary.
     # Morale: assaulters 2 x 1 - 0 = 2 -> -2 (321 -> 319); garrison -1 -> +1 (390 -> 391).
     assert "North: 4 defenders x 4 x 390/1000 x 57/1000 = 0.356: the assaulters lose 1 auxiliary." in med

@@ -349,7 +349,7 @@ def test_the_victorious_division_flanks_the_adjacent_division_with_more_troops_a
     # opponent was emptied in this stage, does not flank yet: none of it falls on the Center.
     assert s1.killed[ATTACKER] == {"crew": 2, "slave": 13}
     assert ("the defender's Right fires 3 falconets (at most 3 from its ships) at the attacker's Left: 3 x 100 x "
-            "100/1000 x 300/1000 = 9, 9 killed (1 crew, 8 slave)") in s1.lines
+            "100/1000 x 300/1000 = 9, 9 killed (1 crew, 8 slaves)") in s1.lines
     assert s1.destroyed[DEFENDER] == {"falconet": 1}  # 2% of 5 -> 1
     s2 = stage(r, 2)
     # Stage 2: no Reserves; the attacker's Center flanks the adjacent division with the greater number of troops
@@ -580,9 +580,9 @@ def test_bombardment_hits_the_largest_ships_first_concentrated_and_cargo_is_adju
     assert ctx.scratch["war.naval_cannons"] == {"0103": 45}
     assert ctx.state["players"]["LMD"]["account"]["balance"] == -5.0
     assert p["naval_bombardment"] is None
-    assert ctx.news == ["Naval bombardment at Genoa: the cannons of Giuliano de' Medici (0103), MEDICI, sank 2 galley "
+    assert ctx.news == ["Naval bombardment at Genoa: the cannons of Giuliano de' Medici (0103), MEDICI, sank 2 galleys "
                         "of Andrea Doria (0201), DORIA."]
-    assert any("sunk 2 galley" in m for m in ctx.messages["DORIA"])
+    assert any("sunk 2 galleys" in m for m in ctx.messages["DORIA"])
     assert any("7 hits" in m for m in ctx.messages["MEDICI"])
 
 

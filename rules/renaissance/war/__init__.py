@@ -32,6 +32,7 @@ The package, by what each module holds:
 - presence.py   where a persona stands and what he brings: alive, troops, men, points at sea, towers
 - limits.py     what a persona may still do this month once a war order bound him (pins, battles, stages)
 - fees.py       CONFLICT ORDERS fees and CREDIT for conflict orders
+- words.py      how the reports count men, guns, ships and goods ("100 pikemen, 8 wool")
 - orders.py     the war codes: parsing, checking, the words the ack and printout use
 - reports.py    battle reports for printouts and the newsletter
 """

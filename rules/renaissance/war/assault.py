@@ -62,7 +62,6 @@ from .urban import (
     add_to_stage,
     adjust_morale,
     dead_of,
-    describe,
     fighters,
     fighting_men,
     finish,
@@ -79,6 +78,7 @@ from .urban import (
     take_losses,
     who_retreats,
 )
+from .words import describe
 
 TOWER = "tower"  # the one wall of a tower ("towers are treated as having only one wall")
 TOWER_GARRISON_PREFIX = "tower:"

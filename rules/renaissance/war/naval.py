@@ -30,7 +30,8 @@ from . import morale as mo
 from .arith import loss
 from .forces import persona_name
 from .naval_battle import NavalResult, NavalStage, fight
-from .naval_fleet import BY_SIZE, describe, throw_overboard
+from .naval_fleet import BY_SIZE, throw_overboard
+from .words import describe
 
 MAX_FAMILIES = 7  # CONFLICT ORDERS: "'all', or a list of no more than seven families"
 HIT_RATE = Fraction(3, 10)  # hits per cannon x G/1000 (RW-OQ-42: per cannon, the battery's hits rounded up)

@@ -50,13 +50,13 @@ from .naval_fleet import (
     RESERVES,
     RIGHT,
     Division,
-    describe,
     divide,
     manning,
     overboard,
     sink,
     spread_load,
 )
+from .words import describe
 
 STAGE_GUARD = 100  # the engine's own stop: Appendix F's melee repeats "until" a break that may never come
 FACING = {LEFT: RIGHT, CENTER: CENTER, RIGHT: LEFT}  # "each side's Left inflicts damage upon the opposing Right"

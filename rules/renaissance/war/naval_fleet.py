@@ -230,7 +230,3 @@ def sink(fleet: dict[str, int], count: int, order: Iterable[str] = RAM_ORDER) ->
     return sunk
 
 
-def describe(items: Mapping[str, int]) -> str:
-    """"3 galley, 120 crew" for the reports; "nothing" when empty."""
-    parts = [f"{n} {item}" for item, n in items.items() if n > 0]
-    return ", ".join(parts) if parts else "nothing"

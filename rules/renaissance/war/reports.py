@@ -15,9 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine import Ctx
-from ..items import SHIPS
-from .forces import ATTACKER, DEFENDER, FIGHTERS, GARRISON, GUNS, MEN, ROLES, BattleResult, Contingent, Side
-from .orders import plural
+from .forces import ATTACKER, DEFENDER, FIGHTERS, ROLES, BattleResult, Contingent, Side
+from .words import describe
 
 REPORTS = "war.reports"  # ctx.scratch: the month's battle records, in the order fought
 ROLE_WORDS = {ATTACKER: "the attacker", DEFENDER: "the defender"}
@@ -34,22 +33,6 @@ class Applied:
     captured: dict[str, int] = field(default_factory=dict)
     dead: list[str] = field(default_factory=list)  # names
     after: list[str] = field(default_factory=list)  # where the survivors stand, control, what else followed
-
-
-# Counted in the plural: men, guns, horses and ships; goods keep their names ("8 wool", "1,000 ducats").
-_COUNTED = frozenset({*MEN, *GUNS, "horse", *SHIPS}) - {GARRISON}
-
-
-def _counted(n: int, item: str) -> str:
-    if item == GARRISON:
-        return f"{n:,} garrison troop{'' if n == 1 else 's'}"
-    return f"{n:,} {plural(item) if n != 1 and item in _COUNTED else item}"
-
-
-def describe(items: dict[str, int]) -> str:
-    """"100 pikemen, 1 cannon, 4 garrison troops, 8 wool, 1,000 ducats"."""
-    parts = [_counted(n, item) for item, n in items.items() if n]
-    return ", ".join(parts) if parts else "nothing"
 
 
 def round_figure(n: int) -> str:

@@ -54,6 +54,7 @@ from .forces import (
     StageReport,
     other,
 )
+from .words import describe
 
 URBAN_RATE = Fraction(1, 10_000)  # "they inflict casualties at the rate of M/10,000"
 GUARD = 100  # stages after which a battle that has not ended is broken off (the engine's, not the rules')
@@ -180,9 +181,6 @@ def fmt(x: Fraction | int) -> str:
     return f"{float(x):,.3f}".rstrip("0").rstrip(".")
 
 
-def describe(items: Mapping[str, int]) -> str:
-    parts = [f"{fmt(n)} {t}" for t, n in items.items() if n]
-    return ", ".join(parts) if parts else "nothing"
 
 
 NAMES = {ATTACKER: "the attacker", DEFENDER: "the defender"}
