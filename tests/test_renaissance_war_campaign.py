@@ -452,8 +452,8 @@ def november(app: App) -> None:
     #  11: 9% of 32 = 2.88 -> 2: 5 on the top; 1 x .393 x .357 = .140 -> the auxiliary; 4 x .5 x .306 = .612 -> the
     #      last defender; 305 / 392. The defenders are eliminated: the assault succeeds.
     assert "North: 1 reach the top (3% of the foot), 1 on the top." in med
-    assert "North: 1 on the top x .5 x 309/1000 = 0.154: the defenders lose 1 garrison." in med
-    assert "North: 4 on the top x .5 x 306/1000 = 0.612: the defenders lose 1 garrison." in med
+    assert "North: 1 on the top x .5 x 309/1000 = 0.154: the defenders lose 1 garrison troop." in med
+    assert "North: 4 on the top x .5 x 306/1000 = 0.612: the defenders lose 1 garrison troop." in med
     # The bonus: one point for each hundred defenders eliminated, 4 // 100 = 0. Lorenzo lost 9 auxiliaries (stages 2
     # to 6 and 8 to 11) and 1 pikeman (stage 7): 19 pikemen, 15 auxiliaries; morale 321 - 16 = 305. He is inside the
     # walls, and de facto controller of Siena (Appendix E: "the assaulter becomes the de facto controller"); the
