@@ -77,14 +77,15 @@ def _assets(persona: Persona) -> dict[str, int]:
     return persona.setdefault("assets", {})
 
 
-def _take(persona: Persona, item: str, qty: int) -> None:
+def take_asset(persona: Persona, item: str, qty: int) -> None:
+    """qty of an item out of his assets (an item he has none of left disappears from the list; ducats stay)."""
     assets = _assets(persona)
     assets[item] = assets.get(item, 0) - qty
     if assets[item] == 0 and item != DUCATS:
         del assets[item]
 
 
-def _give(persona: Persona, item: str, qty: int) -> None:
+def give_asset(persona: Persona, item: str, qty: int) -> None:
     assets = _assets(persona)
     assets[item] = assets.get(item, 0) + qty
 
@@ -107,7 +108,7 @@ def pay_tariff(ctx: Ctx, name: str, amount: int, what: str) -> str:
     mid = (location.get("offices") or {}).get("magistrate")
     magistrate = ctx.persona(mid) if isinstance(mid, str) else None
     if magistrate is not None and magistrate.get("alive", True) and magistrate.get("location") == name:
-        _give(magistrate, DUCATS, amount)
+        give_asset(magistrate, DUCATS, amount)
         ctx.tell(magistrate["family"], f"{magistrate['name']} received {amount} ducats of {what} tariff at {name}")
         return f", {amount} ducats {what} tariff to the magistrate"
     return f", {amount} ducats {what} tariff"
@@ -126,7 +127,7 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         # C1: a transfer larger than the holding fails whole; the rules do not correct player errors.
         return fail(f"has only {held} {item}, cannot transfer {qty}")
     if to == LOCALS:
-        _take(persona, item, qty)
+        take_asset(persona, item, qty)
         if item in MORALE_MEN:
             settle(persona)  # "When a persona controls neither troops, nor crew, his morale rating is zero."
         return done(f"gave {qty} {item} to the locals")
@@ -151,8 +152,8 @@ def transfer(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     if item in MORALE_MEN:
         # C15: the men bring the giver's morale into the receiver's weighted average (MORALE).
         receive(other, qty, int(persona.get("morale", 0)))
-    _take(persona, item, qty)
-    _give(other, item, qty)
+    take_asset(persona, item, qty)
+    give_asset(other, item, qty)
     if item in MORALE_MEN:
         settle(persona)
     return done(f"transferred {qty} {item} to {other['name']}")
@@ -195,8 +196,8 @@ def sell(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     gross = half_up(sold * base * (100 + rank * step), 100)
     tariff = half_up(gross * location.get("tariffs", {}).get("import", 0), 100)
     net = gross - tariff
-    _take(persona, item, sold)
-    _give(persona, DUCATS, net)
+    take_asset(persona, item, sold)
+    give_asset(persona, DUCATS, net)
     market["qty"] -= sold
     history[item] = history.get(item, 0) + sold
     if cls == "food" and market["qty"] == 0:
@@ -247,11 +248,11 @@ def buy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     tariff = half_up(cost * location.get("tariffs", {}).get("export", 0), 100)
     if _assets(persona).get(DUCATS, 0) < cost + tariff:
         return fail(f"cannot afford {bought} {item}: {cost + tariff} ducats needed")
-    _take(persona, DUCATS, cost + tariff)
+    take_asset(persona, DUCATS, cost + tariff)
     if item in TROOPS:
         # C16, MERCENARIES: bought soldiers join at their starting morale by weighted average (RW-OQ-12).
         receive(persona, bought, MERCENARY_MORALE.get(item, MERCENARY_DEFAULT_MORALE))
-    _give(persona, item, bought)
+    give_asset(persona, item, bought)
     if surcharged:
         _scratch(ctx)["sold_out"][persona["id"]] = (item, prior_qty + bought)
     else:

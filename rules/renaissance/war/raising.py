@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..commerce import item_named
+from ..commerce import give_asset, item_named, take_asset
 from ..engine import Ctx, Outcome, Persona, add_rating, done, fail, spend_popularity
 from ..items import CLASSES, DUCATS
 from ..loyalty import add_loyalty, allowed
@@ -66,24 +66,8 @@ _LEVIED = "war.raising.levied"  # locations where a feudal levy was raised this 
 _ALCOHOL = "war.raising.alcohol"  # pid -> (type of alcohol, points gained this month)
 
 
-def _assets(persona: Persona) -> dict[str, Any]:
-    return persona.setdefault("assets", {})
-
-
 def _held(persona: Persona, item: str) -> int:
-    return max(0, int(_assets(persona).get(item, 0)))
-
-
-def _add(persona: Persona, item: str, qty: int) -> None:
-    assets = _assets(persona)
-    assets[item] = int(assets.get(item, 0)) + qty
-
-
-def _take(persona: Persona, item: str, qty: int) -> None:
-    assets = _assets(persona)
-    assets[item] = int(assets.get(item, 0)) - qty
-    if assets[item] == 0 and item != DUCATS:
-        del assets[item]
+    return max(0, int((persona.get("assets") or {}).get(item, 0)))
 
 
 def _qty(args: dict[str, Any], key: str = "qty") -> int:
@@ -146,7 +130,7 @@ def recruit_garrison(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcom
     arms = _held(persona, SMALL_ARMS)
     if arms < n:
         return fail(f"{n:,} garrison troops need {n:,} small arms; he has {arms:,}")
-    _take(persona, SMALL_ARMS, n)
+    take_asset(persona, SMALL_ARMS, n)
     location["garrison"] = garrison + n
     recruited[name] = recruited.get(name, 0) + n
     cut = (f" (cut from {wanted:,}: at most {total_cap:,}, 5% of the population, and {month_cap:,} a month, 0.5%)"
@@ -191,9 +175,9 @@ def levy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                     f"no action may drive popularity below zero")
     armed = min(size, _held(persona, SMALL_ARMS))
     if armed:
-        _take(persona, SMALL_ARMS, armed)
+        take_asset(persona, SMALL_ARMS, armed)
         receive(persona, armed, LEVY_MORALE)
-        _add(persona, AUXILIARY, armed)
+        give_asset(persona, AUXILIARY, armed)
     add_loyalty(location, -LEVY_LOYALTY_COST)
     levied.add(name)
     limits.pin(ctx, pid, f"he raised a feudal levy at {name} and must spend the whole month there")
@@ -295,10 +279,10 @@ def recruit_soldiers(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcom
         return fail(f"{n:,} {kind} cost {cost:,} ducats in enlistment bonuses; he has {_held(persona, DUCATS):,}")
     if _held(persona, weapon) < n:
         return fail(f"{n:,} {kind} need {n:,} {weapon}; he has {_held(persona, weapon):,}")
-    _take(persona, DUCATS, cost)
-    _take(persona, weapon, n)
+    take_asset(persona, DUCATS, cost)
+    take_asset(persona, weapon, n)
     receive(persona, n, min(SOLDIER_MORALE, int(persona.get("popularity", 0))))
-    _add(persona, kind, n)
+    give_asset(persona, kind, n)
     pool["available"] -= n
     hired[(pid, kind)] = used + n
     cut = f" (cut from {wanted:,})" if n < wanted else ""
@@ -316,12 +300,12 @@ def morale_bonus(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     paid = _qty(args, "ducats")
     if paid <= 0:
         return fail("no ducats stated for bonuses")
-    count = men(_assets(persona))
+    count = men(persona.get("assets") or {})
     if count == 0:
         return fail("he controls neither troops nor crew to pay bonuses to")
     if _held(persona, DUCATS) < paid:
         return fail(f"has only {_held(persona, DUCATS):,} ducats, cannot pay {paid:,} in bonuses")
-    _take(persona, DUCATS, paid)
+    take_asset(persona, DUCATS, paid)
     rise = add_rating(persona, "morale", gain(Fraction(paid, count)))
     return done(f"paid {paid:,} ducats in bonuses to {count:,} troops and crew: morale +{rise}, now "
                 f"{persona['morale']}")
@@ -346,7 +330,7 @@ def alcohol(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail("no alcohol stated")
     if str(persona.get("religion", "")).lower() in ISLAM:
         return fail("troops controlled by a Shia or Sunni persona receive no morale from alcohol")
-    count = men(_assets(persona))
+    count = men(persona.get("assets") or {})
     if count == 0:
         return fail("he controls neither troops nor crew to give alcohol to")
     if _held(persona, kind) < stated:
@@ -360,7 +344,7 @@ def alcohol(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail(f"his troops have gained the {ALCOHOL_CAP} points alcohol may give in a month")
     units = min(stated, alcohol_units_for(left, count))
     points = min(left, gain(Fraction(units * ALCOHOL_POINTS, count)))
-    _take(persona, kind, units)
+    take_asset(persona, kind, units)
     rise = add_rating(persona, "morale", points)
     given[pid] = (kind, points_so_far + points)
     cut = f" (of {stated:,} stated: the {ALCOHOL_CAP}-point limit needs no more)" if units < stated else ""
