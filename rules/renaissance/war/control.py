@@ -21,15 +21,16 @@ from typing import Any
 
 from ..checks import find_family
 from ..engine import Ctx, Outcome, Persona, State, done, fail
-from ..items import DUCATS, TROOPS
+from ..items import DUCATS
 from ..loyalty import add_loyalty
 from ..offices import archbishop, dfc, holder, set_office
 from ..setup import find_location
 from ..taxes import tax_yield
 from ..walls import await_ingress
 from . import limits
+from . import morale as mo
 from .arith import loss, nearest
-from .forces import ATTACKER, DEFENDER, GARRISON, BattleResult
+from .forces import ATTACKER, DEFENDER, GARRISON, BattleResult, persona_name
 from .ranks import rank_value
 
 Location = dict[str, Any]
@@ -74,15 +75,11 @@ _TOWERS_ORDERED = "war.control.towers_ordered"  # pids who gave MTO/MTI this mon
 _LOOTED = "war.control.looted"  # pids who looted this month
 
 
-def _persona_name(p: Persona) -> str:
-    return f"{p.get('name', p['id'])} ({p['id']})"
-
-
 def _who(state: State, who: str | None) -> str:
     if who is None:
         return "nobody"
     p = state["personae"].get(who)
-    return _persona_name(p) if p is not None else who
+    return persona_name(p) if p is not None else who
 
 
 # ---- office transfers -----------------------------------------------------------------------------------------
@@ -146,7 +143,7 @@ def transfer_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome
     if recipient is None or not recipient.get("alive", True):
         return fail(f"there is no persona {args.get('to')!r} to receive {OFFICE_WORDS[office]} of {where}")
     if holder(location, office) == recipient["id"]:
-        return fail(f"{_persona_name(recipient)} already holds {OFFICE_WORDS[office]} of {where}")
+        return fail(f"{persona_name(recipient)} already holds {OFFICE_WORDS[office]} of {where}")
     if why := _rank_refusal(office, recipient):
         return fail(why)
     roles = _orderers(location, office)
@@ -166,12 +163,12 @@ def transfer_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome
     given = orders.setdefault((where, office, recipient["id"]), [])
     if persona["id"] in given:
         return fail(f"he has already ordered {OFFICE_WORDS[office]} of {where} transferred to "
-                    f"{_persona_name(recipient)} this month")
+                    f"{persona_name(recipient)} this month")
     given.append(persona["id"])
     others = [f"the {ROLE_WORDS[role]} ({_who(ctx.state, who)})" for role, who in roles if who != persona["id"]]
     needs = f"; it also needs the order of {' and '.join(others)}" if others else ""
     return done(f"ordered, as {' and '.join(mine)} of {where}, {OFFICE_WORDS[office]} transferred to "
-                f"{_persona_name(recipient)}: carried out at the end of the month{needs}")
+                f"{persona_name(recipient)}: carried out at the end of the month{needs}")
 
 
 def halve_loyalty(location: Location) -> int:
@@ -272,13 +269,13 @@ def transfer_control(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcom
         return fail(f"he is already the de facto controller of {where}")
     if holder(location, "tenant") == recipient["id"]:
         _return_to_tenancy(location)
-        ctx.publish(f"De facto control of {where} returns to its tenant, {_persona_name(recipient)}.")
-        return done(f"de facto control of {where} handed back to its tenant, {_persona_name(recipient)}: it rests "
+        ctx.publish(f"De facto control of {where} returns to its tenant, {persona_name(recipient)}.")
+        return done(f"de facto control of {where} handed back to its tenant, {persona_name(recipient)}: it rests "
                     "with the tenancy again; loyalty unchanged")
     set_office(location, "dfc", recipient["id"])
     location["dfc_since"] = ctx.turn
-    ctx.publish(f"De facto control of {where} passes from {_persona_name(persona)} to {_persona_name(recipient)}.")
-    return done(f"de facto control of {where} transferred to {_persona_name(recipient)}; loyalty unchanged")
+    ctx.publish(f"De facto control of {where} passes from {persona_name(persona)} to {persona_name(recipient)}.")
+    return done(f"de facto control of {where} transferred to {persona_name(recipient)}; loyalty unchanged")
 
 
 def set_controller(ctx: Ctx, where: str, pid: str) -> None:
@@ -307,10 +304,7 @@ def set_controller(ctx: Ctx, where: str, pid: str) -> None:
 
 def troops_of(persona: Persona | None) -> int:
     """Troops he controls: the six troop types; crew are not troops, garrisons are no one's assets."""
-    if persona is None:
-        return 0
-    assets = persona.get("assets") or {}
-    return sum(int(assets.get(t, 0)) for t in TROOPS)
+    return mo.troops(persona.get("assets") or {}) if persona is not None else 0
 
 
 def _inside(persona: Persona | None, where: str) -> bool:
@@ -429,7 +423,7 @@ def assault_taken(ctx: Ctx, where: str, pid: str, tower: int | None = None) -> N
     location = ctx.state["locations"][where]
     name = _tower_name(location, tower)
     _give_to_family(ctx, where, tower, family)
-    ctx.publish(f"{name} at {where} is taken by assault by {_persona_name(persona)}; it now belongs to the "
+    ctx.publish(f"{name} at {where} is taken by assault by {persona_name(persona)}; it now belongs to the "
                 f"{family} family.")
 
 
@@ -474,7 +468,7 @@ def loot(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         said.append(f"loyalty {before} -> {location['loyalty']} (looted by its own sovereign)")
     ctx.scratch.setdefault(_LOOTED, set()).add(pid)
     limits.pin(ctx, pid, f"his troops looted {where} this month")
-    ctx.publish(f"{_persona_name(persona)} has looted {where}.")
+    ctx.publish(f"{persona_name(persona)} has looted {where}.")
     return done("; ".join(said))
 
 

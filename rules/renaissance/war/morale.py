@@ -29,6 +29,11 @@ MORALE_MEN: tuple[str, ...] = (*TROOPS, "crew")
 ISLAM = frozenset({"shia", "sunni"})
 
 
+def troops(assets: dict[str, Any]) -> int:
+    """Troops held: the six troop types (crew are not troops; garrisons are no one's assets)."""
+    return sum(max(0, int(assets.get(t, 0))) for t in TROOPS)
+
+
 def men(assets: dict[str, Any]) -> int:
     """Troops and crew held: the men a persona's morale belongs to."""
     return sum(max(0, int(assets.get(t, 0))) for t in MORALE_MEN)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from .. import geography as geo
 from ..engine import Ctx, Persona, State
-from ..items import TROOPS
 from . import control
 from . import forces as fo
 from . import morale as mo
@@ -22,8 +21,7 @@ def alive(p: Persona | None) -> bool:
 
 def troops(p: Persona) -> int:
     """ALLIANCE's "the greater number of troops": the six troop types (crew are not troops)."""
-    assets = p.get("assets") or {}
-    return sum(max(0, int(assets.get(t, 0))) for t in TROOPS)
+    return mo.troops(p.get("assets") or {})
 
 
 def men(p: Persona) -> int:
