@@ -32,6 +32,7 @@ from . import fees, limits
 from . import morale as mo
 from .arith import loss, share
 from .forces import persona_name
+from .words import describe
 
 Location = dict[str, Any]
 
@@ -58,10 +59,6 @@ _RAZED = "war.razed"
 
 def _count(assets: dict[str, Any], item: str) -> int:
     return max(0, int(assets.get(item, 0) or 0))
-
-
-def _describe(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {item}" for item, n in counts.items() if n) or "nothing"
 
 
 def troops_and_crew(persona: Persona) -> int:
@@ -284,7 +281,7 @@ def suffer_attrition(ctx: Ctx, location_name: str, percent: int) -> None:
                 lost[item] = n
         if lost:
             mo.settle(persona)
-            ctx.tell(persona["family"], f"{persona_name(persona)} lost {_describe(lost)} to {percent}% siege "
+            ctx.tell(persona["family"], f"{persona_name(persona)} lost {describe(lost)} to {percent}% siege "
                                         f"attrition inside the walls of {location_name}")
     location = ctx.state["locations"][location_name]
     garrison = _count(location, "garrison")
