@@ -19,6 +19,7 @@ from .execute import Result
 from .items import SHIPS, TROOPS
 from .offices import OFFICE_TITLES, OFFICES, offices_by_holder
 from .war import reports as war_reports
+from .war.control import full_tower_garrison
 
 SELECTION = {"e": "elected", "s": "appointed by the sovereign", "f": "appointed by the feudatory",
              "t": "appointed by the tenant", "b": "appointed by the bishop", "a": "appointed by the archbishop"}
@@ -91,7 +92,7 @@ def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | N
         "titles": list(persona.get("titles", [])), "offices": held,
         "assets": sorted((k, v) for k, v in persona.get("assets", {}).items() if v),
         "predecessors": persona.get("predecessors", []),
-        "troops": forces_of(persona.get("assets", {}))[0], "ships": forces_of(persona.get("assets", {}))[1],
+        **dict(zip(("troops", "ships"), forces_of(persona.get("assets", {})), strict=True)),
         "upkeep": upkeep_due(persona.get("assets", {}), upkeep_month) if upkeep_month else [],
     }
 
@@ -100,7 +101,7 @@ def tower_view(tower: dict[str, Any]) -> dict[str, Any]:
     """A tower as the location report shows it: its FAS, owner and the garrison it starts each turn with (TOWERS:
     "Towers always start the turn with a tower garrison equal to 10% (rounded down) of their FAS")."""
     return {"name": tower.get("name", ""), "fas": int(tower.get("fas", 0)), "owner": tower.get("owner"),
-            "garrison": int(tower.get("fas", 0)) // 10}
+            "garrison": full_tower_garrison(tower)}
 
 
 def siege_view(state: State, loc: dict[str, Any]) -> str | None:

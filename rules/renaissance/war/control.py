@@ -511,6 +511,11 @@ def tower_room(location: Location, n: int) -> int:
     return int(tower.get("fas", 0)) if tower else 0
 
 
+def full_tower_garrison(tower: dict[str, Any]) -> int:
+    """The garrison a tower starts every turn with: "a tower garrison equal to 10% (rounded down) of their FAS"."""
+    return int(TOWER_GARRISON_SHARE * int(tower.get("fas", 0)))
+
+
 def tower_garrison(ctx: Ctx, where: str, n: int) -> int:
     """The garrison tower `n` of `where` has now: "Towers always start the turn with a tower garrison equal to 10%
     (rounded down) of their FAS. Tower garrisons appear at the start of each turn without regard to siege, or the
@@ -520,7 +525,7 @@ def tower_garrison(ctx: Ctx, where: str, n: int) -> int:
     tower = _tower(ctx.location(where), n)
     if tower is None:
         return 0
-    full = int(TOWER_GARRISON_SHARE * int(tower.get("fas", 0)))
+    full = full_tower_garrison(tower)
     lost = ctx.scratch.get(_TOWER_LOST, {}).get(where, {}).get(n, 0)
     return max(0, full - lost)
 
