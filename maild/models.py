@@ -91,7 +91,9 @@ class InboundMail(Base):
     # duplicate nothing (the bytes are those of the mail its note names).
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     size: Mapped[int] = mapped_column(Integer)  # bytes of the whole mail, as the server or file said
-    digest: Mapped[str | None] = mapped_column(String(64))  # sha256 of the whole mail; None when not read whole
+    # sha256 of the whole mail; None when not read whole. Indexed: the same bytes are the same mail, however
+    # it came again (a re-delivery after UIDVALIDITY changed has a new source id and perhaps no Message-ID).
+    digest: Mapped[str | None] = mapped_column(String(64), index=True)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # new → orders / command / auto / unknown_sender / unroutable / oversized / bad_password / unverified /
     # garbage / error / duplicate (stored, never processed) / poison (intake stopped on it too often)
@@ -231,3 +233,48 @@ class Reply(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str | None] = mapped_column(String(300), index=True)  # of our answer, if queued
     echo: Mapped[bool] = mapped_column(default=False)  # the mail answered was itself a reply to our answer
+
+
+class Lease(Base):
+    """Who may work: a named piece of work (today "daemon", the one daemon of a PostgreSQL database) held by one
+    process until `expires_at` (the database server's clock), renewed while it works. A taker takes a lapsed
+    lease with a new `token`; the holder checks it in each of its transactions, so it notices the loss before
+    its next write (see maild/lease.py and docs/daemon.md)."""
+
+    __tablename__ = "leases"
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))  # host, pid and a random part: one process's one run
+    token: Mapped[int] = mapped_column(BigInteger)  # grows with every new holder (a fencing token)
+    acquired_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    renewed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PasswordFailure(Base):
+    """A mail that named a player with a wrong password (or none), what the limits on guessing count."""
+
+    __tablename__ = "password_failures"
+    __table_args__ = (Index("ix_password_failures_player_created", "player_id", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    address: Mapped[str] = mapped_column(String(320))  # the sender, lower case, without a +tag
+    mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Bounce(Base):
+    """A delivery status notification (RFC 3464) or other bounce for a mail maild sent: which address failed,
+    the outbound mail it names where it could be told, the bounce mail itself, and the reason given."""
+
+    __tablename__ = "bounces"
+    __table_args__ = (Index("ix_bounces_address_created", "address", "created_at"),
+                      Index("ix_bounces_game_player", "game_id", "player_id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))  # the failed recipient, lower case
+    outbound_id: Mapped[int | None] = mapped_column(ForeignKey("outbound_mails.id"))
+    mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the bounce as received
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
