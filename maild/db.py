@@ -141,6 +141,8 @@ class Database:
         self._writers = writer_queue(url) if is_sqlite else None
         self.engine = make_engine(url, self._writers)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # What else lives on this database's connections and ends with it (maild/intake/claims.py).
+        self.on_close: list[Callable[[], None]] = []
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -162,4 +164,6 @@ class Database:
         return retry_transient(once, what)
 
     def close(self) -> None:
+        for hook in self.on_close:
+            hook()
         self.engine.dispose()
