@@ -117,6 +117,7 @@ def _daemon_lease(db: Database, period: float, on_lost: Callable[[str], None] | 
         unname()
         lease.release()
         lease.engine.dispose()
+        os.environ.pop(HOLDER_ENV, None)  # ended here, not by a start in place: nobody's predecessor
 
 
 def stop_this_process(why: str) -> None:

@@ -504,3 +504,34 @@ def test_a_database_away_longer_than_the_lease_loses_and_doubles_nothing(tmp_pat
         d.stop_feeding()
         d.kill_all()
         proxy.close()
+
+
+@pytest.mark.slow
+def test_a_daemon_that_stalls_starts_again_in_place_under_its_own_lease(tmp_path: Path, pg_url: str) -> None:
+    """The stall guard makes `maild run` exec itself (maild/intake/stall.py): the new image takes the lease its
+    predecessor, the same process, still holds, at once (not a lease period later, here a minute), retries the
+    stalled mail alone and sets it aside."""
+    from tests.test_bounds_fetch import _poison_inbox
+
+    config, args = _poison_inbox(tmp_path, 'max_intake_attempts = 2\nintake_mail_seconds = 1\npoll_interval = 1\n'
+                                 'lease = "60s"')
+    config.write_text(config.read_text().replace('url = "sqlite:///maild.db"', f'url = "{pg_url}"'))
+    args.remove("--once")
+    with (tmp_path / "daemon.log").open("w") as log:
+        daemon = subprocess.Popen(args, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, text=True,
+                                  env={**os.environ, "STALL": "1"})
+    db = Database(pg_url)
+    try:
+        def statuses() -> list[str]:
+            with db.engine.connect() as conn:
+                return list(conn.execute(text("SELECT status FROM inbound_mails ORDER BY id")).scalars())
+
+        took = wait_until(lambda: statuses() == ["orders", "poison", "orders"], 50, "the daemon did not go on")
+        assert daemon.poll() is None
+        assert row(pg_url).token == 3 and f"pid {daemon.pid}" in row(pg_url).holder  # twice started in place
+        print(f"set aside after {took:.1f} s, two starts in place")
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=60)
+        db.close()
+    assert (tmp_path / "daemon.log").read_text().count("maild: intake stalled on mail 2; the daemon starts again") == 2
