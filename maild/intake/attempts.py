@@ -78,7 +78,7 @@ def begin(app: App, ids: list[int], seen: int = 0) -> list[int]:
     return [i for i in ids if i in counted]
 
 
-# Counts taken back that the database could not take yet, per database: settled before the next count.
+# Counts taken back that the database could not take yet, per database: settled before the next plan.
 _owed: WeakKeyDictionary[Database, set[int]] = WeakKeyDictionary()
 
 

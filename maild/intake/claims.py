@@ -52,7 +52,7 @@ class _FileClaims:
         for mail_id in ids:
             try:
                 fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, mail_id)
-            except OSError:  # another live process holds it
+            except (BlockingIOError, PermissionError):  # EAGAIN or EACCES: another live process holds it
                 continue
             held.append(mail_id)
         return held
@@ -60,9 +60,6 @@ class _FileClaims:
     def release(self, ids: list[int]) -> None:
         for mail_id in ids:
             fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, mail_id)
-
-    def close(self) -> None:
-        pass  # see the class: the descriptor lives as long as the process
 
 
 class _SessionClaims:
