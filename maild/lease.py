@@ -18,7 +18,9 @@ the two sent the same mails (319 of 450). A lease is a row instead, so it outliv
 
 A holder whose lease lapsed and which still holds a transaction open (stopped, hung, cut off from the network)
 would keep the row locked and a taker waiting; the taker ends that holder's sessions (they carry its run in
-their `application_name`), which rolls the transaction back, and takes the lease.
+their `application_name`), which rolls the transaction back, and takes the lease. A holder that is surely
+gone (it names this host, no process here has its pid, the server closed its sessions: a daemon killed on this
+machine) is taken over at once, without waiting for its lease to lapse.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
@@ -221,7 +224,7 @@ def _try_take(engine: Engine, name: str, holder: str, period: float, predecessor
         if token is not None:
             return int(token)
         # Look first without waiting: a live holder's transactions hold the row, and the answer is no anyway.
-        _check_free(conn.execute(text(_LOOK), params).one(), predecessor)
+        _check_free(conn, conn.execute(text(_LOOK), params).one(), predecessor)
         # Not longer than a renewal's interval: a holder that renews lets go of nothing it holds in between.
         conn.execute(text(f"SET LOCAL lock_timeout = {max(100, int(period * 1000 / 3))}"))
         try:
@@ -236,14 +239,47 @@ def _try_take(engine: Engine, name: str, holder: str, period: float, predecessor
                                 "and could not be ended; try again later") from None
             _end_sessions(conn, row.holder)
             return None
-        _check_free(row, predecessor)  # renewed meanwhile?
+        _check_free(conn, row, predecessor)  # renewed meanwhile?
         return int(conn.execute(_TAKE, params).scalar_one())
 
 
-def _check_free(row: object, predecessor: str | None) -> None:
-    holder, expires_at, lapsed = row.holder, row.expires_at, row.lapsed  # type: ignore[attr-defined]
-    if not lapsed and holder != predecessor:
-        raise LeaseHeld(holder, expires_at)
+def _check_free(conn: Connection, row: Any, predecessor: str | None) -> None:
+    if not row.lapsed and row.holder != predecessor and not _gone(conn, row.holder):
+        raise LeaseHeld(row.holder, row.expires_at)
+
+
+_HOLDER = re.compile(r"^(?P<host>.*) pid (?P<pid>\d+) run [0-9a-f]+$")
+_SESSIONS = text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :app")
+# How long a taker waits for the server to close the sessions of a holder whose process is gone.
+SESSIONS_GONE_WAIT_S = 5.0
+
+
+def _gone(conn: Connection, holder: str) -> bool:
+    """Whether a holder whose lease still runs is surely gone, so that a daemon started again after a crash on
+    the same machine need not wait for the lease to lapse: the holder names this host, no process has its pid
+    here, and the server has closed its sessions (a daemon alive elsewhere under the same host name, another
+    container, still has them). A process with its pid, whatever it is, counts as alive: the lease then lapses."""
+    match = _HOLDER.match(holder)
+    if match is None or match["host"] != socket.gethostname()[:120]:
+        return False
+    try:
+        os.kill(int(match["pid"]), 0)
+    except ProcessLookupError:
+        pass
+    except OSError:  # it exists, another user's
+        return False
+    else:
+        return False
+    give_up = time.monotonic() + SESSIONS_GONE_WAIT_S
+    while True:
+        conn.execute(text("SELECT pg_stat_clear_snapshot()"))  # the activity view is read once a transaction
+        if not conn.execute(_SESSIONS, {"app": session_name(holder)}).scalar():
+            log.warning("the lease of %s still ran, but that process is gone (none with its pid on this host, no "
+                        "session left): taking it over", holder)
+            return True
+        if time.monotonic() >= give_up:
+            return False
+        time.sleep(0.1)
 
 
 def _end_sessions(conn: Connection, holder: str) -> None:
