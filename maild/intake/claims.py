@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import make_url
 
 from maild.db import Database, retry_transient
@@ -70,13 +70,15 @@ class _SessionClaims:
     _HOLD = text(f"SELECT id FROM unnest(CAST(:ids AS integer[])) AS id WHERE pg_try_advisory_lock({_KEY}, id)")
     _RELEASE = text(f"SELECT pg_advisory_unlock({_KEY}, id) FROM unnest(CAST(:ids AS integer[])) AS id")
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, engine: Engine) -> None:
+        # The engine, not the Database: the registry below holds this weakly by its Database, which a strong
+        # reference back would keep alive for ever.
+        self._engine = engine
         self._conn: Connection | None = None
 
     def _connection(self) -> Connection:
         if self._conn is None or self._conn.invalidated or self._conn.closed:
-            self._conn = self._db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._conn = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         return self._conn
 
     def hold(self, ids: list[int]) -> list[int]:
@@ -115,7 +117,7 @@ def _for(db: Database) -> _FileClaims | _SessionClaims:
             database = url.database if url.database and url.database != ":memory:" else "memory.db"
             _claims[db] = _FileClaims(Path(database))
         else:
-            claims = _SessionClaims(db)
+            claims = _SessionClaims(db.engine)
             _claims[db] = claims
             db.on_close.append(claims.close)
     return _claims[db]
