@@ -78,6 +78,9 @@ class SendResult:
     status: Literal["sent", "temporary", "permanent"]
     detail: str = ""  # server reply or error, for the GM
     refused: dict[str, str] = field(default_factory=dict)  # recipient -> reason, for partly refused lists
+    # Not tried at all: the sender is resting its server after a connection failure (see maild/mail/breaker.py).
+    # Nothing reached the server, so the outbox leaves the mail as it was and counts no attempt.
+    held: bool = False
 
 
 class Sender(Protocol):
