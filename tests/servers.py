@@ -509,15 +509,24 @@ class SilentServer:
 async def silent_server(port: int = 0) -> AsyncIterator[SilentServer]:
     """Run a SilentServer in the test's event loop for the block."""
     silent = SilentServer()
+    open_ones: set[asyncio.StreamWriter] = set()
 
     async def never_greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         silent.accepted += 1
+        open_ones.add(writer)
         try:
             await reader.read()  # holds the connection open until the client gives up
+        except asyncio.CancelledError:
+            pass  # the loop is ending: asyncio 3.11's stream callback would report a cancelled handler
         finally:
+            open_ones.discard(writer)
             writer.close()
 
     server = await asyncio.start_server(never_greet, "127.0.0.1", port)
     silent.port = server.sockets[0].getsockname()[1]
-    async with server:
-        yield silent
+    try:
+        async with server:
+            yield silent
+    finally:
+        for writer in list(open_ones):  # the server went away: so do the connections it held
+            writer.close()
