@@ -230,8 +230,8 @@ class OutboxRun:
         down = breaker.monotonic() - breaker.down_since
         if down < OUTAGE_NOTICE_AFTER:
             return
-        await self.run_db(notify_outage, self.app, breaker.name, self.app.now() - timedelta(seconds=down),
-                          breaker.last_error)
+        await self.run_db(notify_outage, self.app, breaker.name, breaker.down_since,
+                          self.app.now() - timedelta(seconds=down), breaker.last_error)
         self._told = breaker.down_since
 
     def _breaker(self) -> Breaker | None:
@@ -255,6 +255,8 @@ async def _finish(aw: Awaitable[T]) -> T:
         except asyncio.CancelledError:
             cancelled = True
     if cancelled:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("failed while being cancelled: %r", task.exception())
         raise asyncio.CancelledError
     return task.result()
 
@@ -313,11 +315,12 @@ def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendRe
     return Recorded("failed")
 
 
-def notify_outage(app: App, server: str, since: datetime, error: str) -> None:
-    """The GM's one notice of a mail server that stays away; its key names the outage, so it is queued once."""
+def notify_outage(app: App, server: str, outage: float, since: datetime, error: str) -> None:
+    """The GM's one notice of a mail server that stays away. Its key names the outage by the monotonic time it
+    began (`Breaker.down_since`), which no clock step and no second OutboxRun changes, so it is queued once."""
     with app.db.session() as s:
         waiting = s.scalar(_QUEUED)
-        notify_gm(s, app, f"smtp-down:{server}:{since:%Y-%m-%dT%H:%M}",
+        notify_gm(s, app, f"smtp-down:{server}:{outage:.3f}",
                   f"mail server {server} unreachable since {since:%Y-%m-%d %H:%M} UTC",
                   f"maild has not been able to reach the mail server {server} since {since:%Y-%m-%d %H:%M} UTC.\n"
                   f"The last error: {error}\n\n"

@@ -84,8 +84,11 @@ class SendResult:
 
 
 class Sender(Protocol):
+    """Optional parts the outbox looks for: `send_batch(mails)` (deliver many at once, the Maildir) and a
+    `breaker` attribute (a `maild.mail.breaker.Breaker`: while it rests the server, the outbox stops)."""
+
     async def send(self, mail: OutgoingMail) -> SendResult:
-        """Deliver one mail; never raises for delivery problems."""
+        """Deliver one mail; never raises for delivery problems. Safe to cancel (the connection is dropped)."""
         ...
 
     async def close(self) -> None: ...
