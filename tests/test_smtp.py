@@ -226,6 +226,21 @@ async def test_421_rests_the_server_451_does_not(smtp_peer: SmtpPeer, make_sende
     assert (len(smtp_peer.received), smtp_peer.connections) == (1, connections)  # held: not even a connection
 
 
+async def test_a_server_that_greets_and_then_hangs_stays_rested(smtp_peer: SmtpPeer,
+                                                                 make_sender: MakeSender) -> None:
+    clock = Monotonic()
+    sender = make_sender(smtp_peer, timeout=0.3, breaker=Breaker("peer", monotonic=clock))
+    smtp_peer.rcpt_delays.extend([1.0, 1.0])
+    assert "Timed out" in (await sender.send(outgoing())).detail
+    assert sender.available_in() == 30
+    clock.now += 30
+    await sender.send(outgoing())  # connecting works, the transaction hangs again: still the same outage
+    assert (sender.available_in(), sender.breaker.down_since, smtp_peer.connections) == (60, 1000.0, 2)
+    clock.now += 60
+    assert (await sender.send(outgoing())).status == "sent"
+    assert (sender.available_in(), sender.breaker.down_since) == (0, None)
+
+
 async def test_a_cancelled_send_drops_its_connection(smtp_peer: SmtpPeer, make_sender: MakeSender) -> None:
     sender = make_sender(smtp_peer)
     smtp_peer.rcpt_delays.append(5.0)

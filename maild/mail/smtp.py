@@ -177,9 +177,6 @@ class SmtpSender:
             if result.status == "temporary":
                 self._unreachable(result.detail)
             return result
-        down = self.breaker.answered()
-        if down is not None:
-            log.warning("SMTP server %s answers again after %.0f s", self.breaker.name, down)
         try:
             options = []
             # Declare 8-bit bodies where the server lets us; servers without 8BITMIME get them as is.
@@ -192,12 +189,21 @@ class SmtpSender:
                 self._discard()  # its state is unknown; a fresh connection next time
             if _server_away(exc):
                 self._unreachable(result.detail)
+            elif isinstance(exc, aiosmtplib.SMTPResponseException | aiosmtplib.SMTPRecipientsRefused):
+                self._answered()  # a refusal is about the mail: the server itself is there
             log.info("send %s: %s %s", mail.message_id, result.status, result.detail)
             return result
         self._last_reply = asyncio.get_running_loop().time()
+        self._answered()
         return SendResult(
             "sent", reply, {addr: f"{response.code} {response.message}" for addr, response in refused.items()}
         )
+
+    def _answered(self) -> None:
+        # Only a reply to a mail's transaction counts: a server that greets and then hangs is still away.
+        down = self.breaker.answered()
+        if down is not None:
+            log.warning("SMTP server %s answers again after %.0f s", self.breaker.name, down)
 
     def _unreachable(self, error: str) -> None:
         cool_down = self.breaker.failed(error)
