@@ -22,7 +22,7 @@ _INBOUND: Schema = {"kind": None, "path": None, "host": None, "port": None, "tls
                     "timeout": None, **_PASSWORD}
 _OUTBOUND: Schema = {"kind": None, "path": None, "from": None, "batch": None, "host": None, "port": None,
                      "tls": None, "starttls": None, "user": None, "ca_file": None, "allow_plain": None,
-                     "timeout": None, "local_hostname": None, **_PASSWORD}
+                     "timeout": None, "connect_timeout": None, "local_hostname": None, **_PASSWORD}
 _PHASE: Schema = {"at": None, "cron": None, "duration": None, "remind_before": None}
 _SCHEDULE: Schema = {"timezone": None, "at": None, "cron": None, "remind_before": None,
                      "phases": (FREE, _PHASE)}
