@@ -68,11 +68,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--once", action="store_true", help="one full pass, then exit")
     run.add_argument("--now", dest="now_sub", default=None)
 
-    turn = sub.add_parser("turn", help="turns", **example("maild turn run venice1", "maild turn rerun venice1 3")
+    turn = sub.add_parser("turn", help="turns", **example("maild turn run venice1 --turn 3",
+                                                         "maild turn rerun venice1 3")
                           ).add_subparsers(dest="turn_cmd", required=True)
-    trun = turn.add_parser("run", help="run the game's current turn now (GM override)",
-                           **example("maild turn run venice1"))
+    trun = turn.add_parser("run", help="run the game's open turn now (GM override), the one you name", **example(
+        "maild turn run venice1 --turn 3          # runs turn 3 if it is the open turn, else refuses",
+        "maild turn run gal1 --turn 2 --phase shortage",
+        "maild turn run venice1                   # says which turn it would run and asks"))
     trun.add_argument("name")
+    trun.add_argument("--turn", type=int, default=None, metavar="N",
+                      help="the turn you mean to run; refused unless it is the open one (a second run after a "
+                           "crash never runs the next turn)")
+    trun.add_argument("--phase", default=None, metavar="NAME",
+                      help="in a game of phases, the phase you mean to run; refused unless it is the open one")
+    trun.add_argument("--yes", action="store_true",
+                      help="without --turn: run whatever turn is open, without asking")
     trun.add_argument("--now", dest="now_sub", default=None)
     rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it", **example(
         "maild turn rerun venice1 3              # says what would change, stores nothing",
@@ -358,17 +368,14 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_turn(app: App, args: argparse.Namespace) -> int:
-    from maild.turn import release_turn, rerun_turn, run_turn
+    from maild.turn import release_turn, rerun_turn
 
-    if args.turn_cmd in ("run", "release"):
-        outcome = run_turn(app, args.name, force=True) if args.turn_cmd == "run" else release_turn(app, args.name)
-        print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
-        if outcome.status == "failed":
-            print(f"maild: the turn did not run; the GM address {app.config.gm_addr} was mailed the reason",
-                  file=sys.stderr)
-        if outcome.status == "done" and outcome.message != "already processed":
-            print(turn_mail_line(app, outcome.game, outcome.turn))
-        return 0 if outcome.status == "done" else 2
+    if args.turn_cmd == "run":
+        from maild.turncmd import cmd_turn_run
+
+        return cmd_turn_run(app, args)
+    if args.turn_cmd == "release":
+        return turn_outcome(app, release_turn(app, args.name))
     try:
         outcomes = rerun_turn(app, args.name, args.number, mail=args.mail, store=args.yes)
     except ValueError as exc:
@@ -383,6 +390,28 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
         raise UsageError(f"nothing was stored; to store these results, run it again with --yes: "
                          f"maild turn rerun {args.name} {args.number} --yes" + (" --mail" if args.mail else ""))
     return 0
+
+
+# What `turn run` and `turn release` exit with, by outcome: a turn or phase that ran and a game that is over
+# are success; a turn that failed is no bad usage (1, the GM was mailed the reason); a turn that is not the
+# one named, or a release of a turn not held, is bad input (2).
+TURN_EXIT = {"done": 0, "phase_done": 0, "finished": 0, "failed": 1, "not_open": 2, "not_held": 2}
+
+
+def turn_outcome(app: App, outcome: Any) -> int:
+    """Print what became of a turn run (a `maild.turn.TurnOutcome`); its exit status."""
+    if outcome.status in ("not_open", "not_held"):
+        raise UsageError(outcome.message)
+    if outcome.status == "finished":
+        print(f"{outcome.game}: {outcome.message}; nothing to run")
+        return 0
+    print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
+    if outcome.status == "failed":
+        print(f"maild: the turn did not run; the GM address {app.config.gm_addr} was mailed the reason",
+              file=sys.stderr)
+    if outcome.status in ("done", "phase_done"):
+        print(turn_mail_line(app, outcome.game, outcome.turn))
+    return TURN_EXIT.get(outcome.status, 1)
 
 
 def cmd_mail(app: App, args: argparse.Namespace) -> int:

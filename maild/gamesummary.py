@@ -58,7 +58,7 @@ def summary(export: dict[str, Any], deadline: str | None, total_turns: int | Non
     else:
         of = f" of {total_turns}" if total_turns else ""
         due = f"orders due {deadline}" if deadline else \
-            f"no deadline: `maild turn run {export['game']}` runs the turn"
+            f"no deadline: `maild turn run {export['game']} --turn {export['turn']}` runs the turn"
         lines.append(f"turn {export['turn']}{of}, {due}")
         if export.get("turn_status") == "held":
             lines.append("the turn is HELD by the safety gate: `maild turn release "
