@@ -228,7 +228,8 @@ class Reply(Base):
     mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the mail answered
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # queued: sent; suppressed: held back (reason says why); batched: a refusal the next notice will count;
-    # told: a batched refusal a later notice counted
+    # told: a batched refusal a later notice counted; failed: a batched refusal whose notice could not be queued
+    # (reason says why), set aside so that intake goes on
     status: Mapped[str] = mapped_column(String(20), index=True)
     reason: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str | None] = mapped_column(String(300), index=True)  # of our answer, if queued

@@ -22,7 +22,7 @@ from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, oversized, stall
+from maild.intake import attempts, oversized, refusals, stall
 from maild.intake.ackecho import Echo
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
@@ -36,7 +36,7 @@ from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
 from maild.render import render
-from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
+from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
 
 log = logging.getLogger("maild.intake")
@@ -45,8 +45,6 @@ log = logging.getLogger("maild.intake")
 # transaction, so one bad mail never holds up the others.
 INTAKE_BATCH = 50
 
-# How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
-NOT_ANSWERED = "; not answered: "
 
 def public_commands(ruleset: Ruleset) -> frozenset[str]:
     """The commands that need no password: those a template answers (HELP, a game's code sheet), the same for
@@ -67,13 +65,14 @@ def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
 
 def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
     """What intake has to do now, in receipt order: batches of fresh mail, mails tried before alone, mails
-    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first."""
+    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first, each on its
+    own: one that cannot be queued is set aside, never in the way of the mail (`refusals.send_owed`)."""
+    refusals.send_owed(app)
     query = select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id)
     if up_to is not None:
         query = query.where(InboundMail.id <= up_to)
 
     def pending(s: Session) -> list[tuple[int, int]]:
-        flush_refusals(s, app, _refusal_summary)
         return [(r.id, r.attempts) for r in s.execute(query)]
 
     return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
@@ -348,31 +347,7 @@ def _warn_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game,
                       sender=echo.line(mail.from_addr), subject=echo.line(mail.subject), problem=problem,
                       received=row.received_at, unverified=unverified, count=count, since=since)
 
-    _answered(row, give_refusal(s, app, _refusal(game, player, row.id), run.gate, body))
-
-
-def _refusal(game: Game, player: Player, mail_id: int, body: str = "") -> Answer:
-    return Answer(kind=REFUSAL, key=f"badauth:{mail_id}", outbox_kind="warning", to=player.email,
-                  subject=f"[{game.name}] orders in your name were refused", body=body, game_id=game.id,
-                  mail_id=mail_id)
-
-
-def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids: list[int]) -> Answer | None:
-    """The notice owed for refusals batched since the last one (see replylimits.flush_refusals)."""
-    first, last = s.get(InboundMail, mail_ids[0]), s.get(InboundMail, mail_ids[-1])
-    game = s.get(Game, game_id)
-    player = s.get(Player, last.player_id) if last is not None and last.player_id is not None else None
-    if first is None or last is None or game is None or player is None:
-        return None
-    auth = gcfg.auth if (gcfg := app.config.game(game.name)) is not None else None
-    unverified = None if last.status != "unverified" else \
-        "everyone" if auth is not None and auth.require_for == "everyone" else "password_helps"
-    echo = Echo(app.config.limits)
-    body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name,
-                  sender=echo.line(last.sender), subject=echo.line(last.subject),
-                  problem=(last.note or "it was refused").split(NOT_ANSWERED)[0], received=last.received_at,
-                  unverified=unverified, count=len(mail_ids), since=first.received_at)
-    return _refusal(game, player, last.id, body)
+    _answered(row, give_refusal(s, app, refusals.refusal(game, player, row.id), run.gate, body))
 
 
 def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
