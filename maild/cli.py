@@ -286,6 +286,7 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
 
 
 def game_line(s: Any, game: Game) -> str:
+    from maild.bounces import unreachable, unreachable_line
     from maild.games import get_turn
     from maild.orderbook import players_without_orders
 
@@ -296,11 +297,13 @@ def game_line(s: Any, game: Game) -> str:
     held = f"  HELD: {turn.note}" if turn and turn.status == "held" else ""
     missing = [p.name for p in players_without_orders(s, game, game.turn)]
     waiting = ", ".join(missing) if missing else "nobody"
+    lost = unreachable(s, game)
     return (f"{game.name}  {game.ruleset}  turn {game.turn}  deadline {deadline}  "
-            f"no orders from: {waiting}{held}")
+            f"no orders from: {waiting}{held}" + (f"  {unreachable_line(lost)}" if lost else ""))
 
 
 def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
+    from maild.bounces import unreachable
     from maild.games import get_turn, players_of, ruleset_named, state_before
     from maild.orderbook import players_without_orders
 
@@ -322,6 +325,8 @@ def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
         "turn_status": turn.status if turn and not game.finished else None,
         "players": players,
         "state": state,
+        # Beyond the contract: players whose latest mail bounced after the last mail they sent (maild/bounces.py).
+        "unreachable": {u.player: {"reason": u.reason, "since": u.since.isoformat()} for u in unreachable(s, game)},
     }
 
 

@@ -65,6 +65,10 @@ def summary(export: dict[str, Any], deadline: str | None, total_turns: int | Non
                          f"{export['game']}` runs it")
         waiting = [name for name, p in export["players"].items() if not p.get("orders_on_file")]
         lines.append(f"no orders yet from: {', '.join(waiting) if waiting else 'nobody'}")
+        lost = export.get("unreachable") or {}
+        if lost:
+            lines.append("unreachable (their mail bounced): " + ", ".join(
+                f"{name} ({u['reason'][:100]}, {u['since'][:10]})" for name, u in lost.items()))
     lines.append("")
     lines.append(f"players ({len(export['players'])}):")
     for name, figures in export["players"].items():

@@ -172,6 +172,18 @@ def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> Non
               "It is kept; `maild outbox list` shows it.\n", row.game_id)
 
 
+def mark_bounced(row: OutboundMail, address: str, reason: str) -> None:
+    """A bounce says that `address` never got this mail, which was sent: `last_error` says so ("bounced:
+    ADDRESS: REASON", after any earlier words), and a mail with no other recipient is `bounced` (never sent
+    again: the server said no for good). A newsletter to many stays `sent`, the others had it."""
+    line = f"bounced: {address}: {reason}"
+    if row.last_error and line in row.last_error:  # the same bounce again (a resent DSN)
+        return
+    row.last_error = f"{row.last_error}; {line}"[-2000:] if row.last_error else line
+    if [r.lower() for r in row.recipients] == [address.lower()]:
+        row.status = "bounced"
+
+
 def outbox_rows(session: Session, statuses: tuple[str, ...] = ("queued", "failed")) -> list[OutboundMail]:
     return list(session.scalars(select(OutboundMail).where(OutboundMail.status.in_(statuses))
                                 .order_by(OutboundMail.id)))

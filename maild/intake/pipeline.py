@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from maild import bounces
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
@@ -23,7 +24,9 @@ from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, oversized, refusals, stall
-from maild.intake.ackecho import Echo
+from maild.intake.ackecho import Echo, clip
+from maild.intake.autoreply import bounce_reason
+from maild.intake.dsn import read_bounce
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
@@ -205,6 +208,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         return
     mail = read_mail(row.raw)
     row.read_from(mail)
+    if mail.auto_reason and _bounce(s, app, row, mail.auto_reason):
+        return
     if mail.auto_reason:
         row.status = "auto"
         row.note = mail.auto_reason  # never answered: answering robots makes mail loops
@@ -252,6 +257,21 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
             _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
         return
     handle_orders(s, app, row, game, player, mail, run)
+
+
+def _bounce(s: Session, app: App, row: MailRow, auto: str) -> bool:
+    """A bounce that reports an address failed for good: recorded, our mail marked, the GM told
+    (`maild.bounces`), status `bounce`; a delay notice is noted and marks nothing. Never answered, as no
+    automatic mail is. False for automatic mail of any other kind, and a bounce that reports no failure."""
+    if not auto.startswith("bounce") and bounce_reason(row.raw) is None:
+        return False
+    report = read_bounce(row.raw)
+    if not report.failures:
+        return False
+    row.status = "bounce" if report.permanent else "auto"
+    row.note = clip(bounces.record(s, app, row.id, row.received_at, report), 2000)
+    log.info("mail %d: %s", row.id, row.note)
+    return True
 
 
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
