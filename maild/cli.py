@@ -104,19 +104,32 @@ def build_parser() -> argparse.ArgumentParser:
     mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)",
                             **example("maild mail list", "maild mail list --all"))
     mlist.add_argument("--all", action="store_true")
+    mshow = mail.add_parser("show", help="a stored mail: headers, the text as read, status, orders booked, answers",
+                            **example("maild mail show 17"))
+    mshow.add_argument("id", type=int, metavar="ID")
     reprocess = mail.add_parser("reprocess", help="run intake again on stored mail (status reset, receipt "
                                                   "sequence kept); refused for mail already booked or answered",
-                                **example("maild mail reprocess 17 18", "maild mail reprocess --errors"))
+                                **example("maild mail reprocess 17 18", "maild mail reprocess --errors",
+                                          "maild mail reprocess 17 --turn 3   # answered empty: book it into turn 3"))
     reprocess.add_argument("ids", nargs="*", type=int, metavar="ID")
     reprocess.add_argument("--errors", action="store_true", help="every mail that ended in error")
+    reprocess.add_argument("--turn", type=int, default=None, metavar="N",
+                           help="book one mail's orders into turn N, the turn it arrived for, even though it was "
+                                "answered (empty, or read wrong): a new ack, a line in the GM's log")
 
-    outbox = sub.add_parser("outbox", help="outbound mail", **example("maild outbox list")
+    outbox = sub.add_parser("outbox", help="outbound mail", **example("maild outbox list", "maild outbox retry --all")
                             ).add_subparsers(dest="outbox_cmd", required=True)
-    outbox.add_parser("list", help="queued and failed outbound mail", **example("maild outbox list"))
+    outbox.add_parser("list", help="queued and failed outbound mail, and sent mail partly refused or bounced",
+                      **example("maild outbox list"))
+    retry = outbox.add_parser("retry", help="make queued mail due now and failed mail queued again", **example(
+        "maild outbox retry 12 15", "maild outbox retry --all   # every queued and failed mail"))
+    retry.add_argument("ids", nargs="*", type=int, metavar="ID")
+    retry.add_argument("--all", action="store_true", help="every queued and failed mail")
 
     replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits",
                              **example("maild replies list")).add_subparsers(dest="replies_cmd", required=True)
-    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)",
+    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all: each queued "
+                                            "one as sent, failed or bounced once its mail went)",
                                **example("maild replies list", "maild replies list --all"))
     rlist.add_argument("--all", action="store_true")
 
@@ -452,6 +465,13 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
         return 0
     if args.mail_cmd == "reprocess":
         return cmd_mail_reprocess(app, args)
+    if args.mail_cmd == "show":
+        from maild.mailshow import show
+
+        with app.db.session() as s:
+            for line in show(s, args.id):
+                print(line)
+        return 0
     with app.db.session() as s:
         q = select(InboundMail).order_by(InboundMail.id)
         if not args.all:
@@ -466,10 +486,23 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_mail_reprocess(app: App, args: argparse.Namespace) -> int:
-    from maild.intake.reprocess import RefusedReprocess, reprocess
+    from maild.intake.reprocess import RefusedReprocess, reprocess, reprocess_into
 
     if bool(args.ids) == args.errors:
         raise UsageError("mail reprocess: give mail ids or --errors (one of them)")
+    if args.turn is not None:
+        if len(args.ids) != 1:
+            raise UsageError("mail reprocess --turn: give one mail id")
+        try:
+            r = reprocess_into(app, args.ids[0], args.turn)
+        except RefusedReprocess as exc:
+            raise UsageError(str(exc)) from None
+        print(f"mail {r.id}: {r.status}, booked for turn {r.turn} of {r.game}; the GM's log has it "
+              f"(`maild mail show {r.id}`)")
+        if r.turn_done:
+            print(f"turn {r.turn} has run: `maild turn rerun {r.game} {r.turn}` shows what the mail changes, "
+                  f"`maild turn rerun {r.game} {r.turn} --yes --mail` stores it and mails corrected printouts")
+        return 0
     try:
         reread = reprocess(app, None if args.errors else args.ids)
     except RefusedReprocess as exc:
@@ -482,22 +515,37 @@ def cmd_mail_reprocess(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_outbox(app: App, args: argparse.Namespace) -> int:
-    from maild.outbox import outbox_rows
+    from maild.outboxview import EMPTY, NothingToRetry, line, listed, retry
 
+    if args.outbox_cmd == "retry":
+        if bool(args.ids) == args.all:
+            raise UsageError("outbox retry: give mail ids or --all (one of them)")
+        try:
+            changed = retry(app, None if args.all else args.ids)
+        except NothingToRetry as exc:
+            raise UsageError(str(exc)) from None
+        for text in changed:
+            print(text)
+        print("nothing to retry: no mail is queued or failed" if not changed else
+              "the running daemon sends them within its poll interval, or `maild run --once` sends them now")
+        return 0
     with app.db.session() as s:
-        for row in outbox_rows(s):
-            print(f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  "
-                  f"attempts {row.attempts}  {row.subject!r}" + (f"  error: {row.last_error}"
-                                                                  if row.last_error else ""))
+        rows = listed(s)
+        for row in rows:
+            print(line(row))
+    if not any(row.status in ("queued", "failed") for row in rows):
+        print(EMPTY if not rows else "nothing queued or failed")
     return 0
 
 
 def cmd_replies(app: App, args: argparse.Namespace) -> int:
-    from maild.replylimits import reply_rows
+    from maild.replylimits import reply_rows, shown_status
 
     with app.db.session() as s:
-        for row in reply_rows(s, held_back_only=not args.all):
-            print(f"{row.id}  {row.created_at:%Y-%m-%d %H:%M}  {row.status:<10}  {row.kind:<8}  to {row.address}  "
+        rows = reply_rows(s, held_back_only=not args.all)
+        status = shown_status(s, rows)
+        for row in rows:
+            print(f"{row.id}  {row.created_at:%Y-%m-%d %H:%M}  {status[row.id]:<10}  {row.kind:<8}  to {row.address}  "
                   f"mail {row.mail_id if row.mail_id is not None else '-'}" + (f"  {row.reason}" if row.reason else ""))
     return 0
 

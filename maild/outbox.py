@@ -184,6 +184,22 @@ def mark_bounced(row: OutboundMail, address: str, reason: str) -> None:
         row.status = "bounced"
 
 
+def retry_now(row: OutboundMail, now: datetime) -> str | None:
+    """Make a queued mail due now and put a failed one back in the queue, due now (`maild outbox retry`); what
+    changed, in words, or None for a mail that was sent. Its attempts are kept: they count the tries, and the
+    pause after a new temporary failure grows from there (an hour at most); a mail queued more than RETRY_FOR
+    ago that fails again for a passing reason counts as failed at once, as before."""
+    if row.status == "queued":
+        was = row.next_attempt_at
+        row.next_attempt_at = now
+        return "queued, due now" + (f" (was due {was:%Y-%m-%d %H:%M} UTC)" if was > now else "")
+    if row.status == "failed":
+        row.status = "queued"
+        row.next_attempt_at = now
+        return "failed, queued again, due now"
+    return None
+
+
 def outbox_rows(session: Session, statuses: tuple[str, ...] = ("queued", "failed")) -> list[OutboundMail]:
     return list(session.scalars(select(OutboundMail).where(OutboundMail.status.in_(statuses))
                                 .order_by(OutboundMail.id)))

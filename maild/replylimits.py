@@ -205,6 +205,17 @@ def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
     return list(s.scalars(q))
 
 
+def shown_status(s: Session, rows: list[Reply]) -> dict[int, str]:
+    """What `maild replies list` says of each answer: its decision, and for one queued, what became of its
+    mail since (`sent`, `failed`, `bounced`, or still `queued`), read from the outbox by Message-ID."""
+    ids = [r.message_id for r in rows if r.status == "queued" and r.message_id]
+    mailed: dict[str, str] = {}
+    for start in range(0, len(ids), 500):  # bounded IN lists, for `replies list --all` on a long season
+        mailed.update(s.execute(select(OutboundMail.message_id, OutboundMail.status)
+                                .where(OutboundMail.message_id.in_(ids[start:start + 500]))).all())
+    return {r.id: mailed.get(r.message_id or "", r.status) if r.status == "queued" else r.status for r in rows}
+
+
 _SCHEMA = "maild.replylimits.schema"
 
 

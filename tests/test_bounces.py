@@ -238,6 +238,12 @@ def test_game_list_shows_unreachable_players(tmp_path: Path, capsys: pytest.Capt
     assert capsys.readouterr().out == (
         "venice1  venice  turn 2  deadline 2026-11-23T16:15:00+00:00  no orders from: alice, bob, carol  "
         f"unreachable: carol ({USER_UNKNOWN}, 2026-11-22)\n")
+    assert maild("2026-11-22T09:31+01:00", "outbox", "list") == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split("  ", 1)[1] for line in listed] == [
+        "bounced  printout    to carol@example.net  attempts 1  '[venice1] turn 1 printout for carol'  "
+        f"bounced: carol@example.net: {USER_UNKNOWN}",
+        "queued   gm          to gm@example.org  attempts 0  '[maild] venice1: mail to carol bounced'"]
     assert maild("2026-11-22T09:31+01:00", "game", "show", "venice1", "--json") == 0
     export = json.loads(capsys.readouterr().out)
     assert export["unreachable"] == {"carol": {"reason": USER_UNKNOWN, "since": "2026-11-22T08:30:00+00:00"}}

@@ -30,6 +30,7 @@ from maild.intake.dsn import read_bounce
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
+from maild.intake.rereading import forced_turn
 from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.intake.signup import sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
@@ -156,7 +157,7 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
                 run.pending = None
             crashpoint("intake.before_commit")
         run.flush(s)
-        _notify_held(s, app, run)
+        notify_held(s, app, run)
     crashpoint("intake.committed")
     return statuses
 
@@ -170,7 +171,7 @@ def _process_one_tx(app: App, mail_id: int) -> list[str]:
             run.save(row)
             statuses.append(row.status)
         run.flush(s)
-        _notify_held(s, app, run)
+        notify_held(s, app, run)
         return statuses
 
 
@@ -282,7 +283,7 @@ def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
 
 
 def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
-    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`_notify_held`),
+    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`notify_held`),
     not one per mail: a wave of spam is one mail."""
     row.status = status
     row.note = why
@@ -335,7 +336,7 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     _answered(row, held_back)
 
 
-def _notify_held(s: Session, app: App, run: IntakeRun) -> None:
+def notify_held(s: Session, app: App, run: IntakeRun) -> None:
     """One notice to the GM per transaction: the mails held, and the answers the reply limits held back."""
     held_back = held_back_lines(run.gate)
     if not run.held and not held_back:
@@ -436,6 +437,15 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         phase = target_phase(s, ruleset, game, current, player.name, row.received_at, ruleset.late_policy)
         turn, late, number = (None, phase.refused, phase.turn) if phase.refused else (current, phase.late,
                                                                                       phase.turn)
+    forced = run.book_turn  # the GM's `mail reprocess ID --turn N`: his turn, checked, replaces intake's choice
+    if forced is not None:
+        booked, forced_late = forced_turn(s, game, ruleset, row.id, row.received_at, forced, current, phase is not None,
+                                          late)
+        if phase is None:
+            turn, late, number = booked, forced_late, forced
+        run.booked_into = forced
+    # The state orders are checked against: the open turn's, or the state before the processed turn they go to.
+    state_turn = number if forced is not None and number < game.turn else game.turn
     phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
@@ -450,8 +460,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
                                 ruleset.late_cancel_days)
         run.forget(game, game.turn, player)
-    if turn is not None and parsed.orders:
-        ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
+    if turn is not None and parsed.orders and forced is None:
+        ahead = ruleset.requested_turn(run.state(s, game, state_turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
     if phase is not None and turn is not None:
@@ -459,7 +469,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if turn is None:
         refused = late
     elif parsed.orders:
-        state = run.state(s, game, game.turn)
+        state = run.state(s, game, state_turn)
         checks = ruleset.check(state, number, player.name, parsed.orders)
         bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
@@ -490,7 +500,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
             f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
     in_force = ruleset.effective(on_file) if on_file else []
-    state = run.state(s, game, game.turn)
+    state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
