@@ -168,3 +168,15 @@ def test_a_phase_named_in_a_game_without_phases_is_refused(gm: Path, capsys: pyt
     capsys.readouterr()
     assert maild(gm, "turn", "run", "venice1", "--turn", "1", "--phase", "bids") == 2
     assert capsys.readouterr().err == "maild: venice1 has no phases: run it without --phase\n"
+
+
+def test_a_held_turn_is_shown_held_and_run_when_named(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `turn run` is the GM's override of the safety gate: the plan says the turn is held, the named run runs it.
+    with sqlite3.connect(gm.parent / "maild.db") as db:
+        db.execute("UPDATE turns SET status = 'held', note = '3 of 3 players have nothing on file (100%; usually 0%)'")
+    result = command(gm, "turn", "run", "venice1")
+    assert result.returncode == 2
+    assert result.stdout.splitlines()[-1] == ("  HELD by the safety gate: 3 of 3 players have nothing on file "
+                                              "(100%; usually 0%) (running it overrides the gate)")
+    assert maild(gm, "turn", "run", "venice1", "--turn", "1") == 0
+    assert turns(gm) == [(1, "done"), (2, "open")]
