@@ -186,17 +186,18 @@ def mark_bounced(row: OutboundMail, address: str, reason: str) -> None:
 
 def retry_now(row: OutboundMail, now: datetime) -> str | None:
     """Make a queued mail due now and put a failed one back in the queue, due now (`maild outbox retry`); what
-    changed, in words, or None for a mail that was sent. Its attempts are kept: they count the tries, and the
-    pause after a new temporary failure grows from there (an hour at most); a mail queued more than RETRY_FOR
-    ago that fails again for a passing reason counts as failed at once, as before."""
+    changed, in words, or None for a mail that was sent. A queued mail keeps its attempts: it is still within
+    its retries, only its pause is cut short. A failed mail starts a new round: its attempts go back to 0, so
+    its pauses start short again and, where the retries end by the pauses given (RETRY_FOR of them), it gets
+    a whole new round, as the GM who mended the cause (an address, a password, the server) means."""
     if row.status == "queued":
         was = row.next_attempt_at
         row.next_attempt_at = now
         return "queued, due now" + (f" (was due {was:%Y-%m-%d %H:%M} UTC)" if was > now else "")
     if row.status == "failed":
-        row.status = "queued"
-        row.next_attempt_at = now
-        return "failed, queued again, due now"
+        tried = row.attempts
+        row.status, row.next_attempt_at, row.attempts = "queued", now, 0
+        return f"failed, queued again, due now (after {tried} attempt{'s' if tried != 1 else ''})"
     return None
 
 

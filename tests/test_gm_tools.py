@@ -182,11 +182,11 @@ def test_outbox_list_and_retry(gm: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().err == "maild: outbound mail 1 was sent already: nothing to retry\n"
     assert maild(gm, "outbox", "retry", "--all") == 0
     assert out_of(capsys) == [
-        f"2  failed, queued again, due now  to bob@example.org  {W_BOB}",
+        f"2  failed, queued again, due now (after 3 attempts)  to bob@example.org  {W_BOB}",
         f"3  queued, due now (was due 2026-11-22 09:30 UTC)  to carol@example.net  {W_CAROL}",
         "the running daemon sends them within its poll interval, or `maild run --once` sends them now"]
     assert rows(gm, "SELECT id, status, attempts FROM outbound_mails WHERE id IN (2, 3) ORDER BY id") == [
-        (2, "queued", 3), (3, "queued", 1)]
+        (2, "queued", 0), (3, "queued", 1)]
     assert maild(gm, "run", "--once") == 0
     assert maild(gm, "outbox", "retry", "--all") == 0
     assert out_of(capsys)[-1] == "nothing to retry: no mail is queued or failed"
