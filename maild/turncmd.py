@@ -35,12 +35,14 @@ def command_line(p: TurnPlan) -> str:
     return f"maild turn run {p.game} --turn {p.turn}" + (f" --phase {p.phase}" if p.phase else "")
 
 
-def confirmed(p: TurnPlan) -> bool:
-    """The GM's y/N on the terminal; anything but yes is no."""
-    try:
-        answer = input(f"run turn {p.turn}{f' ({p.phase})' if p.phase else ''} of {p.game} now? [y/N] ")
-    except EOFError:
-        return False
+def confirmed(app: App, p: TurnPlan) -> bool:
+    """The GM's y/N on the terminal; anything but yes is no. The question goes to stderr, as prompts do: it must
+    reach the terminal even when stdout is piped (`| tee`) or held back until the command ends."""
+    for line in describe(app, p):
+        print(line, file=sys.stderr)
+    sys.stderr.write(f"run turn {p.turn}{f' ({p.phase})' if p.phase else ''} of {p.game} now? [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline()  # "" at the end of input: no
     return answer.strip().lower() in ("y", "yes")
 
 
@@ -53,13 +55,12 @@ def cmd_turn_run(app: App, args: argparse.Namespace) -> int:
     number, phase = args.turn, args.phase
     if number is None:
         if not args.yes:
-            for line in describe(app, p):
-                print(line)
             if not sys.stdin.isatty():  # a script or cron job: nobody to ask, so nothing runs
+                for line in describe(app, p):
+                    print(line)
                 raise UsageError(f"turn run {p.game}: name the turn to run: {command_line(p)} "
                                  "(or --yes for whatever turn is open)")
-            sys.stdout.flush()
-            if not confirmed(p):
+            if not confirmed(app, p):
                 print(f"nothing was run; {command_line(p)} runs it without asking", file=sys.stderr)
                 return 1
         # Bound to what was shown (or is open now): a turn the daemon runs meanwhile is not followed by the next.
