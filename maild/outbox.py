@@ -340,6 +340,35 @@ def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> Non
               "It is kept; `maild outbox list` shows it.\n", row.game_id)
 
 
+def mark_bounced(row: OutboundMail, address: str, reason: str) -> None:
+    """A bounce says that `address` never got this mail, which was sent: `last_error` says so ("bounced:
+    ADDRESS: REASON", after any earlier words), and a mail with no other recipient is `bounced` (never sent
+    again: the server said no for good). A newsletter to many stays `sent`, the others had it."""
+    line = f"bounced: {address}: {reason}"
+    if row.last_error and line in row.last_error:  # the same bounce again (a resent DSN)
+        return
+    row.last_error = f"{row.last_error}; {line}"[-2000:] if row.last_error else line
+    if [r.lower() for r in row.recipients] == [address.lower()]:
+        row.status = "bounced"
+
+
+def retry_now(row: OutboundMail, now: datetime) -> str | None:
+    """Make a queued mail due now and put a failed one back in the queue, due now (`maild outbox retry`); what
+    changed, in words, or None for a mail that was sent. A queued mail keeps its attempts: it is still within
+    its retries, only its pause is cut short. A failed mail starts a new round: its attempts go back to 0, so
+    its pauses start short again and, where the retries end by the pauses given (RETRY_FOR of them), it gets
+    a whole new round, as the GM who mended the cause (an address, a password, the server) means."""
+    if row.status == "queued":
+        was = row.next_attempt_at
+        row.next_attempt_at = now
+        return "queued, due now" + (f" (was due {was:%Y-%m-%d %H:%M} UTC)" if was > now else "")
+    if row.status == "failed":
+        tried = row.attempts
+        row.status, row.next_attempt_at, row.attempts = "queued", now, 0
+        return f"failed, queued again, due now (after {tried} attempt{'s' if tried != 1 else ''})"
+    return None
+
+
 def outbox_rows(session: Session, statuses: tuple[str, ...] = ("queued", "failed")) -> list[OutboundMail]:
     return list(session.scalars(select(OutboundMail).where(OutboundMail.status.in_(statuses))
                                 .order_by(OutboundMail.id)))

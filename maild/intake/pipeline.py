@@ -16,17 +16,21 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from maild import bounces
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, oversized, stall
-from maild.intake.ackecho import Echo
+from maild.intake import attempts, oversized, refusals, stall
+from maild.intake.ackecho import Echo, clip
+from maild.intake.autoreply import bounce_reason
+from maild.intake.dsn import read_bounce
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
+from maild.intake.rereading import forced_turn
 from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.intake.signup import sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
@@ -36,7 +40,7 @@ from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
 from maild.render import render
-from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
+from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
 
 log = logging.getLogger("maild.intake")
@@ -45,8 +49,6 @@ log = logging.getLogger("maild.intake")
 # transaction, so one bad mail never holds up the others.
 INTAKE_BATCH = 50
 
-# How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
-NOT_ANSWERED = "; not answered: "
 
 def public_commands(ruleset: Ruleset) -> frozenset[str]:
     """The commands that need no password: those a template answers (HELP, a game's code sheet), the same for
@@ -67,13 +69,14 @@ def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
 
 def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
     """What intake has to do now, in receipt order: batches of fresh mail, mails tried before alone, mails
-    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first."""
+    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first, each on its
+    own: one that cannot be queued is set aside, never in the way of the mail (`refusals.send_owed`)."""
+    refusals.send_owed(app)
     query = select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id)
     if up_to is not None:
         query = query.where(InboundMail.id <= up_to)
 
     def pending(s: Session) -> list[tuple[int, int]]:
-        flush_refusals(s, app, _refusal_summary)
         return [(r.id, r.attempts) for r in s.execute(query)]
 
     return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
@@ -154,7 +157,7 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
                 run.pending = None
             crashpoint("intake.before_commit")
         run.flush(s)
-        _notify_held(s, app, run)
+        notify_held(s, app, run)
     crashpoint("intake.committed")
     return statuses
 
@@ -168,7 +171,7 @@ def _process_one_tx(app: App, mail_id: int) -> list[str]:
             run.save(row)
             statuses.append(row.status)
         run.flush(s)
-        _notify_held(s, app, run)
+        notify_held(s, app, run)
         return statuses
 
 
@@ -206,6 +209,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         return
     mail = read_mail(row.raw)
     row.read_from(mail)
+    if mail.auto_reason and _bounce(s, app, row, mail.auto_reason):
+        return
     if mail.auto_reason:
         row.status = "auto"
         row.note = mail.auto_reason  # never answered: answering robots makes mail loops
@@ -255,6 +260,21 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     handle_orders(s, app, row, game, player, mail, run)
 
 
+def _bounce(s: Session, app: App, row: MailRow, auto: str) -> bool:
+    """A bounce that reports an address failed for good: recorded, our mail marked, the GM told
+    (`maild.bounces`), status `bounce`; a delay notice is noted and marks nothing. Never answered, as no
+    automatic mail is. False for automatic mail of any other kind, and a bounce that reports no failure."""
+    if not auto.startswith("bounce") and bounce_reason(row.raw) is None:
+        return False
+    report = read_bounce(row.raw)
+    if not report.failures:
+        return False
+    row.status = "bounce" if report.permanent else "auto"
+    row.note = clip(bounces.record(s, app, row.id, row.received_at, report), 2000)
+    log.info("mail %d: %s", row.id, row.note)
+    return True
+
+
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
     """Whether a mail has lines besides its command (orders, or lines meant as orders), which only an
     authenticated mail may have read."""
@@ -263,7 +283,7 @@ def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
 
 
 def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
-    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`_notify_held`),
+    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`notify_held`),
     not one per mail: a wave of spam is one mail."""
     row.status = status
     row.note = why
@@ -316,7 +336,7 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     _answered(row, held_back)
 
 
-def _notify_held(s: Session, app: App, run: IntakeRun) -> None:
+def notify_held(s: Session, app: App, run: IntakeRun) -> None:
     """One notice to the GM per transaction: the mails held, and the answers the reply limits held back."""
     held_back = held_back_lines(run.gate)
     if not run.held and not held_back:
@@ -348,31 +368,7 @@ def _warn_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game,
                       sender=echo.line(mail.from_addr), subject=echo.line(mail.subject), problem=problem,
                       received=row.received_at, unverified=unverified, count=count, since=since)
 
-    _answered(row, give_refusal(s, app, _refusal(game, player, row.id), run.gate, body))
-
-
-def _refusal(game: Game, player: Player, mail_id: int, body: str = "") -> Answer:
-    return Answer(kind=REFUSAL, key=f"badauth:{mail_id}", outbox_kind="warning", to=player.email,
-                  subject=f"[{game.name}] orders in your name were refused", body=body, game_id=game.id,
-                  mail_id=mail_id)
-
-
-def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids: list[int]) -> Answer | None:
-    """The notice owed for refusals batched since the last one (see replylimits.flush_refusals)."""
-    first, last = s.get(InboundMail, mail_ids[0]), s.get(InboundMail, mail_ids[-1])
-    game = s.get(Game, game_id)
-    player = s.get(Player, last.player_id) if last is not None and last.player_id is not None else None
-    if first is None or last is None or game is None or player is None:
-        return None
-    auth = gcfg.auth if (gcfg := app.config.game(game.name)) is not None else None
-    unverified = None if last.status != "unverified" else \
-        "everyone" if auth is not None and auth.require_for == "everyone" else "password_helps"
-    echo = Echo(app.config.limits)
-    body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name,
-                  sender=echo.line(last.sender), subject=echo.line(last.subject),
-                  problem=(last.note or "it was refused").split(NOT_ANSWERED)[0], received=last.received_at,
-                  unverified=unverified, count=len(mail_ids), since=first.received_at)
-    return _refusal(game, player, last.id, body)
+    _answered(row, give_refusal(s, app, refusals.refusal(game, player, row.id), run.gate, body))
 
 
 def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
@@ -441,6 +437,15 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         phase = target_phase(s, ruleset, game, current, player.name, row.received_at, ruleset.late_policy)
         turn, late, number = (None, phase.refused, phase.turn) if phase.refused else (current, phase.late,
                                                                                       phase.turn)
+    forced = run.book_turn  # the GM's `mail reprocess ID --turn N`: his turn, checked, replaces intake's choice
+    if forced is not None:
+        booked, forced_late = forced_turn(s, game, ruleset, row.id, row.received_at, forced, current, phase is not None,
+                                          late)
+        if phase is None:
+            turn, late, number = booked, forced_late, forced
+        run.booked_into = forced
+    # The state orders are checked against: the open turn's, or the state before the processed turn they go to.
+    state_turn = number if forced is not None and number < game.turn else game.turn
     phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
@@ -455,8 +460,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
                                 ruleset.late_cancel_days)
         run.forget(game, game.turn, player)
-    if turn is not None and parsed.orders:
-        ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
+    if turn is not None and parsed.orders and forced is None:
+        ahead = ruleset.requested_turn(run.state(s, game, state_turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
     if phase is not None and turn is not None:
@@ -464,7 +469,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if turn is None:
         refused = late
     elif parsed.orders:
-        state = run.state(s, game, game.turn)
+        state = run.state(s, game, state_turn)
         checks = ruleset.check(state, number, player.name, parsed.orders)
         bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
@@ -495,7 +500,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
             f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
     in_force = ruleset.effective(on_file) if on_file else []
-    state = run.state(s, game, game.turn)
+    state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,

@@ -44,6 +44,10 @@ class IntakeRun:
         self.pending: tuple[Game, int, Player, OrderSet, str | None] | None = None
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
         self.gate = Gate()  # answers held back by the reply limits, not yet reported
+        # `maild mail reprocess ID --turn N`: the turn the GM books the mail into (`intake.rereading`), and
+        # the turn it was booked into once intake reached the booking (None: it did not: not a player's mail).
+        self.book_turn: int | None = None
+        self.booked_into: int | None = None
         # Writes held back to the end of the transaction, to go as one executemany each (`flush`).
         self._order_sets: list[dict[str, Any]] = []
         self._saved: list[MailRow] = []
