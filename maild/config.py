@@ -292,10 +292,14 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
     )
     auth = _auth(g["auth"], ctx) if "auth" in g else None
     address = g.get("address")
+    try:
+        setup = setup_path(str(g["setup"]), base_dir)
+    except ValueError as exc:
+        raise ConfigError(f"{ctx}: setup: {exc}") from None
     return GameConfig(
         name=name,
         ruleset=str(g["ruleset"]),
-        setup=setup_path(str(g["setup"]), base_dir),
+        setup=setup,
         address=address.lower() if address else None,
         aliases=tuple(a.lower() for a in g.get("aliases", [])),
         schedule=schedule,
