@@ -28,7 +28,7 @@ from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.run import IntakeRun, MailRow, iter_new
-from maild.intake.signup import sign_up, sign_up_lines
+from maild.intake.signup import Joined, sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
@@ -223,9 +223,9 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
     if player is None:
         joined = sign_up(s, app, run, row, game, mail)
-        if isinstance(joined, Player):  # a newcomer's JOIN: his mail is his first orders
-            row.player_id = joined.id
-            handle_orders(s, app, row, game, joined, mail, run, signed_up=True)
+        if isinstance(joined, Joined):  # a newcomer's JOIN: his mail is his first orders
+            row.player_id = joined.player.id
+            handle_orders(s, app, row, game, joined.player, mail, run, signed_up=joined)
             return
         refused = joined.reason if joined is not None else None
         row.note = f"{mail.from_addr} is not a player of {game.name}"
@@ -236,7 +236,7 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         return
     row.player_id = player.id
     gcfg = app.config.game(game.name)
-    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw)
+    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords)
     if refusal is not None:
         # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order
         # sheet is public, so a HELP without the password is no reason to refuse it.
@@ -427,9 +427,9 @@ def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, num
 
 
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
-                  run: IntakeRun, signed_up: bool = False) -> None:
+                  run: IntakeRun, signed_up: Joined | None = None) -> None:
     """Book a player's orders and ack them. `signed_up`: this mail has just made him a player (his JOIN),
-    which the ack says."""
+    which the ack says, with the password the game gave him."""
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
@@ -511,8 +511,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
-                  ignored=echo("ignored", read.ignored), signed_up=signed_up,
-                  password=player.password if signed_up else None,
+                  ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
+                  password=signed_up.password if signed_up is not None else None,
                   nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
