@@ -22,7 +22,7 @@ from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, oversized, stall
+from maild.intake import attempts, guessing, oversized, stall
 from maild.intake.ackecho import Echo
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
@@ -235,24 +235,44 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         _hold(run, row, "unknown_sender", row.note, game)
         return
     row.player_id = player.id
+    # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order sheet is
+    # public, so a HELP alone needs no password. From another address than the player's it is answered as any
+    # stranger's, whatever its password: an answer that differed would tell a guesser whether he guessed right.
+    asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
+    own = mail.from_addr == player.email
+    if asks_help and not _carries_orders(game, player, mail):
+        if own:
+            handle_orders(s, app, row, game, player, mail, run)
+        else:
+            row.note = (f"{mail.from_addr} is not the address of {player.name}, whom its header line names; "
+                        "answered as a stranger's HELP, its password not looked at")
+            _answer_stranger(s, app, run, row, game, mail)
+            _hold(run, row, "unknown_sender", row.note, game)
+        return
+    _read_as_player(s, app, run, row, game, player, mail, help_to_sender=asks_help and own)
+    if asks_help and not own:
+        _answer_stranger(s, app, run, row, game, mail)
+
+
+def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player: Player,
+                    mail: ReadMail, help_to_sender: bool) -> None:
+    """A mail in `player`'s name, unless the limits on guessing hold it or it cannot prove it is his.
+    `help_to_sender`: it asks for HELP from his registered address, and a refusal answers with the sheet."""
+    locked = guessing.held_by_lock(s, app, run, row, game, player, mail)
+    if locked is not None:
+        row.status, row.note = "bad_password", locked
+        _warn_player(s, app, run, row, game, player, mail, locked)
+        return
     gcfg = app.config.game(game.name)
     refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords)
-    if refusal is not None:
-        # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order
-        # sheet is public, so a HELP without the password is no reason to refuse it.
-        asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
-        carries_orders = asks_help and _carries_orders(game, player, mail)
-        if asks_help and not carries_orders and mail.from_addr == player.email:
-            handle_orders(s, app, row, game, player, mail, run)  # his HELP, as if he had given the password
-            return
-        row.status, row.note = refusal.status, refusal.problem
-        if asks_help:
-            # To the sender, who may not be the player: as a stranger is answered, once a day.
-            _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
-        if not asks_help or carries_orders:
-            _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
+    if refusal is None:
+        handle_orders(s, app, row, game, player, mail, run)
         return
-    handle_orders(s, app, row, game, player, mail, run)
+    row.status, row.note = refusal.status, refusal.problem
+    guessing.count_refusal(s, app, run, row, game, player, mail, refusal)
+    if help_to_sender:  # the sender is his registered address: the sheet, saying why the orders were not read
+        _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
+    _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
 
 
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
@@ -312,7 +332,7 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
         game_id=game.id, mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate)
     if held_back is None:
-        row.note = f"{row.note}; answered once (strangers get one answer a day)"
+        row.note = "; ".join(filter(None, [row.note, "answered once (strangers get one answer a day)"]))
     _answered(row, held_back)
 
 
