@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from maild.configkeys import GAME, TOP, check_keys
 from maild.errors import ConfigError
+from maild.filemodes import check_config_file, check_password_file
 from maild.mail.base import MAX_HEADER_BYTES
 from maild.paths import setup_path
 
@@ -149,7 +150,20 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: no such config file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    return parse_config(data, path.resolve().parent, path)
+    config = parse_config(data, path.resolve().parent, path)
+    _check_secret_files(path, data, path.resolve().parent)
+    return config
+
+
+def _check_secret_files(path: Path, data: dict[str, Any], base_dir: Path) -> None:
+    """Refuse a config or password_file others can write; warn of one others can read that holds a password
+    (maild/filemodes.py)."""
+    mail = data.get("mail") if isinstance(data.get("mail"), dict) else {}
+    tables = [t for t in (mail.get("inbound"), mail.get("outbound")) if isinstance(t, dict)]
+    check_config_file(path, holds_password=any(t.get("password") is not None for t in tables))
+    for t in tables:
+        if isinstance(t.get("password_file"), str):
+            check_password_file(base_dir / Path(t["password_file"]))
 
 
 def embedded_default() -> Config:
