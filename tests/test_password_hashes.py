@@ -15,11 +15,12 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 
+from maild import passwords
 from maild.cli import game_export, main
 from maild.db import Database, alembic_config, upgrade
 from maild.games import get_game, load_setup
 from maild.models import Base
-from maild.passwords import is_hash, verify
+from maild.passwords import hash_password, is_hash, stored, verify
 from maild.paths import setup_path
 from maild.ruleset import ParsedOrders, SignUp, register, unregister
 from maild.testing import Table
@@ -152,3 +153,26 @@ def test_migration_0009_hashes_the_passwords_of_an_older_database(tmp_path: Path
     assert {states[0]["players"][0]["password"], states[1]["players"][0]["password"],
             states[1]["deep"][0]["password"]} == {passwords["bob"]}
     assert states[0]["players"][1]["password"] is None
+
+
+def test_a_checker_checks_a_right_pair_once_and_a_wrong_one_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    hashed = hash_password("sesame")
+    calls: list[str] = []
+
+    def counting(h: str, given: str) -> bool:
+        calls.append(given)
+        return verify(h, given)
+
+    monkeypatch.setattr(passwords, "verify", counting)
+    checker = passwords.Checker()
+    assert [checker.check(hashed, "sesame") for _ in range(3)] == [True] * 3
+    assert [checker.check(hashed, "sesam") for _ in range(2)] == [False] * 2
+    assert calls == ["sesame", "sesam", "sesam"]
+
+
+def test_only_a_whole_argon2_hash_is_taken_for_one() -> None:
+    assert stored(None) is None
+    hashed = stored("$argon2id")  # a player's text that starts like a hash is still hashed
+    assert hashed is not None and is_hash(hashed) and verify(hashed, "$argon2id")
+    assert stored(hashed) == hashed
+    assert not verify("sesame", "sesame")  # a text where a hash belongs matches nothing
