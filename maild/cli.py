@@ -265,7 +265,10 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
     from maild.paths import setup_path, shipped_examples
 
     if args.game_cmd == "create":
-        setup = setup_path(args.setup or f"{EXAMPLE_PREFIX}{args.ruleset}", Path("."))
+        try:
+            setup = setup_path(args.setup or f"{EXAMPLE_PREFIX}{args.ruleset}", Path("."))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         if not setup.exists():
             if args.setup is None or args.setup.startswith(EXAMPLE_PREFIX):
                 raise UsageError(f"no example {setup.parent.name!r} ships with maild (there are: "

@@ -36,7 +36,9 @@ TOP: Schema = {
                "intake_mail_seconds": None},
     "limits": {"replies_per_hour": None, "replies_per_day": None, "loop_replies": None,
                "strangers_per_hour": None, "ack_lines": None, "ack_line_chars": None, "loop_window": None,
-               "signups_per_day": None},
+               "signups_per_day": None, "password_failures_per_sender_hour": None,
+               "password_failures_per_sender_day": None, "password_failures_per_player_hour": None,
+               "password_failures_per_player_day": None},
     "games": None,  # an array of tables, checked entry by entry with GAME
 }
 

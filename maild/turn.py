@@ -20,7 +20,7 @@ from maild.config import Safety
 from maild.crashpoints import crashpoint
 from maild.db import retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
-from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
+from maild.games import get_game, get_turn, new_player, players_of, ruleset_named, state_before, turn_seed
 from maild.intake.pipeline import process_new
 from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
@@ -271,7 +271,7 @@ def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, A
     joined = []
     for spec in ruleset.players(state):
         if spec.name not in known:
-            s.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+            s.add(new_player(game, spec))
             joined.append(spec.name)
             log.info("%s: new player %s <%s>", game.name, spec.name, spec.email)
     return joined

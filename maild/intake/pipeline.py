@@ -23,7 +23,7 @@ from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, oversized, refusals, stall
+from maild.intake import attempts, guessing, oversized, refusals, stall
 from maild.intake.ackecho import Echo, clip
 from maild.intake.autoreply import bounce_reason
 from maild.intake.dsn import read_bounce
@@ -32,7 +32,7 @@ from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.rereading import forced_turn
 from maild.intake.run import IntakeRun, MailRow, iter_new
-from maild.intake.signup import sign_up, sign_up_lines
+from maild.intake.signup import Joined, sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
@@ -228,9 +228,9 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
     if player is None:
         joined = sign_up(s, app, run, row, game, mail)
-        if isinstance(joined, Player):  # a newcomer's JOIN: his mail is his first orders
-            row.player_id = joined.id
-            handle_orders(s, app, row, game, joined, mail, run, signed_up=True)
+        if isinstance(joined, Joined):  # a newcomer's JOIN: his mail is his first orders
+            row.player_id = joined.player.id
+            handle_orders(s, app, row, game, joined.player, mail, run, signed_up=joined)
             return
         refused = joined.reason if joined is not None else None
         row.note = f"{mail.from_addr} is not a player of {game.name}"
@@ -240,24 +240,44 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         _hold(run, row, "unknown_sender", row.note, game)
         return
     row.player_id = player.id
-    gcfg = app.config.game(game.name)
-    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw)
-    if refusal is not None:
-        # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order
-        # sheet is public, so a HELP without the password is no reason to refuse it.
-        asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
-        carries_orders = asks_help and _carries_orders(game, player, mail)
-        if asks_help and not carries_orders and mail.from_addr == player.email:
-            handle_orders(s, app, row, game, player, mail, run)  # his HELP, as if he had given the password
-            return
-        row.status, row.note = refusal.status, refusal.problem
-        if asks_help:
-            # To the sender, who may not be the player: as a stranger is answered, once a day.
-            _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
-        if not asks_help or carries_orders:
-            _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
+    # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order sheet is
+    # public, so a HELP alone needs no password. From another address than the player's it is answered as any
+    # stranger's, whatever its password: an answer that differed would tell a guesser whether he guessed right.
+    asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
+    own = mail.from_addr == player.email
+    if asks_help and not _carries_orders(game, player, mail):
+        if own:
+            handle_orders(s, app, row, game, player, mail, run)
+        else:
+            row.note = (f"{mail.from_addr} is not the address of {player.name}, whom its header line names; "
+                        "answered as a stranger's HELP, its password not looked at")
+            _answer_stranger(s, app, run, row, game, mail)
+            _hold(run, row, "unknown_sender", row.note, game)
         return
-    handle_orders(s, app, row, game, player, mail, run)
+    _read_as_player(s, app, run, row, game, player, mail, help_to_sender=asks_help and own)
+    if asks_help and not own:
+        _answer_stranger(s, app, run, row, game, mail)
+
+
+def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player: Player,
+                    mail: ReadMail, help_to_sender: bool) -> None:
+    """A mail in `player`'s name, unless the limits on guessing hold it or it cannot prove it is his.
+    `help_to_sender`: it asks for HELP from his registered address, and a refusal answers with the sheet."""
+    locked = guessing.held_by_lock(s, app, run, row, game, player, mail)
+    if locked is not None:
+        row.status, row.note = "bad_password", locked
+        _warn_player(s, app, run, row, game, player, mail, locked)
+        return
+    gcfg = app.config.game(game.name)
+    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords)
+    if refusal is None:
+        handle_orders(s, app, row, game, player, mail, run)
+        return
+    row.status, row.note = refusal.status, refusal.problem
+    guessing.count_refusal(s, app, run, row, game, player, mail, refusal)
+    if help_to_sender:  # the sender is his registered address: the sheet, saying why the orders were not read
+        _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
+    _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
 
 
 def _bounce(s: Session, app: App, row: MailRow, auto: str) -> bool:
@@ -332,7 +352,7 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
         game_id=game.id, mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate)
     if held_back is None:
-        row.note = f"{row.note}; answered once (strangers get one answer a day)"
+        row.note = "; ".join(filter(None, [row.note, "answered once (strangers get one answer a day)"]))
     _answered(row, held_back)
 
 
@@ -423,9 +443,9 @@ def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, num
 
 
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
-                  run: IntakeRun, signed_up: bool = False) -> None:
+                  run: IntakeRun, signed_up: Joined | None = None) -> None:
     """Book a player's orders and ack them. `signed_up`: this mail has just made him a player (his JOIN),
-    which the ack says."""
+    which the ack says, with the password the game gave him."""
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
@@ -516,8 +536,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
-                  ignored=echo("ignored", read.ignored), signed_up=signed_up,
-                  password=player.password if signed_up else None,
+                  ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
+                  password=signed_up.password if signed_up is not None else None,
                   nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
