@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from maild.filemodes import prepare_database_file
 from maild.paths import MIGRATIONS_DIR
 from maild.sqlite_writers import WAIT_SLICE_MS, WriterQueue, sqlite_busy
 
@@ -44,7 +45,7 @@ def make_engine(url: str, writers: WriterQueue | None = None) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            prepare_database_file(Path(parsed.database))  # 0600 before SQLite opens it: -wal and -shm follow
         engine = create_engine(url, connect_args={"timeout": WAIT_SLICE_MS / 1000})
         _sqlite_setup(engine, writers or writer_queue(url))
         return engine

@@ -81,7 +81,7 @@ def _single_daemon(db: Database, lease_period: float, on_lost: Callable[[str], N
 
 @contextmanager
 def _file_lock(path: Path) -> Iterator[None]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -76,8 +76,8 @@ def test_cli_commands_beside_a_running_daemon_all_succeed(tmp_path: Path, db_url
             results.append(maild_cmd(config, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", *emls))
             results.append(maild_cmd(config, "game", "list"))
             results.append(maild_cmd(config, "gm", "bulletin", "ren1", f"bulletin {i}"))
-        results.append(maild_cmd(config, "turn", "run", "venice1", "--now", "2026-11-22T09:00+01:00"))
-        results.append(maild_cmd(config, "turn", "run", "venice1", "--now", "2026-11-22T09:00+01:00"))
+        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T09:00+01:00"))
+        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "2", "--now", "2026-11-22T09:00+01:00"))
     finally:
         stop.set()
         feeder.join()

@@ -31,6 +31,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import make_url
 
 from maild.db import Database, retry_transient
+from maild.filemodes import PRIVATE_FILE
 
 
 class _FileClaims:
@@ -44,7 +45,7 @@ class _FileClaims:
         path = database.with_name(database.name + ".claims").resolve()
         with self._guard:
             if path not in self._open:
-                self._open[path] = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+                self._open[path] = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
             self._fd = self._open[path]
 
     def hold(self, ids: list[int]) -> list[int]:
