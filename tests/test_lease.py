@@ -237,17 +237,18 @@ class Recorder:
 
 def test_no_mail_leaves_on_a_lease_about_to_lapse() -> None:
     """Unit test on an injected monotonic clock: a sender delivers while the lease was renewed within two
-    thirds of its period, waits for a renewal past that (nudging the heartbeat), and delivers nothing once the
-    lease is lost."""
+    thirds of its period, waits for a renewal past that (nudging the heartbeat), and hands nothing over if none
+    comes (a mail is `held`, not tried; a batch raises) or once the lease is lost."""
     clock = FakeMonotonic()
     lease = Lease(engine=None, name=DAEMON, holder="h", token=1, period=30.0, monotonic=clock,  # type: ignore[arg-type]
                   renewed=clock.now)
     inner = Recorder()
     sender = leased(inner, lease)
     assert isinstance(sender, LeasedSender) and not hasattr(sender, "send_batch")
+    assert sender.breaker is None  # the transport's, forwarded: the outbox looks for it
     mail = OutgoingMail("<1@x>", "gm@example.org", ["a@example.org"], b"")
     clock.now += 19
-    asyncio.run(sender.send(mail))
+    assert asyncio.run(sender.send(mail)).status == "sent"
     assert inner.sent == ["<1@x>"]
     clock.now += 2  # 21 s without a renewal: less than a third of the lease left
 
@@ -262,13 +263,21 @@ def test_no_mail_leaves_on_a_lease_about_to_lapse() -> None:
     assert inner.sent == ["<1@x>"] * 2
     lease.period = 0.3  # waits a third of it, then gives up
     clock.now += 1
+    held = asyncio.run(sender.send(mail))
+    assert held.held and "not been renewed" in held.detail
+    batches = leased(MaildirLike(), lease)
     with pytest.raises(LeaseUncertain):
-        asyncio.run(sender.send(mail))
+        asyncio.run(batches.send_batch([mail]))  # type: ignore[attr-defined]
     lease.lost = "taken"
     with pytest.raises(LeaseLost):
         asyncio.run(sender.send(mail))
     assert inner.sent == ["<1@x>"] * 2
     assert leased(inner, None) is inner  # SQLite: the kernel's lock, no lease
+
+
+class MaildirLike(Recorder):
+    async def send_batch(self, mails: list[OutgoingMail]) -> list[SendResult]:
+        return [await self.send(m) for m in mails]
 
 
 # -- real daemons ------------------------------------------------------------------------------------------
