@@ -372,19 +372,27 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
 
     from maild.daemon import Daemon
     from maild.intake import stall
-    from maild.lock import AlreadyRunning, single_daemon
+    from maild.lease import LeaseLost
+    from maild.lock import EXIT_LEASE_LOST, AlreadyRunning, single_daemon, stop_this_process
     from maild.mail.factory import make_inbox, make_sender
+    from maild.mail.leased import leased
 
     try:
         inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     stall.guard.restart = not args.once  # the daemon outlives a mail that stalls it (maild/intake/stall.py)
+    lease = None
     try:
-        with single_daemon(app.db):
-            asyncio.run(Daemon(app, inbox, sender).run(once=args.once))
+        with single_daemon(app.db, app.config.lease, on_lost=stop_this_process) as lease:
+            asyncio.run(Daemon(app, inbox, leased(sender, lease)).run(once=args.once))
     except AlreadyRunning as exc:
         raise UsageError(str(exc)) from None
+    except LeaseLost:
+        pass  # said by stop_this_process; the status below says it again
+    if lease is not None and lease.lost is not None:
+        print(f"maild: stopped: the lease was lost ({lease.lost})", file=sys.stderr)
+        return EXIT_LEASE_LOST
     return 0
 
 

@@ -129,6 +129,7 @@ class Config:
     max_mail_bytes: int = 10_000_000  # checked before a mail's body is read (Maildir file size, RFC822.SIZE)
     max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
     intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
+    lease: float = 60.0  # seconds the daemon's lease runs unrenewed on PostgreSQL (maild/lease.py)
     limits: ReplyLimits = ReplyLimits()
     guessing: GuessingLimits = GuessingLimits()
     send_batch: int = 100  # outbound mails delivered, synced and recorded together
@@ -226,6 +227,7 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, "daemon", where, minimum=MAX_HEADER_BYTES),
         max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, "daemon", where),
         intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
+        lease=_lease_period(daemon, where),
         limits=_limits(table(data, "limits", "limits"), where),
         guessing=_guessing(table(data, "limits", "limits"), where),
         send_batch=_positive_int(outbound_t, "batch", Config.send_batch, "mail.outbound", where),
@@ -237,6 +239,18 @@ def _seconds(t: dict[str, Any], key: str, default: float, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         raise ConfigError(f"{where}: daemon.{key}: expected a number of seconds (0 for no limit), got {value!r}")
     return float(value)
+
+
+def _lease_period(t: dict[str, Any], where: str) -> float:
+    value = t.get("lease", "60s")
+    try:
+        seconds = parse_duration(value).total_seconds() if isinstance(value, str) else None
+    except ValueError:
+        seconds = None
+    if seconds is None or seconds < 1:
+        raise ConfigError(f"{where}: daemon.lease: expected a duration of at least 1s like \"60s\" or \"2m\", "
+                          f"got {value!r}")
+    return seconds
 
 
 def _positive_int(t: dict[str, Any], key: str, default: int, ctx: str, where: str, minimum: int = 1) -> int:

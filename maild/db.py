@@ -142,12 +142,19 @@ class Database:
         self._writers = writer_queue(url) if is_sqlite else None
         self.engine = make_engine(url, self._writers)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # What else lives on this database's connections and ends with it (maild/intake/claims.py).
+        self.on_close: list[Callable[[], None]] = []
+        # Run first in every transaction: the daemon's lease check (maild/lease.py), which raises if another
+        # daemon took the lease, before this transaction writes anything.
+        self.fence: Callable[[Session], None] | None = None
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back if it raises."""
         try:
             with self._sessions() as s, s.begin():
+                if self.fence is not None:
+                    self.fence(s)
                 yield s
         finally:
             if self._writers is not None:
@@ -163,4 +170,6 @@ class Database:
         return retry_transient(once, what)
 
     def close(self) -> None:
+        for hook in self.on_close:
+            hook()
         self.engine.dispose()

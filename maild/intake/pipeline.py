@@ -23,7 +23,7 @@ from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, guessing, oversized, refusals, stall
+from maild.intake import attempts, claims, guessing, oversized, refusals, stall
 from maild.intake.ackecho import Echo, clip
 from maild.intake.autoreply import bounce_reason
 from maild.intake.dsn import read_bounce
@@ -79,6 +79,7 @@ def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
     def pending(s: Session) -> list[tuple[int, int]]:
         return [(r.id, r.attempts) for r in s.execute(query)]
 
+    attempts.settle(app)  # attempts owed back first: the plan must see the counts as they are meant
     return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
                               app.config.max_intake_attempts))
 
@@ -86,15 +87,15 @@ def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
 def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
     """Do one step of `intake_steps`, adding the mails' statuses to `counts`. Returns the run to go on with:
     a fresh one where a transaction of its own booked orders the run's cached books lack."""
-    if step.poison:
-        statuses = [attempts.set_aside(app, step.ids[0])]
-    elif step.retry:
-        attempts.begin(app, step.ids)
-        statuses = _process_one(app, step.ids[0])
-        run = IntakeRun()
-    else:
-        attempts.begin(app, step.ids)
-        statuses, run = _process_batch_retrying(app, step.ids, run)
+    with claims.holding(app.db, step.ids) as held:  # the others are another live process's work
+        if step.poison:
+            statuses = [attempts.set_aside(app, mail_id, step.seen) for mail_id in held]
+        elif step.retry:
+            statuses = [status for mail_id in attempts.begin(app, held, step.seen)
+                        for status in _process_one(app, mail_id)]
+            run = IntakeRun()
+        else:
+            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run)
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     return run
@@ -118,6 +119,8 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
     """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
     lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
     with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    if not batch:
+        return [], run
     runs = [run]
 
     def attempt() -> list[str]:
