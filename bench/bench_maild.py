@@ -1,9 +1,10 @@
 """Benchmarks (not tests): intake throughput and one Venice auction at scale.
 
-    .venv/bin/python bench/bench_maild.py [--mails 10000] [--players 1000] [--bids 20] [--db URL]
+    .venv/bin/python bench/bench_maild.py [--mails 10000] [--players 1000] [--bids 20] [--db URL] [--passwords]
 
 1. Ingest: N Venice order mails in a Maildir are fetched, stored, decoded, parsed, checked, booked and
-   acked (ack queued, not sent): mails/s.
+   acked (ack queued, not sent): mails/s. With --passwords every player has one and every mail carries it on a
+   `#bench PLAYER PASSWORD` line (each player's first mail of the run costs an argon2 check).
 2. Turn: one auction with P players × B bids each: the ruleset's resolve alone, then the whole framework
    turn (order book, resolve, snapshot, every printout and newsletter rendered and queued): seconds.
 Peak memory is the process's maximum resident set size.
@@ -31,10 +32,11 @@ from maild.ruleset import Order, PlacedOrder, load_ruleset  # noqa: E402
 from maild.turn import run_turn  # noqa: E402
 
 
-def setup_toml(players: int, items: int) -> str:
+def setup_toml(players: int, items: int, passwords: bool = False) -> str:
     lines = ["credit_limit = 100000", "interest_per_day = 0.05", f"scale_per_players = {players}", ""]
     for i in range(players):
-        lines += ["[[players]]", f'name = "p{i:05d}"', f'email = "p{i:05d}@example.org"', ""]
+        lines += ["[[players]]", f'name = "p{i:05d}"', f'email = "p{i:05d}@example.org"',
+                  *([f'password = "pw{i:05d}"'] if passwords else []), ""]
     for i in range(items):
         lines += ["[[agendas]]", f'name = "agenda {i}"', f"value = {10 + i}", "force = 1", "popularity = 1",
                   "influence = 1", ""]
@@ -47,11 +49,12 @@ def setup_toml(players: int, items: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_app(root: Path, db_url: str | None, players: int, items: int) -> App:
-    return venice_app(root, db_url, setup_toml(players, items))
+def make_app(root: Path, db_url: str | None, players: int, items: int, passwords: bool = False) -> App:
+    return venice_app(root, db_url, setup_toml(players, items, passwords))
 
 
-def bench_ingest(app: App, mails: int, players: int, items: int, rng: random.Random) -> float:
+def bench_ingest(app: App, mails: int, players: int, items: int, rng: random.Random, passwords: bool = False
+                 ) -> float:
     assert app.config.inbound.path is not None
     for n in range(mails):
         p = rng.randrange(players)
@@ -59,6 +62,7 @@ def bench_ingest(app: App, mails: int, players: int, items: int, rng: random.Ran
                          for _ in range(rng.randint(1, 4)))
         raw = (f"From: Player {p} <p{p:05d}@example.org>\r\nTo: gm@example.org\r\nSubject: bids {n}\r\n"
                f"Message-ID: <bench-{n}@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+               f"{f'#bench p{p:05d} pw{p:05d}' + chr(10) if passwords else ''}"
                f"{'borrow 5000$' + chr(10) if n % 7 == 0 else ''}{bids}\r\n\r\n-- \r\nPlayer {p}\r\n").encode()
         deliver(app.config.inbound.path, raw, name=f"{n:06d}.bench")
     assert app.config.outbound.path is not None
@@ -113,11 +117,14 @@ def main() -> None:
     ap.add_argument("--bids", type=int, default=20)
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
     ap.add_argument("--ingest-only", action="store_true")
+    ap.add_argument("--passwords", action="store_true", help="every player has a password, every mail carries it")
     args = ap.parse_args()
     rng = random.Random(2026)
     with tempfile.TemporaryDirectory(prefix="maild-bench-") as tmp:
-        app = make_app(Path(tmp), args.db, args.players, args.bids)
-        ingest_s = bench_ingest(app, args.mails, args.players, args.bids, rng)
+        t0 = time.perf_counter()
+        app = make_app(Path(tmp), args.db, args.players, args.bids, args.passwords)
+        print(f"game created with {args.players} players in {time.perf_counter() - t0:.2f} s")
+        ingest_s = bench_ingest(app, args.mails, args.players, args.bids, rng, args.passwords)
         print(f"ingest: {args.mails} mails in {ingest_s:.2f} s = {args.mails / ingest_s:.0f} mails/s "
               f"(fetch, store, decode, parse, check, book, ack queued)")
         if args.ingest_only:

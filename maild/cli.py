@@ -68,11 +68,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--once", action="store_true", help="one full pass, then exit")
     run.add_argument("--now", dest="now_sub", default=None)
 
-    turn = sub.add_parser("turn", help="turns", **example("maild turn run venice1", "maild turn rerun venice1 3")
+    turn = sub.add_parser("turn", help="turns", **example("maild turn run venice1 --turn 3",
+                                                         "maild turn rerun venice1 3")
                           ).add_subparsers(dest="turn_cmd", required=True)
-    trun = turn.add_parser("run", help="run the game's current turn now (GM override)",
-                           **example("maild turn run venice1"))
+    trun = turn.add_parser("run", help="run the game's open turn now (GM override), the one you name", **example(
+        "maild turn run venice1 --turn 3          # runs turn 3 if it is the open turn, else refuses",
+        "maild turn run gal1 --turn 2 --phase shortage",
+        "maild turn run venice1                   # says which turn it would run and asks"))
     trun.add_argument("name")
+    trun.add_argument("--turn", type=int, default=None, metavar="N",
+                      help="the turn you mean to run; refused unless it is the open one (a second run after a "
+                           "crash never runs the next turn)")
+    trun.add_argument("--phase", default=None, metavar="NAME",
+                      help="in a game of phases, the phase you mean to run; refused unless it is the open one")
+    trun.add_argument("--yes", action="store_true",
+                      help="without --turn: run whatever turn is open, without asking")
     trun.add_argument("--now", dest="now_sub", default=None)
     rerun = turn.add_parser("rerun", help="recompute turn N from the snapshot before it", **example(
         "maild turn rerun venice1 3              # says what would change, stores nothing",
@@ -94,19 +104,32 @@ def build_parser() -> argparse.ArgumentParser:
     mlist = mail.add_parser("list", help="inbound mail that needs the GM (or all with --all)",
                             **example("maild mail list", "maild mail list --all"))
     mlist.add_argument("--all", action="store_true")
+    mshow = mail.add_parser("show", help="a stored mail: headers, the text as read, status, orders booked, answers",
+                            **example("maild mail show 17"))
+    mshow.add_argument("id", type=int, metavar="ID")
     reprocess = mail.add_parser("reprocess", help="run intake again on stored mail (status reset, receipt "
                                                   "sequence kept); refused for mail already booked or answered",
-                                **example("maild mail reprocess 17 18", "maild mail reprocess --errors"))
+                                **example("maild mail reprocess 17 18", "maild mail reprocess --errors",
+                                          "maild mail reprocess 17 --turn 3   # answered empty: book it into turn 3"))
     reprocess.add_argument("ids", nargs="*", type=int, metavar="ID")
     reprocess.add_argument("--errors", action="store_true", help="every mail that ended in error")
+    reprocess.add_argument("--turn", type=int, default=None, metavar="N",
+                           help="book one mail's orders into turn N, the turn it arrived for, even though it was "
+                                "answered (empty, or read wrong): a new ack, a line in the GM's log")
 
-    outbox = sub.add_parser("outbox", help="outbound mail", **example("maild outbox list")
+    outbox = sub.add_parser("outbox", help="outbound mail", **example("maild outbox list", "maild outbox retry --all")
                             ).add_subparsers(dest="outbox_cmd", required=True)
-    outbox.add_parser("list", help="queued and failed outbound mail", **example("maild outbox list"))
+    outbox.add_parser("list", help="queued and failed outbound mail, and sent mail partly refused or bounced",
+                      **example("maild outbox list"))
+    retry = outbox.add_parser("retry", help="make queued mail due now and failed mail queued again", **example(
+        "maild outbox retry 12 15", "maild outbox retry --all   # every queued and failed mail"))
+    retry.add_argument("ids", nargs="*", type=int, metavar="ID")
+    retry.add_argument("--all", action="store_true", help="every queued and failed mail")
 
     replies = sub.add_parser("replies", help="answers to mail (acks, HELP, refusals) and the reply limits",
                              **example("maild replies list")).add_subparsers(dest="replies_cmd", required=True)
-    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all)",
+    rlist = replies.add_parser("list", help="answers the reply limits held back (or all with --all: each queued "
+                                            "one as sent, failed or bounced once its mail went)",
                                **example("maild replies list", "maild replies list --all"))
     rlist.add_argument("--all", action="store_true")
 
@@ -242,7 +265,10 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
     from maild.paths import setup_path, shipped_examples
 
     if args.game_cmd == "create":
-        setup = setup_path(args.setup or f"{EXAMPLE_PREFIX}{args.ruleset}", Path("."))
+        try:
+            setup = setup_path(args.setup or f"{EXAMPLE_PREFIX}{args.ruleset}", Path("."))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         if not setup.exists():
             if args.setup is None or args.setup.startswith(EXAMPLE_PREFIX):
                 raise UsageError(f"no example {setup.parent.name!r} ships with maild (there are: "
@@ -276,6 +302,7 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
 
 
 def game_line(s: Any, game: Game) -> str:
+    from maild.bounces import unreachable, unreachable_line
     from maild.games import get_turn
     from maild.orderbook import players_without_orders
 
@@ -286,11 +313,13 @@ def game_line(s: Any, game: Game) -> str:
     held = f"  HELD: {turn.note}" if turn and turn.status == "held" else ""
     missing = [p.name for p in players_without_orders(s, game, game.turn)]
     waiting = ", ".join(missing) if missing else "nobody"
+    lost = unreachable(s, game)
     return (f"{game.name}  {game.ruleset}  turn {game.turn}  deadline {deadline}  "
-            f"no orders from: {waiting}{held}")
+            f"no orders from: {waiting}{held}" + (f"  {unreachable_line(lost)}" if lost else ""))
 
 
 def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
+    from maild.bounces import unreachable
     from maild.games import get_turn, players_of, ruleset_named, state_before
     from maild.orderbook import players_without_orders
 
@@ -312,6 +341,8 @@ def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
         "turn_status": turn.status if turn and not game.finished else None,
         "players": players,
         "state": state,
+        # Beyond the contract: players whose latest mail bounced after the last mail they sent (maild/bounces.py).
+        "unreachable": {u.player: {"reason": u.reason, "since": u.since.isoformat()} for u in unreachable(s, game)},
     }
 
 
@@ -341,34 +372,39 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
 
     from maild.daemon import Daemon
     from maild.intake import stall
-    from maild.lock import AlreadyRunning, single_daemon
+    from maild.lease import LeaseLost
+    from maild.lock import EXIT_LEASE_LOST, AlreadyRunning, single_daemon, stop_this_process
     from maild.mail.factory import make_inbox, make_sender
+    from maild.mail.leased import leased
 
     try:
         inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     stall.guard.restart = not args.once  # the daemon outlives a mail that stalls it (maild/intake/stall.py)
+    lease = None
     try:
-        with single_daemon(app.db):
-            asyncio.run(Daemon(app, inbox, sender).run(once=args.once))
+        with single_daemon(app.db, app.config.lease, on_lost=stop_this_process) as lease:
+            asyncio.run(Daemon(app, inbox, leased(sender, lease)).run(once=args.once))
     except AlreadyRunning as exc:
         raise UsageError(str(exc)) from None
+    except LeaseLost:
+        pass  # said by stop_this_process; the status below says it again
+    if lease is not None and lease.lost is not None:
+        print(f"maild: stopped: the lease was lost ({lease.lost})", file=sys.stderr)
+        return EXIT_LEASE_LOST
     return 0
 
 
 def cmd_turn(app: App, args: argparse.Namespace) -> int:
-    from maild.turn import release_turn, rerun_turn, run_turn
+    from maild.turn import release_turn, rerun_turn
 
-    if args.turn_cmd in ("run", "release"):
-        outcome = run_turn(app, args.name, force=True) if args.turn_cmd == "run" else release_turn(app, args.name)
-        print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
-        if outcome.status == "failed":
-            print(f"maild: the turn did not run; the GM address {app.config.gm_addr} was mailed the reason",
-                  file=sys.stderr)
-        if outcome.status == "done" and outcome.message != "already processed":
-            print(turn_mail_line(app, outcome.game, outcome.turn))
-        return 0 if outcome.status == "done" else 2
+    if args.turn_cmd == "run":
+        from maild.turncmd import cmd_turn_run
+
+        return cmd_turn_run(app, args)
+    if args.turn_cmd == "release":
+        return turn_outcome(app, release_turn(app, args.name))
     try:
         outcomes = rerun_turn(app, args.name, args.number, mail=args.mail, store=args.yes)
     except ValueError as exc:
@@ -383,6 +419,28 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
         raise UsageError(f"nothing was stored; to store these results, run it again with --yes: "
                          f"maild turn rerun {args.name} {args.number} --yes" + (" --mail" if args.mail else ""))
     return 0
+
+
+# What `turn run` and `turn release` exit with, by outcome: a turn or phase that ran and a game that is over
+# are success; a turn that failed is no bad usage (1, the GM was mailed the reason); a turn that is not the
+# one named, or a release of a turn not held, is bad input (2).
+TURN_EXIT = {"done": 0, "phase_done": 0, "finished": 0, "failed": 1, "not_open": 2, "not_held": 2}
+
+
+def turn_outcome(app: App, outcome: Any) -> int:
+    """Print what became of a turn run (a `maild.turn.TurnOutcome`); its exit status."""
+    if outcome.status in ("not_open", "not_held"):
+        raise UsageError(outcome.message)
+    if outcome.status == "finished":
+        print(f"{outcome.game}: {outcome.message}; nothing to run")
+        return 0
+    print(f"{outcome.game} turn {outcome.turn}: {outcome.status} {outcome.message}".rstrip())
+    if outcome.status == "failed":
+        print(f"maild: the turn did not run; the GM address {app.config.gm_addr} was mailed the reason",
+              file=sys.stderr)
+    if outcome.status in ("done", "phase_done"):
+        print(turn_mail_line(app, outcome.game, outcome.turn))
+    return TURN_EXIT.get(outcome.status, 1)
 
 
 def cmd_mail(app: App, args: argparse.Namespace) -> int:
@@ -418,6 +476,13 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
         return 0
     if args.mail_cmd == "reprocess":
         return cmd_mail_reprocess(app, args)
+    if args.mail_cmd == "show":
+        from maild.mailshow import show
+
+        with app.db.session() as s:
+            for line in show(s, args.id):
+                print(line)
+        return 0
     with app.db.session() as s:
         q = select(InboundMail).order_by(InboundMail.id)
         if not args.all:
@@ -432,10 +497,23 @@ def cmd_mail(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_mail_reprocess(app: App, args: argparse.Namespace) -> int:
-    from maild.intake.reprocess import RefusedReprocess, reprocess
+    from maild.intake.reprocess import RefusedReprocess, reprocess, reprocess_into
 
     if bool(args.ids) == args.errors:
         raise UsageError("mail reprocess: give mail ids or --errors (one of them)")
+    if args.turn is not None:
+        if len(args.ids) != 1:
+            raise UsageError("mail reprocess --turn: give one mail id")
+        try:
+            r = reprocess_into(app, args.ids[0], args.turn)
+        except RefusedReprocess as exc:
+            raise UsageError(str(exc)) from None
+        print(f"mail {r.id}: {r.status}, booked for turn {r.turn} of {r.game}; the GM's log has it "
+              f"(`maild mail show {r.id}`)")
+        if r.turn_done:
+            print(f"turn {r.turn} has run: `maild turn rerun {r.game} {r.turn}` shows what the mail changes, "
+                  f"`maild turn rerun {r.game} {r.turn} --yes --mail` stores it and mails corrected printouts")
+        return 0
     try:
         reread = reprocess(app, None if args.errors else args.ids)
     except RefusedReprocess as exc:
@@ -448,22 +526,37 @@ def cmd_mail_reprocess(app: App, args: argparse.Namespace) -> int:
 
 
 def cmd_outbox(app: App, args: argparse.Namespace) -> int:
-    from maild.outbox import outbox_rows
+    from maild.outboxview import EMPTY, NothingToRetry, line, listed, retry
 
+    if args.outbox_cmd == "retry":
+        if bool(args.ids) == args.all:
+            raise UsageError("outbox retry: give mail ids or --all (one of them)")
+        try:
+            changed = retry(app, None if args.all else args.ids)
+        except NothingToRetry as exc:
+            raise UsageError(str(exc)) from None
+        for text in changed:
+            print(text)
+        print("nothing to retry: no mail is queued or failed" if not changed else
+              "the running daemon sends them within its poll interval, or `maild run --once` sends them now")
+        return 0
     with app.db.session() as s:
-        for row in outbox_rows(s):
-            print(f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  "
-                  f"attempts {row.attempts}  {row.subject!r}" + (f"  error: {row.last_error}"
-                                                                  if row.last_error else ""))
+        rows = listed(s)
+        for row in rows:
+            print(line(row))
+    if not any(row.status in ("queued", "failed") for row in rows):
+        print(EMPTY if not rows else "nothing queued or failed")
     return 0
 
 
 def cmd_replies(app: App, args: argparse.Namespace) -> int:
-    from maild.replylimits import reply_rows
+    from maild.replylimits import reply_rows, shown_status
 
     with app.db.session() as s:
-        for row in reply_rows(s, held_back_only=not args.all):
-            print(f"{row.id}  {row.created_at:%Y-%m-%d %H:%M}  {row.status:<10}  {row.kind:<8}  to {row.address}  "
+        rows = reply_rows(s, held_back_only=not args.all)
+        status = shown_status(s, rows)
+        for row in rows:
+            print(f"{row.id}  {row.created_at:%Y-%m-%d %H:%M}  {status[row.id]:<10}  {row.kind:<8}  to {row.address}  "
                   f"mail {row.mail_id if row.mail_id is not None else '-'}" + (f"  {row.reason}" if row.reason else ""))
     return 0
 

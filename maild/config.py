@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from maild.configkeys import GAME, TOP, check_keys
 from maild.errors import ConfigError
+from maild.filemodes import check_config_file, check_password_file
 from maild.mail.base import MAX_HEADER_BYTES
 from maild.paths import setup_path
 from maild.walltime import first_instant
@@ -76,6 +77,21 @@ class ReplyLimits:
     ack_line_chars: int = 200
 
 
+@dataclass(frozen=True)
+class GuessingLimits:
+    """[limits] password_failures_*: wrong (or missing) passwords in a player's name that maild takes before it
+    stops reading mail naming him (maild/intake/guessing.py), per sender address and from all senders
+    together, in the last hour and the last 24 hours. The player's own mail from his registered address with
+    his password is always read, so these bound a guesser without locking the player out: from one address
+    3 tries an hour and 10 a day (a player mistyping at another address has his tries); from however many
+    addresses, 30 a day, about 900 a month, and the GM hears of it on the first day."""
+
+    per_sender_hour: int = 3
+    per_sender_day: int = 10
+    per_player_hour: int = 10
+    per_player_day: int = 30
+
+
 AUTH_REQUIRE_FOR = ("players_without_password", "everyone")
 
 
@@ -114,7 +130,9 @@ class Config:
     max_mail_bytes: int = 10_000_000  # checked before a mail's body is read (Maildir file size, RFC822.SIZE)
     max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
     intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
+    lease: float = 60.0  # seconds the daemon's lease runs unrenewed on PostgreSQL (maild/lease.py)
     limits: ReplyLimits = ReplyLimits()
+    guessing: GuessingLimits = GuessingLimits()
     send_batch: int = 100  # outbound mails delivered, synced and recorded together
 
     def game(self, name: str) -> GameConfig | None:
@@ -134,7 +152,20 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: no such config file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    return parse_config(data, path.resolve().parent, path)
+    config = parse_config(data, path.resolve().parent, path)
+    _check_secret_files(path, data, path.resolve().parent)
+    return config
+
+
+def _check_secret_files(path: Path, data: dict[str, Any], base_dir: Path) -> None:
+    """Refuse a config or password_file others can write; warn of one others can read that holds a password
+    (maild/filemodes.py)."""
+    mail = data.get("mail") if isinstance(data.get("mail"), dict) else {}
+    tables = [t for t in (mail.get("inbound"), mail.get("outbound")) if isinstance(t, dict)]
+    check_config_file(path, holds_password=any(t.get("password") is not None for t in tables))
+    for t in tables:
+        if isinstance(t.get("password_file"), str):
+            check_password_file(base_dir / Path(t["password_file"]))
 
 
 def embedded_default() -> Config:
@@ -197,7 +228,9 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         max_mail_bytes=_positive_int(daemon, "max_mail_bytes", 10_000_000, "daemon", where, minimum=MAX_HEADER_BYTES),
         max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, "daemon", where),
         intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
+        lease=_lease_period(daemon, where),
         limits=_limits(table(data, "limits", "limits"), where),
+        guessing=_guessing(table(data, "limits", "limits"), where),
         send_batch=_positive_int(outbound_t, "batch", Config.send_batch, "mail.outbound", where),
     )
 
@@ -207,6 +240,18 @@ def _seconds(t: dict[str, Any], key: str, default: float, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         raise ConfigError(f"{where}: daemon.{key}: expected a number of seconds (0 for no limit), got {value!r}")
     return float(value)
+
+
+def _lease_period(t: dict[str, Any], where: str) -> float:
+    value = t.get("lease", "60s")
+    try:
+        seconds = parse_duration(value).total_seconds() if isinstance(value, str) else None
+    except ValueError:
+        seconds = None
+    if seconds is None or seconds < 1:
+        raise ConfigError(f"{where}: daemon.lease: expected a duration of at least 1s like \"60s\" or \"2m\", "
+                          f"got {value!r}")
+    return seconds
 
 
 def _positive_int(t: dict[str, Any], key: str, default: int, ctx: str, where: str, minimum: int = 1) -> int:
@@ -243,6 +288,22 @@ def _limits(t: dict[str, Any], where: str) -> ReplyLimits:
         raise ConfigError(f"{where}: limits.replies_per_day: {limits.replies_per_day} is less than "
                           f"limits.replies_per_hour ({limits.replies_per_hour})")
     return limits
+
+
+GUESSING_PREFIX = "password_failures_"  # [limits] password_failures_per_sender_hour ... -> GuessingLimits
+
+
+def _guessing(t: dict[str, Any], where: str) -> GuessingLimits:
+    counts: dict[str, int] = {}
+    for scope in ("sender", "player"):
+        hour, day = (f"per_{scope}_{span}" for span in ("hour", "day"))
+        for field_name in (hour, day):
+            counts[field_name] = _positive_int(t, GUESSING_PREFIX + field_name, getattr(GuessingLimits, field_name),
+                                               "limits", where)
+        if counts[day] < counts[hour]:
+            raise ConfigError(f"{where}: limits.{GUESSING_PREFIX}{day}: {counts[day]} is less than "
+                              f"limits.{GUESSING_PREFIX}{hour} ({counts[hour]})")
+    return GuessingLimits(**counts)
 
 
 def _resolve_sqlite_url(url: str, base_dir: Path) -> str:
@@ -293,10 +354,14 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
     )
     auth = _auth(g["auth"], ctx) if "auth" in g else None
     address = g.get("address")
+    try:
+        setup = setup_path(str(g["setup"]), base_dir)
+    except ValueError as exc:
+        raise ConfigError(f"{ctx}: setup: {exc}") from None
     return GameConfig(
         name=name,
         ruleset=str(g["ruleset"]),
-        setup=setup_path(str(g["setup"]), base_dir),
+        setup=setup,
         address=address.lower() if address else None,
         aliases=tuple(a.lower() for a in g.get("aliases", [])),
         schedule=schedule,

@@ -22,7 +22,7 @@ _INBOUND: Schema = {"kind": None, "path": None, "host": None, "port": None, "tls
                     "timeout": None, **_PASSWORD}
 _OUTBOUND: Schema = {"kind": None, "path": None, "from": None, "batch": None, "host": None, "port": None,
                      "tls": None, "starttls": None, "user": None, "ca_file": None, "allow_plain": None,
-                     "timeout": None, "local_hostname": None, **_PASSWORD}
+                     "timeout": None, "connect_timeout": None, "local_hostname": None, **_PASSWORD}
 _PHASE: Schema = {"at": None, "cron": None, "duration": None, "remind_before": None}
 _SCHEDULE: Schema = {"timezone": None, "at": None, "cron": None, "remind_before": None,
                      "phases": (FREE, _PHASE)}
@@ -33,10 +33,12 @@ TOP: Schema = {
     "database": {"url": None},
     "mail": {"inbound": _INBOUND, "outbound": _OUTBOUND},
     "daemon": {"gm": None, "poll_interval": None, "max_mail_bytes": None, "max_intake_attempts": None,
-               "intake_mail_seconds": None},
+               "intake_mail_seconds": None, "lease": None},
     "limits": {"replies_per_hour": None, "replies_per_day": None, "loop_replies": None,
                "strangers_per_hour": None, "ack_lines": None, "ack_line_chars": None, "loop_window": None,
-               "signups_per_day": None},
+               "signups_per_day": None, "password_failures_per_sender_hour": None,
+               "password_failures_per_sender_day": None, "password_failures_per_player_hour": None,
+               "password_failures_per_player_day": None},
     "games": None,  # an array of tables, checked entry by entry with GAME
 }
 

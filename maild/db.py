@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from maild.filemodes import prepare_database_file
 from maild.paths import MIGRATIONS_DIR
 from maild.sqlite_writers import WAIT_SLICE_MS, WriterQueue, sqlite_busy
 
@@ -44,7 +45,7 @@ def make_engine(url: str, writers: WriterQueue | None = None) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            prepare_database_file(Path(parsed.database))  # 0600 before SQLite opens it: -wal and -shm follow
         engine = create_engine(url, connect_args={"timeout": WAIT_SLICE_MS / 1000})
         _sqlite_setup(engine, writers or writer_queue(url))
         return engine
@@ -141,12 +142,19 @@ class Database:
         self._writers = writer_queue(url) if is_sqlite else None
         self.engine = make_engine(url, self._writers)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # What else lives on this database's connections and ends with it (maild/intake/claims.py).
+        self.on_close: list[Callable[[], None]] = []
+        # Run first in every transaction: the daemon's lease check (maild/lease.py), which raises if another
+        # daemon took the lease, before this transaction writes anything.
+        self.fence: Callable[[Session], None] | None = None
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back if it raises."""
         try:
             with self._sessions() as s, s.begin():
+                if self.fence is not None:
+                    self.fence(s)
                 yield s
         finally:
             if self._writers is not None:
@@ -162,4 +170,6 @@ class Database:
         return retry_transient(once, what)
 
     def close(self) -> None:
+        for hook in self.on_close:
+            hook()
         self.engine.dispose()

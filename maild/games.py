@@ -16,8 +16,9 @@ from maild.config import Config, GameConfig
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.errors import GameError
 from maild.models import Game, Player, Snapshot, Turn
+from maild.passwords import stored
 from maild.phases import check_schedule, is_phased, open_first_phase, refresh_phase_deadline
-from maild.ruleset import Ruleset, SetupError, load_ruleset
+from maild.ruleset import PlayerSpec, Ruleset, SetupError, load_ruleset
 from maild.welcome import queue_welcomes
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
     session.add(game)
     session.flush()
     for spec in ruleset.players(state):
-        session.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+        session.add(new_player(game, spec))
     session.add(Snapshot(game_id=game.id, turn=1, state=state))
     deadline = None
     if gcfg is not None and gcfg.schedule is not None:
@@ -73,6 +74,12 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
         queue_welcomes(session, app, game, ruleset, state, players_of(session, game), 1,
                        format_deadline(deadline, game_timezone(app.config, name)))
     return game
+
+
+def new_player(game: Game, spec: PlayerSpec) -> Player:
+    """The row of a player the ruleset lists: his password hashed unless the state holds its hash already (a
+    ruleset that keeps the text in its own state still gets no text into the database's players)."""
+    return Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=stored(spec.password))
 
 
 def sync_games(session: Session, config: Config, now: datetime, app: App | None = None) -> list[str]:

@@ -58,13 +58,17 @@ def summary(export: dict[str, Any], deadline: str | None, total_turns: int | Non
     else:
         of = f" of {total_turns}" if total_turns else ""
         due = f"orders due {deadline}" if deadline else \
-            f"no deadline: `maild turn run {export['game']}` runs the turn"
+            f"no deadline: `maild turn run {export['game']} --turn {export['turn']}` runs the turn"
         lines.append(f"turn {export['turn']}{of}, {due}")
         if export.get("turn_status") == "held":
             lines.append("the turn is HELD by the safety gate: `maild turn release "
                          f"{export['game']}` runs it")
         waiting = [name for name, p in export["players"].items() if not p.get("orders_on_file")]
         lines.append(f"no orders yet from: {', '.join(waiting) if waiting else 'nobody'}")
+        lost = export.get("unreachable") or {}
+        if lost:
+            lines.append("unreachable (their mail bounced): " + ", ".join(
+                f"{name} ({u['reason'][:100]}, {u['since'][:10]})" for name, u in lost.items()))
     lines.append("")
     lines.append(f"players ({len(export['players'])}):")
     for name, figures in export["players"].items():

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 HELP_WORDS = ("-h", "--help")
 
 FRAMEWORK_ORDERS = {
-    "list": ("list GAME [--all]", "the GM orders recorded for the open turn, withdrawn ones marked (--all: "
-                                  "every turn's)"),
+    "list": ("list GAME [--all]", "the GM orders recorded for the open turn, withdrawn ones marked, each with "
+                                  "its words (--all: every turn's)"),
     "withdraw": ("withdraw ID", "withdraw a GM order whose turn has not run (it stays listed as withdrawn)"),
 }
 
@@ -249,8 +249,31 @@ def list_orders(s: Session, name: str, every_turn: bool = False) -> list[str]:
             state = "pending" if row.turn >= game.turn and not game.finished else "carried out"
         lines.append(f"{row.id}  turn {row.turn}  {order.kind}  {order.summary}  "
                      f"recorded {row.created_at:%Y-%m-%d %H:%M}  {state}")
+        lines += given_as(game.name, order)
     return lines or [f"{game.name}: no GM orders for turn {game.turn}" if not every_turn
                      else f"{game.name}: no GM orders"]
+
+
+# Lines of a file's table shown under a GM order (`amend FILE`): the rest is in the file he gave.
+TABLE_LINES = 30
+
+
+def given_as(game: str, order: Order) -> list[str]:
+    """A GM order's own words, indented under its line in `gm list`: the command as he gave it (the words are
+    stored without the game's name and without quotes) and, for an order that read a file, the file's table as
+    it was recorded (the file may have changed since)."""
+    from maild.gamesummary import value_lines
+
+    word, _, rest = order.text.partition(" ")
+    lines = [f"    given as: maild gm {word} {game}" + (f" {rest}" if rest else "")]
+    for name, value in order.args.items():
+        if isinstance(value, dict):
+            table = value_lines(value, 3)
+            lines += [f"    {name} as recorded:", *table[:TABLE_LINES]]
+            if len(table) > TABLE_LINES:
+                more = len(table) - TABLE_LINES
+                lines.append(f"      ... and {more} more line{'s' if more != 1 else ''}")
+    return lines
 
 
 def withdraw(s: Session, app: App, order_id: int) -> str:

@@ -95,8 +95,9 @@ class InboundMail(Base):
     # it came again (a re-delivery after UIDVALIDITY changed has a new source id and perhaps no Message-ID).
     digest: Mapped[str | None] = mapped_column(String(64), index=True)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    # new → orders / command / auto / unknown_sender / unroutable / oversized / bad_password / unverified /
-    # garbage / error / duplicate (stored, never processed) / poison (intake stopped on it too often)
+    # new → orders / command / auto / bounce (reports mail of ours that failed for good: `maild.bounces`) /
+    # unknown_sender / unroutable / oversized / bad_password / unverified / garbage / error / duplicate (stored,
+    # never processed) / poison (intake stopped on it too often)
     status: Mapped[str] = mapped_column(String(30), default="new", index=True)
     # Intake runs begun on this mail, counted (and committed) before each: a run that crashed, was killed
     # or stalled counts too, and after `max_intake_attempts` the mail is set aside as poison.
@@ -205,7 +206,8 @@ class OutboundMail(Base):
     recipients: Mapped[list[str]] = mapped_column(JSON)
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    status: Mapped[str] = mapped_column(String(20), default="queued", index=True)  # queued / sent / failed
+    # queued / sent / failed / bounced (sent, and a bounce came back for its one recipient: `outbox.mark_bounced`)
+    status: Mapped[str] = mapped_column(String(20), default="queued", index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_error: Mapped[str | None] = mapped_column(Text)
@@ -228,7 +230,8 @@ class Reply(Base):
     mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the mail answered
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # queued: sent; suppressed: held back (reason says why); batched: a refusal the next notice will count;
-    # told: a batched refusal a later notice counted
+    # told: a batched refusal a later notice counted; failed: a batched refusal whose notice could not be queued
+    # (reason says why), set aside so that intake goes on
     status: Mapped[str] = mapped_column(String(20), index=True)
     reason: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str | None] = mapped_column(String(300), index=True)  # of our answer, if queued

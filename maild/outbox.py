@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.crashpoints import crashpoint
 from maild.mail.base import OutgoingMail, Sender, SendResult
+from maild.mail.breaker import Breaker
 from maild.mail.compose import compose
 from maild.models import OutboundMail
+from maild.outbox_waits import LONGEST_PAUSE, RetryWaits, due_clause, due_params, earliest_due, reschedule
 
 log = logging.getLogger("maild.outbox")
+T = TypeVar("T")
 
-# Temporary failures are retried with growing pauses for this long before the mail counts as failed.
+# Temporary failures are retried with growing pauses (FIRST_RETRY doubling up to LONGEST_PAUSE) until the
+# pauses given add up to RETRY_FOR; then the mail counts as failed.
 RETRY_FOR = timedelta(days=2)
 FIRST_RETRY = timedelta(seconds=30)
-LONGEST_PAUSE = timedelta(hours=1)
+# Seconds a mail server may stay unreachable before the GM is told (once per outage).
+OUTAGE_NOTICE_AFTER = 600.0
 
 AUTO_REPLIED = "auto-replied"  # RFC 3834: an answer to a mail (acks)
 AUTO_GENERATED = "auto-generated"  # printouts, newsletters, reminders, GM notices
@@ -65,43 +74,194 @@ def notify_gm(session: Session, app: App, key: str, subject: str, body: str, gam
 
 
 def next_pause(attempts: int) -> timedelta:
-    return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), LONGEST_PAUSE)
+    # The doubling stops long past LONGEST_PAUSE but before timedelta overflows (from try 43 it would).
+    return min(FIRST_RETRY * 2 ** min(max(0, attempts - 1), 20), LONGEST_PAUSE)
+
+
+def waited_before(attempts: int) -> timedelta:
+    """The pauses the schedule gave a mail between its first try and its try number `attempts`: how long it
+    has waited for its retries, by a measure that a stepped clock cannot change (nor a daemon that was down,
+    nor a server the breaker rested, since neither tried the mail)."""
+    return sum((next_pause(n) for n in range(1, attempts)), timedelta())
+
+
+def expired(attempts: int) -> bool:
+    """Whether a temporary failure at try number `attempts` ends the mail's retries. With 30 s doubling to
+    1 h: 3,810 s of pauses before try 8, an hour more before each later one, so try 55 is the last
+    (waited_before(55) = 48 h 3 min 30 s; waited_before(54) = 47 h 3 min 30 s, still under two days)."""
+    return waited_before(attempts) >= RETRY_FOR
 
 
 _OUTBOUND = OutboundMail.__table__
-# The next due mails after a given id: a pass walks the outbox in id order and never comes back to a mail it
-# tried (a retried one is not due again until its pause is over), so it ends however mail keeps coming.
+# The next due mails after a given id: a pass walks the outbox in id order, and a mail it tried is not due
+# again until its pause is over, so a walk ends however mail keeps coming.
 _NEXT = (select(_OUTBOUND.c.id, _OUTBOUND.c.message_id, _OUTBOUND.c.sender, _OUTBOUND.c.recipients,
                 _OUTBOUND.c.raw)
-         .where(_OUTBOUND.c.status == "queued", _OUTBOUND.c.next_attempt_at <= bindparam("now"),
-                _OUTBOUND.c.id > bindparam("after"))
+         .where(due_clause(), _OUTBOUND.c.id > bindparam("after"))
          .order_by(_OUTBOUND.c.id).limit(bindparam("size")))
 _SENT = (update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("row_id"))
          .values(status="sent", sent_at=bindparam("now"), attempts=_OUTBOUND.c.attempts + 1))
+_QUEUED = select(func.count()).select_from(_OUTBOUND).where(_OUTBOUND.c.status == "queued")
+
+RunDb = Callable[..., Awaitable[Any]]
 
 
 class OutboxRun:
-    """One pass's sending: due mail a batch at a time, in id order, each batch delivered and then recorded
-    in one transaction. `send_more` goes on from where it stopped, so the daemon can send the acks of
-    committed intake batches while intake goes on, and once more at the end of the pass."""
+    """Delivery of the outbox: due mail a batch at a time, in id order, each batch delivered and then recorded
+    in one transaction.
 
-    def __init__(self, app: App, sender: Sender, run_db) -> None:
-        self.app, self.sender, self.run_db = app, sender, run_db
-        self.after = 0  # the last id tried
+    The daemon keeps ONE OutboxRun for its whole life, made once beside its sender, and calls `send_more`
+    whenever mail should go: after intake commits a batch, after a turn, or from a sender task of its own
+    that sleeps `await next_due_in()` seconds between calls. Kept alive, it measures retry pauses on the
+    monotonic clock (maild/outbox_waits.py) and tells the GM once of a mail server that stays away. A fresh
+    one per pass still works (the database's rules alone), as `send_due` shows.
+
+    - `await send_more(budget_s=None)` sends what is due, going on from where the last call stopped. With a
+      budget (seconds, monotonic) it starts no new mail once that much time is spent: the mail in hand is
+      finished (an SMTP send is bounded by the sender's timeouts), the rest is left for the next call. While
+      the sender's server rests after a connection failure (`SmtpSender.breaker`) it returns at once and
+      leaves every mail queued as it was, no attempt counted. Calls must not overlap: one task drives it.
+    - `await next_due_in()`: seconds on the monotonic clock until anything could be due (0: now, say after a
+      spent budget; never before the resting server may be tried again), or None when nothing is queued.
+      Mail queued after the call is not foreseen: wake the sender task when intake or a turn queues mail.
+    - `sent`, `failed`: counts since the object was made (a pass report takes differences).
+    - Cancelling `send_more` (SIGTERM) is safe at any await. Mails handed over before the cancellation are
+      still recorded: the cancelled task finishes that one transaction (milliseconds) before it ends, so
+      await it. The mail in hand stays queued, unrecorded, and the sender drops its connection; it goes again
+      later with the same Message-ID. If the server had already accepted its DATA when the cancellation came,
+      the player gets it twice: that window, between the server's acceptance and our record of it, is the
+      one duplicate no design closes (a kill -9 has the same window, as wide as a batch).
+    """
+
+    def __init__(self, app: App, sender: Sender, run_db: RunDb, *,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.app, self.sender, self.run_db, self.monotonic = app, sender, run_db, monotonic
+        self.after = 0  # the last id tried in this walk through the outbox
         self.sent = self.failed = 0
+        self.waits = RetryWaits(app.now(), monotonic())
+        self._cut = False  # the last send_more spent its budget with mail left
+        self._told: float | None = None  # the outage (its breaker's down_since) the GM was told of
 
-    async def send_more(self) -> None:
-        while batch := await self.run_db(next_batch, self.app, self.after, self.app.config.send_batch):
-            self.after = batch[-1][0]
-            results = await deliver_batch(self.sender, [mail for _row_id, mail in batch])
-            outcomes = await self.run_db(record_results, self.app, [(row_id, result) for (row_id, _mail), result
-                                                                    in zip(batch, results, strict=True)])
-            crashpoint("send.recorded")
-            self.sent += outcomes.count("sent")
-            self.failed += outcomes.count("failed")
+    async def send_more(self, budget_s: float | None = None) -> None:
+        started = self.monotonic()
+        self._cut = False
+        await self._follow_clock()
+        from_start = self.after == 0
+        while not self._resting():
+            if self._spent(started, budget_s):
+                self._cut = True
+                break
+            batch = await self.run_db(next_batch, self.app, self.after, self.app.config.send_batch)
+            if not batch:
+                self.after = 0
+                if from_start:
+                    break
+                from_start = True  # a walk begun by an earlier call: what it passed may have come due since
+                continue
+            done = await self._deliver(batch, started, budget_s)
+            if not done:
+                break
+            self.after = done[-1][0]
+        await self._mind_outage()
+
+    async def next_due_in(self) -> float | None:
+        await self._follow_clock()
+        due = 0.0 if self._cut else await self.run_db(earliest_due, self.app)
+        breaker = self._breaker()
+        if due is None or breaker is None:
+            return due
+        due = max(due, breaker.available_in())
+        if breaker.down_since is not None and breaker.down_since != self._told:
+            due = min(due, max(0.0, OUTAGE_NOTICE_AFTER - (breaker.monotonic() - breaker.down_since)))
+        return due
+
+    async def _deliver(self, batch: list[tuple[int, OutgoingMail]], started: float,
+                       budget_s: float | None) -> list[tuple[int, SendResult]]:
+        """Hand a batch to the transport and record what it took: at once where it takes batches (Maildir:
+        one sync for all), else mail by mail over its one connection, stopping early when the budget is spent
+        or the server is found away. Returns the mails tried, each with its result."""
+        done: list[tuple[int, SendResult]] = []
+        try:
+            send_batch = getattr(self.sender, "send_batch", None)
+            if send_batch is not None:
+                results = await send_batch([mail for _row_id, mail in batch])
+                done = [(row_id, result) for (row_id, _mail), result in zip(batch, results, strict=True)]
+                return done
+            for row_id, mail in batch:
+                if done and (self._resting() or self._spent(started, budget_s)):
+                    break
+                result = await self.sender.send(mail)
+                if result.held:  # not tried: nothing to record
+                    break
+                done.append((row_id, result))
+                crashpoint("send.delivered")
+            return done
+        finally:
+            if done:  # cancelled or not: what was handed over is recorded, so it is not sent again
+                await _finish(self._record(done))
+
+    async def _record(self, done: list[tuple[int, SendResult]]) -> None:
+        now, mono = self.app.now(), self.monotonic()
+        recorded = await self.run_db(record_results, self.app, done, now)
+        crashpoint("send.recorded")
+        for (row_id, _result), entry in zip(done, recorded, strict=True):
+            if entry.retry_at is None:
+                self.waits.forget(row_id)
+            else:
+                self.waits.scheduled(row_id, entry.retry_at, mono + (entry.retry_at - now).total_seconds())
+        self.sent += sum(entry.outcome == "sent" for entry in recorded)
+        self.failed += sum(entry.outcome == "failed" for entry in recorded)
+
+    async def _follow_clock(self) -> None:
+        """If the wall clock stepped, move the retries this process scheduled to where their pauses end."""
+        step, moves = self.waits.moves(self.app.now(), self.monotonic())
+        if not moves:
+            return
+        moved = await self.run_db(reschedule, self.app, moves)
+        self.waits.moved(moves, moved)
+        log.warning("the clock jumped %+.0f s; %d queued retries moved so that each waits its pause and no more",
+                    step, len(moved))
+
+    async def _mind_outage(self) -> None:
+        """Tell the GM, once, of a mail server that has stayed away OUTAGE_NOTICE_AFTER seconds."""
+        breaker = self._breaker()
+        if breaker is None or breaker.down_since is None or breaker.down_since == self._told:
+            return
+        down = breaker.monotonic() - breaker.down_since
+        if down < OUTAGE_NOTICE_AFTER:
+            return
+        await self.run_db(notify_outage, self.app, breaker.name, breaker.down_since,
+                          self.app.now() - timedelta(seconds=down), breaker.last_error)
+        self._told = breaker.down_since
+
+    def _breaker(self) -> Breaker | None:
+        return getattr(self.sender, "breaker", None)
+
+    def _resting(self) -> bool:
+        breaker = self._breaker()
+        return breaker is not None and breaker.available_in() > 0
+
+    def _spent(self, started: float, budget_s: float | None) -> bool:
+        return budget_s is not None and self.monotonic() - started >= budget_s
 
 
-async def send_due(app: App, sender: Sender, run_db) -> tuple[int, int]:
+async def _finish(aw: Awaitable[T]) -> T:
+    """Await `aw` to its end even if this task is cancelled meanwhile; the cancellation is raised after."""
+    task = asyncio.ensure_future(aw)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("failed while being cancelled: %r", task.exception())
+        raise asyncio.CancelledError
+    return task.result()
+
+
+async def send_due(app: App, sender: Sender, run_db: RunDb) -> tuple[int, int]:
     """Send every queued mail whose time has come (and the GM's notices of failures among them). Returns
     (sent, failed now)."""
     run = OutboxRun(app, sender, run_db)
@@ -114,35 +274,27 @@ def next_batch(app: App, after: int, size: int) -> list[tuple[int, OutgoingMail]
     # here with FOR UPDATE SKIP LOCKED; see docs/design.md, "Beyond one machine".)
     with app.db.session() as s:
         return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw))
-                for r in s.execute(_NEXT, {"now": app.now(), "after": after, "size": size})]
+                for r in s.execute(_NEXT, {**due_params(app.now()), "after": after, "size": size})]
 
 
-async def deliver_batch(sender: Sender, mails: list[OutgoingMail]) -> list[SendResult]:
-    """Hand a batch to the transport: at once where it can take batches (Maildir: one sync for all), else
-    mail by mail over its one connection."""
-    send_batch = getattr(sender, "send_batch", None)
-    if send_batch is not None:
-        return list(await send_batch(mails))
-    results = []
-    for mail in mails:
-        results.append(await sender.send(mail))
-        crashpoint("send.delivered")
-    return results
+class Recorded(NamedTuple):
+    outcome: str  # sent / retry / failed
+    retry_at: datetime | None = None  # the next_attempt_at written, for a retry
 
 
-def record_results(app: App, results: list[tuple[int, SendResult]]) -> list[str]:
-    """Record a delivered batch in one transaction; returns each mail's outcome (sent / retry / failed).
-    Plain successes, nearly all of them, are one executemany UPDATE."""
-    now = app.now()
+def record_results(app: App, results: list[tuple[int, SendResult]], now: datetime | None = None) -> list[Recorded]:
+    """Record a delivered batch in one transaction; returns each mail's outcome. Plain successes, nearly all
+    of them, are one executemany UPDATE."""
+    now = app.now() if now is None else now
     with app.db.session() as s:
         plain = [row_id for row_id, result in results if result.status == "sent" and not result.refused]
         if plain:
             s.execute(_SENT, [{"row_id": row_id, "now": now} for row_id in plain])
-        return ["sent" if result.status == "sent" and not result.refused
+        return [Recorded("sent") if result.status == "sent" and not result.refused
                 else _record_one(s, app, now, row_id, result) for row_id, result in results]
 
 
-def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendResult) -> str:
+def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendResult) -> Recorded:
     row = s.get(OutboundMail, row_id)
     assert row is not None
     row.attempts += 1
@@ -151,16 +303,32 @@ def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendRe
         row.sent_at = now
         row.last_error = "refused: " + "; ".join(f"{r}: {why}" for r, why in result.refused.items())
         _report_failure(s, app, row, row.last_error)
-        return "sent"
+        return Recorded("sent")
     row.last_error = result.detail
-    if result.status == "temporary" and now - row.created_at < RETRY_FOR:
+    if result.status == "temporary" and not expired(row.attempts):
         row.next_attempt_at = now + next_pause(row.attempts)
         log.warning("temporary failure sending %s (attempt %d): %s", row.key, row.attempts, result.detail)
-        return "retry"
+        return Recorded("retry", row.next_attempt_at)
     row.status = "failed"
     log.error("could not send %s: %s", row.key, result.detail)
     _report_failure(s, app, row, result.detail)
-    return "failed"
+    return Recorded("failed")
+
+
+def notify_outage(app: App, server: str, outage: float, since: datetime, error: str) -> None:
+    """The GM's one notice of a mail server that stays away. Its key names the outage by the monotonic time it
+    began (`Breaker.down_since`), which no clock step and no second OutboxRun changes, so it is queued once."""
+    with app.db.session() as s:
+        waiting = s.scalar(_QUEUED)
+        notify_gm(s, app, f"smtp-down:{server}:{outage:.3f}",
+                  f"mail server {server} unreachable since {since:%Y-%m-%d %H:%M} UTC",
+                  f"maild has not been able to reach the mail server {server} since {since:%Y-%m-%d %H:%M} UTC.\n"
+                  f"The last error: {error}\n\n"
+                  f"{waiting} mails wait in the outbox (`maild outbox list`). They are kept, and go out once each\n"
+                  "when the server answers again; maild tries it again every ten minutes at most, and counts no\n"
+                  "attempt against the mails it holds back meanwhile.\n\n"
+                  "This notice is itself queued and goes out the same way. The daemon's log has the same news\n"
+                  "(\"SMTP server ... cannot be reached\").\n")
 
 
 def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> None:
@@ -170,6 +338,35 @@ def _report_failure(s: Session, app: App, row: OutboundMail, detail: str) -> Non
               f"maild could not deliver this mail:\n\n  to:      {', '.join(row.recipients)}\n"
               f"  subject: {row.subject}\n  error:   {detail}\n\n"
               "It is kept; `maild outbox list` shows it.\n", row.game_id)
+
+
+def mark_bounced(row: OutboundMail, address: str, reason: str) -> None:
+    """A bounce says that `address` never got this mail, which was sent: `last_error` says so ("bounced:
+    ADDRESS: REASON", after any earlier words), and a mail with no other recipient is `bounced` (never sent
+    again: the server said no for good). A newsletter to many stays `sent`, the others had it."""
+    line = f"bounced: {address}: {reason}"
+    if row.last_error and line in row.last_error:  # the same bounce again (a resent DSN)
+        return
+    row.last_error = f"{row.last_error}; {line}"[-2000:] if row.last_error else line
+    if [r.lower() for r in row.recipients] == [address.lower()]:
+        row.status = "bounced"
+
+
+def retry_now(row: OutboundMail, now: datetime) -> str | None:
+    """Make a queued mail due now and put a failed one back in the queue, due now (`maild outbox retry`); what
+    changed, in words, or None for a mail that was sent. A queued mail keeps its attempts: it is still within
+    its retries, only its pause is cut short. A failed mail starts a new round: its attempts go back to 0, so
+    its pauses start short again and, where the retries end by the pauses given (RETRY_FOR of them), it gets
+    a whole new round, as the GM who mended the cause (an address, a password, the server) means."""
+    if row.status == "queued":
+        was = row.next_attempt_at
+        row.next_attempt_at = now
+        return "queued, due now" + (f" (was due {was:%Y-%m-%d %H:%M} UTC)" if was > now else "")
+    if row.status == "failed":
+        tried = row.attempts
+        row.status, row.next_attempt_at, row.attempts = "queued", now, 0
+        return f"failed, queued again, due now (after {tried} attempt{'s' if tried != 1 else ''})"
+    return None
 
 
 def outbox_rows(session: Session, statuses: tuple[str, ...] = ("queued", "failed")) -> list[OutboundMail]:

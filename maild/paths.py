@@ -6,6 +6,7 @@ the wheel carries them as the packages `maild.grammar`, `maild.templates`, `mail
 They are found with importlib.resources, so an installed maild works from any directory.
 """
 
+import re
 from importlib.resources import files
 from pathlib import Path
 
@@ -22,14 +23,25 @@ MIGRATIONS_DIR = _data_dir("maild.migrations")
 EXAMPLES_DIR = _data_dir("maild.examples")
 
 EXAMPLE_PREFIX = "example:"
+# What an example's name may be: one folder name of examples/, never a path (`example:../../etc` must not
+# reach a file outside it, nor an absolute path replace it).
+EXAMPLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
 def setup_path(text: str, base_dir: Path) -> Path:
     """A setup file named in a config or on the command line: `example:NAME` is the example shipped with
-    maild (`examples/NAME/setup.toml`), anything else a path relative to `base_dir`."""
+    maild (`examples/NAME/setup.toml`), anything else a path relative to `base_dir`. Raises ValueError for
+    an example name that is no plain name."""
     if text.startswith(EXAMPLE_PREFIX):
-        return EXAMPLES_DIR / text[len(EXAMPLE_PREFIX):] / "setup.toml"
+        return EXAMPLES_DIR / example_name(text[len(EXAMPLE_PREFIX):]) / "setup.toml"
     return base_dir / text
+
+
+def example_name(name: str) -> str:
+    if not EXAMPLE_NAME.fullmatch(name):
+        raise ValueError(f"{EXAMPLE_PREFIX}{name}: an example is named by a plain name (letters, digits, - and _), "
+                         f"not a path; the examples shipped with maild are: {', '.join(shipped_examples())}")
+    return name
 
 
 def shipped_examples() -> list[str]:

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.intake.ackecho import clip
-from maild.models import InboundMail, Reply
+from maild.models import InboundMail, OutboundMail, Reply
 from maild.outbox import AUTO_REPLIED, insert_rows, outbound_row
 
 log = logging.getLogger("maild.replies")
@@ -45,6 +45,8 @@ MAX_ADDRESS = 254
 
 STRANGER = "stranger"
 REFUSAL = "refusal"
+# How a mail's note says that its answer was held back by the reply limits.
+NOT_ANSWERED = "; not answered: "
 _REPLIES = Reply.__table__
 
 
@@ -136,31 +138,57 @@ def give_refusal(s: Session, app: App, answer: Answer, gate: Gate,
     return None
 
 
-def flush_refusals(s: Session, app: App, build: Callable[[Session, App, int, str, list[int]], Answer | None]
-                   ) -> int:
-    """Send the notices owed for refusals batched more than a day after the last notice. `build(s, app,
-    game_id, address, mail_ids)` writes one (None if its game or player is gone). Returns how many were sent."""
-    now = app.now()
+# Writes the notice owed to an address for its refusals batched in a game (see `flush_refusals`).
+Build = Callable[[Session, App, int | None, str, list[int]], Answer | None]
+
+
+def flush_refusals(s: Session, app: App, build: Build) -> int:
+    """Send, in this transaction, the notices owed for refusals batched more than a day after the last notice.
+    `build(s, app, game_id, address, mail_ids)` writes one (None if its game or player is gone). Returns how
+    many were sent. (Intake sends each in a transaction of its own: `maild.intake.refusals.send_owed`.)"""
+    return sum(flush_refusal(s, app, address, game_id, build) for address, game_id in owed_refusals(s, app))
+
+
+def owed_refusals(s: Session, app: App) -> list[tuple[str, int | None]]:
+    """(address, game) of the refusals batched whose notice is due: the last notice was more than a day ago."""
     _settle(s)
     owed = s.execute(select(Reply.address, Reply.game_id).where(Reply.status == "batched", Reply.kind == REFUSAL)
                      .distinct()).all()
-    sent = 0
-    for address, game_id in owed:
-        _lock(s, address)
-        last = _last_refusal_notice(s, address, game_id)
-        if last is not None and last > now - DAY:
-            continue
-        if _blocked(s, app, address, REFUSAL, False, now) is not None:
-            continue  # tried again on a later pass; nothing is recorded meanwhile
-        pending = _pending_refusals(s, address, game_id)
-        mails = list(s.scalars(select(Reply.mail_id).where(Reply.id.in_(pending)).order_by(Reply.id)))
-        answer = build(s, app, game_id, address, [m for m in mails if m is not None]) if pending else None
-        if answer is None:
-            continue
-        _told(s, pending)
-        _queue(s, app, answer, address, False, now)
-        sent += 1
-    return sent
+    since = app.now() - DAY
+    return [(address, game_id) for address, game_id in owed
+            if (last := _last_refusal_notice(s, address, game_id)) is None or last <= since]
+
+
+def flush_refusal(s: Session, app: App, address: str, game_id: int | None, build: Build) -> bool:
+    """Queue the notice owed to `address` for the refusals batched in game `game_id`, if it is still owed
+    (checked again under the address's lock) and no cap holds it back; whether it was queued."""
+    now = app.now()
+    _lock(s, address)
+    last = _last_refusal_notice(s, address, game_id)
+    if last is not None and last > now - DAY:
+        return False
+    if _blocked(s, app, address, REFUSAL, False, now) is not None:
+        return False  # tried again on a later pass; nothing is recorded meanwhile
+    pending = _pending_refusals(s, address, game_id)
+    mails = list(s.scalars(select(Reply.mail_id).where(Reply.id.in_(pending)).order_by(Reply.id)))
+    answer = build(s, app, game_id, address, [m for m in mails if m is not None]) if pending else None
+    if answer is None:
+        return False
+    _told(s, pending)
+    _queue(s, app, answer, address, False, now)
+    return True
+
+
+def set_aside_refusals(s: Session, address: str, game_id: int | None, reason: str) -> list[int]:
+    """Mark the refusals batched for `address` in game `game_id` `failed`, with `reason`: their notice could not
+    be queued, and trying again each pass would fail each pass. `maild replies list` shows them. Returns the
+    mails they refused."""
+    pending = _pending_refusals(s, address, game_id)
+    if not pending:
+        return []
+    mails = list(s.scalars(select(Reply.mail_id).where(Reply.id.in_(pending)).order_by(Reply.id)))
+    s.execute(update(Reply).where(Reply.id.in_(pending)).values(status="failed", reason=reason[:2000]))
+    return [m for m in mails if m is not None]
 
 
 def held_back_lines(gate: Gate) -> list[str]:
@@ -175,6 +203,17 @@ def reply_rows(s: Session, held_back_only: bool = True) -> list[Reply]:
     if held_back_only:
         q = q.where(Reply.status != "queued")
     return list(s.scalars(q))
+
+
+def shown_status(s: Session, rows: list[Reply]) -> dict[int, str]:
+    """What `maild replies list` says of each answer: its decision, and for one queued, what became of its
+    mail since (`sent`, `failed`, `bounced`, or still `queued`), read from the outbox by Message-ID."""
+    ids = [r.message_id for r in rows if r.status == "queued" and r.message_id]
+    mailed: dict[str, str] = {}
+    for start in range(0, len(ids), 500):  # bounded IN lists, for `replies list --all` on a long season
+        mailed.update(s.execute(select(OutboundMail.message_id, OutboundMail.status)
+                                .where(OutboundMail.message_id.in_(ids[start:start + 500]))).all())
+    return {r.id: mailed.get(r.message_id or "", r.status) if r.status == "queued" else r.status for r in rows}
 
 
 _SCHEMA = "maild.replylimits.schema"
@@ -326,8 +365,30 @@ def _at_commit(s: Session) -> None:
     _settle(s)
     deferred: _Deferred | None = s.info.get(_DEFERRED)
     if deferred is not None and deferred.outbound:
+        _fresh_keys(s, deferred.outbound)
         insert_rows(s, deferred.outbound)
         deferred.outbound = []
+
+
+def _fresh_keys(s: Session, rows: list[dict[str, object]]) -> None:
+    """Give an answer whose outbox key is taken the key's next number (`ack:17` → `ack:17:2`). An answer's key
+    names the mail it answers, and a mail is answered once a reading: a taken key means the mail is read again
+    (`maild mail reprocess`), and its new answer is a deliberate new mail, not the old one queued twice. Without
+    this the outbox's unique key failed the whole transaction, every pass. One indexed query a transaction."""
+    keys = [str(row["key"]) for row in rows]
+    taken = set(s.scalars(select(OutboundMail.key).where(OutboundMail.key.in_(keys))))
+    seen: set[str] = set()
+    for row in rows:
+        key = str(row["key"])
+        if key in taken or key in seen:
+            numbered = set(s.scalars(select(OutboundMail.key).where(
+                OutboundMail.key.startswith(f"{key}:", autoescape=True)))) | seen
+            n = 2
+            while f"{key}:{n}" in numbered:
+                n += 1
+            row["key"] = f"{key}:{n}"
+            log.info("answer %s queued as %s: the mail it answers was answered before", key, row["key"])
+        seen.add(str(row["key"]))
 
 
 def _settle(s: Session, address: str | None = None) -> None:

@@ -90,11 +90,14 @@ def email(problems: Problems, where: str, value: Any, example: str) -> str | Non
 
 
 def password(problems: Problems, where: str, value: Any) -> str | None:
-    """A player's password, or None for none: one word, since it is the third word of the `#GAME PLAYER
-    PASSWORD` header line."""
+    """A player's password as the game's state keeps it: its argon2 hash (maild.passwords), or None for none.
+    The setup gives one word, since it is the third word of the `#GAME PLAYER PASSWORD` header line, or a
+    hash made before (kept as it is)."""
     if value is None:
         return None
     if isinstance(value, str) and value and not any(c.isspace() for c in value):
-        return value
+        from maild.passwords import stored  # argon2 is loaded only for a setup that gives passwords
+
+        return stored(value)
     problems.add(f"{where}: password must be one word without blanks")
     return None

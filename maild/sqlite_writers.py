@@ -62,7 +62,7 @@ class WriterQueue:
 
     def _announce(self) -> int:
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:  # a folder we may not write to: wait unannounced, as SQLite alone would
             return -1
         fcntl.flock(fd, fcntl.LOCK_SH)  # waits at most for another's step_aside check, microseconds

@@ -20,7 +20,7 @@ from maild.config import Safety
 from maild.crashpoints import crashpoint
 from maild.db import retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
-from maild.games import get_game, get_turn, players_of, ruleset_named, state_before, turn_seed
+from maild.games import get_game, get_turn, new_player, players_of, ruleset_named, state_before, turn_seed
 from maild.intake.pipeline import process_new
 from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
@@ -29,6 +29,7 @@ from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.phases import closed_early, is_phased, open_first_phase
 from maild.render import render
 from maild.ruleset import GM_ORDERS, PlacedOrder, Ruleset, TurnResult
+from maild.turnplan import not_open
 from maild.welcome import queue_welcomes, signed_up_unwelcomed
 
 log = logging.getLogger("maild.turn")
@@ -38,7 +39,9 @@ log = logging.getLogger("maild.turn")
 class TurnOutcome:
     game: str
     turn: int
-    status: str  # done / held / not_due / finished
+    # done / phase_done / held / finished / failed / not_held (`release_turn`) / not_open (the turn or phase
+    # the caller named is not the open one: nothing ran)
+    status: str
     message: str = ""
 
 
@@ -72,11 +75,14 @@ def should_hold(share: float, usual: float, safety: Safety) -> bool:
 CATCH_UP_ROUNDS = 5
 
 
-def run_turn(app: App, name: str, force: bool = False) -> TurnOutcome:
+def run_turn(app: App, name: str, force: bool = False, number: int | None = None, phase: str | None = None
+             ) -> TurnOutcome:
     """Run the game's open turn; a turn that fails for any reason is reported to the GM by mail, with the
-    reason and the commands that fix it, and comes back as a "failed" outcome (the turn stays open)."""
+    reason and the commands that fix it, and comes back as a "failed" outcome (the turn stays open). With
+    `number` (and `phase`), only if that is the open turn (and phase): else nothing runs and the outcome is
+    "not_open" (`maild.turnplan`)."""
     try:
-        return _run_turn(app, name, force)
+        return _run_turn(app, name, force, number, phase)
     except Exception as exc:  # a ruleset's bug, a bad GM order, the database away: the GM must hear of it
         log.exception("turn of %s failed", name)
         return turn_failed(app, name, exc)
@@ -112,17 +118,22 @@ def _where(exc: BaseException) -> str:
     return f"{'/'.join(Path(frame.filename).parts[-2:])}:{frame.lineno} in {frame.name}"
 
 
-def _run_turn(app: App, name: str, force: bool) -> TurnOutcome:
+def _run_turn(app: App, name: str, force: bool, number: int | None, phase: str | None) -> TurnOutcome:
     """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate.
 
     Every mail stored before the turn starts counts: intake reads it first (mail that came after the deadline
     is late there and goes where the game's late policy says), then the turn's transaction locks the game and
     checks that no such mail is still unread (another process's intake may have held it), else reads again."""
+    if number is not None or phase is not None:  # refused before intake reads anything for it
+        refused = app.db.transaction(lambda s: _not_open(s, name, number, phase), "checking the open turn")
+        if refused is not None:
+            return refused
     cutoff = app.db.transaction(lambda s: s.scalar(select(func.max(InboundMail.id))) or 0, "reading the inbox")
     for round_ in range(1, CATCH_UP_ROUNDS + 1):
         process_new(app, up_to=cutoff)
         last = round_ == CATCH_UP_ROUNDS
-        outcome = retry_transient(partial(_run_turn_once, app, name, force, cutoff, last), f"turn of {name}")
+        outcome = retry_transient(partial(_run_turn_once, app, name, force, cutoff, last, number, phase),
+                                  f"turn of {name}")
         if outcome is not None:
             return outcome
     raise AssertionError("unreachable: the last round always runs the turn")
@@ -132,13 +143,29 @@ def unread_before(s: Session, cutoff: int) -> int:
     return s.scalar(select(func.count()).where(InboundMail.status == "new", InboundMail.id <= cutoff)) or 0
 
 
-def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool) -> TurnOutcome | None:
+def _not_open(s: Session, name: str, number: int | None, phase: str | None, lock: bool = False
+              ) -> TurnOutcome | None:
+    """The outcome of a run that names a turn (or phase) that is not the open one; None if it is."""
+    game = get_game(s, name, lock=lock)
+    if game.finished:
+        return None  # the run says the game is over
+    why = not_open(s, game, number, phase)
+    return TurnOutcome(name, number if number is not None else game.turn, "not_open", why) if why else None
+
+
+def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool, number: int | None = None,
+                   phase: str | None = None) -> TurnOutcome | None:
     """One transaction; None (nothing written) if mail stored before the turn is still unread and this is not
     the `last` round."""
     with app.db.session() as s:
         game = get_game(s, name, lock=True)
         if game.finished:
-            return TurnOutcome(name, game.turn, "finished", "the game is over")
+            return TurnOutcome(name, game.turn - 1, "finished", f"the game is over (finished after turn "
+                                                                f"{game.turn - 1})")
+        # Asked again with the game locked: a turn run meanwhile (the daemon, a second command) is not run twice.
+        refused = _not_open(s, name, number, phase)
+        if refused is not None:
+            return refused
         turn = get_turn(s, game, game.turn)
         assert turn is not None
         if turn.status == "done":  # another run got here first
@@ -244,7 +271,7 @@ def add_new_players(s: Session, game: Game, ruleset: Ruleset, state: dict[str, A
     joined = []
     for spec in ruleset.players(state):
         if spec.name not in known:
-            s.add(Player(game_id=game.id, name=spec.name, email=spec.email.lower(), password=spec.password))
+            s.add(new_player(game, spec))
             joined.append(spec.name)
             log.info("%s: new player %s <%s>", game.name, spec.name, spec.email)
     return joined

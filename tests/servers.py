@@ -7,6 +7,7 @@ the Dovecot log is attached to its report.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import grp
 import imaplib
@@ -22,7 +23,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -380,6 +381,8 @@ class SmtpPeer:
     refuse: dict[str, str] = field(default_factory=dict)  # recipient -> reply, e.g. "550 5.1.1 unknown"
     data_replies: list[str] = field(default_factory=list)  # replies for the next DATA commands, in order
     drop_at_data: int = 0  # drop the connection instead of answering the next N DATA commands
+    rcpt_delays: list[float] = field(default_factory=list)  # seconds the next RCPT commands wait, in order
+    rcpts: int = 0  # RCPT commands seen (counted before any delay)
     users: dict[str, str] = field(default_factory=dict)  # if set, AUTH is required
     controller: Any = None
     _transports: list[Any] = field(default_factory=list)
@@ -404,6 +407,9 @@ class _PeerHandler:
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                           rcpt_options: list[str]) -> str:
+        self.peer.rcpts += 1
+        if self.peer.rcpt_delays:
+            await asyncio.sleep(self.peer.rcpt_delays.pop(0))  # a slow server, or one a client gives up on
         reply = self.peer.refuse.get(address)
         if reply:
             return reply
@@ -425,7 +431,7 @@ class _PeerHandler:
         return "250 2.0.0 OK queued"
 
 
-def _start_smtp_peer(peer: SmtpPeer, **smtp_kwargs: Any) -> Any:
+def _start_smtp_peer(peer: SmtpPeer, port: int | None = None, **smtp_kwargs: Any) -> Any:
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
@@ -451,7 +457,7 @@ def _start_smtp_peer(peer: SmtpPeer, **smtp_kwargs: Any) -> Any:
 
     if peer.users:
         smtp_kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=False)
-    peer.port = free_port()
+    peer.port = port or free_port()
     controller = PeerController(
         _PeerHandler(peer), hostname=peer.host, port=peer.port, server_hostname="localhost", **smtp_kwargs
     )
@@ -468,12 +474,13 @@ SmtpPeerFactory = Callable[..., SmtpPeer]
 
 @pytest.fixture
 def smtp_peer_factory() -> Iterator[SmtpPeerFactory]:
-    """`smtp_peer_factory(users={"gm": "pw"}, ssl_context=..., tls_context=..., require_starttls=True)`."""
+    """`smtp_peer_factory(users={"gm": "pw"}, ssl_context=..., tls_context=..., require_starttls=True)`;
+    `port=N` takes over a port another server used (the server is back, on the same address)."""
     controllers: list[Any] = []
 
-    def make(*, users: dict[str, str] | None = None, **smtp_kwargs: Any) -> SmtpPeer:
+    def make(*, users: dict[str, str] | None = None, port: int | None = None, **smtp_kwargs: Any) -> SmtpPeer:
         peer = SmtpPeer(users=dict(users or {}))
-        controllers.append(_start_smtp_peer(peer, **smtp_kwargs))
+        controllers.append(_start_smtp_peer(peer, port, **smtp_kwargs))
         return peer
 
     try:
@@ -487,3 +494,39 @@ def smtp_peer_factory() -> Iterator[SmtpPeerFactory]:
 def smtp_peer(smtp_peer_factory: SmtpPeerFactory) -> SmtpPeer:
     """A plain SMTP server on loopback that accepts everything (see SmtpPeer for the knobs)."""
     return smtp_peer_factory()
+
+
+@dataclass
+class SilentServer:
+    """A TCP server on loopback that accepts connections and never says a word: a mail server hung before its
+    greeting (or a firewall that lets the SYN through). Counts the connections it accepted."""
+
+    port: int = 0
+    accepted: int = 0
+
+
+@contextlib.asynccontextmanager
+async def silent_server(port: int = 0) -> AsyncIterator[SilentServer]:
+    """Run a SilentServer in the test's event loop for the block."""
+    silent = SilentServer()
+    open_ones: set[asyncio.StreamWriter] = set()
+
+    async def never_greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        silent.accepted += 1
+        open_ones.add(writer)
+        try:
+            await reader.read()  # holds the connection open until the client gives up
+        except asyncio.CancelledError:
+            pass  # the loop is ending: asyncio 3.11's stream callback would report a cancelled handler
+        finally:
+            open_ones.discard(writer)
+            writer.close()
+
+    server = await asyncio.start_server(never_greet, "127.0.0.1", port)
+    silent.port = server.sockets[0].getsockname()[1]
+    try:
+        async with server:
+            yield silent
+    finally:
+        for writer in list(open_ones):  # the server went away: so do the connections it held
+            writer.close()

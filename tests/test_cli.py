@@ -66,7 +66,7 @@ def test_turn_run_then_rerun_gives_the_same_result(gm: Path, capsys: pytest.Capt
     a = eml(gm.parent, "a.eml", "alice@example.org", "borrow 50$\nbid 5$ for 1 of silk tax")
     maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", str(a))
     capsys.readouterr()
-    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:00+01:00") == 0
+    assert maild(gm, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T10:00+01:00") == 0
     assert "venice1 turn 1: done" in capsys.readouterr().out
     assert maild(gm, "turn", "rerun", "venice1", "1") == 0
     assert "venice1 turn 1: same result as before" in capsys.readouterr().out
@@ -191,8 +191,8 @@ def test_rerun_names_the_later_turns_and_stores_only_with_yes(gm: Path, capsys: 
     maild(gm, "--now", "2026-11-22T09:00+01:00", "init")
     a = eml(gm.parent, "a.eml", "alice@example.org", "borrow 50$\nbid 5$ for 1 of silk tax")
     maild(gm, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", str(a))
-    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:00+01:00") == 0
-    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T11:00+01:00") == 0
+    assert maild(gm, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T10:00+01:00") == 0
+    assert maild(gm, "turn", "run", "venice1", "--turn", "2", "--now", "2026-11-22T11:00+01:00") == 0
     capsys.readouterr()
     # The GM corrects alice's turn-1 order set: she meant to borrow 80$.
     db = Database(load_config(gm).database_url)
@@ -225,8 +225,8 @@ def test_game_show_reads_as_lines_not_python(gm: Path, capsys: pytest.CaptureFix
                           " (Europe/Rome)\nno orders yet from: bob, carol\n")
     assert "  alice <alice@example.org>\n    money: 0\n" in out
     assert "{" not in out and "[" not in out and "=" not in out  # no Python dicts, lists or key=value
-    for _ in range(7):
-        maild(gm, "turn", "run", "venice1", "--now", "2026-11-30T10:00+01:00")
+    for n in range(1, 8):
+        maild(gm, "turn", "run", "venice1", "--turn", str(n), "--now", "2026-11-30T10:00+01:00")
     capsys.readouterr()
     assert maild(gm, "game", "show", "venice1") == 0
     assert "venice1 (venice)\nfinished after turn 7\n" in capsys.readouterr().out
@@ -245,11 +245,12 @@ def test_a_failing_turn_mails_the_gm_the_reason_and_the_fix(gm: Path, capsys: py
     maild(gm, "--now", "2026-11-22T09:00+01:00", "init")
     monkeypatch.setattr(RULESET, "resolve", broken)
     capsys.readouterr()
-    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:00+01:00") == 2
+    # A failure is no bad usage: exit 1 (the GM was mailed the reason).
+    assert maild(gm, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T10:00+01:00") == 1
     out, err = capsys.readouterr()
     assert "venice1 turn 1: failed RuntimeError: the auction house burned down" in out
     assert "gm@example.org was mailed the reason" in err
-    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:05+01:00") == 2  # same reason again
+    assert maild(gm, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T10:05+01:00") == 1  # again
     maild(gm, "--now", "2026-11-22T10:06+01:00", "run", "--once")  # sends the outbox (the turn fails again)
     mails = [email.message_from_bytes(p.read_bytes(), policy=default)
              for p in (gm.parent / "out" / "new").iterdir()]
@@ -257,12 +258,12 @@ def test_a_failing_turn_mails_the_gm_the_reason_and_the_fix(gm: Path, capsys: py
     assert len(notices) == 1  # once per reason, not once per try
     body = notices[0].get_content()
     assert "Reason: RuntimeError: the auction house burned down" in body
-    assert "maild turn run venice1" in body and "No GM order is pending" in body
+    assert "maild turn run venice1 --turn 1" in body and "No GM order is pending" in body
     assert "Where:  tests/test_cli.py:" in body and "in broken" in body  # the innermost frame
     monkeypatch.undo()
     assert maild(gm, "game", "list") == 0
     assert "turn 1" in capsys.readouterr().out
-    assert maild(gm, "turn", "run", "venice1", "--now", "2026-11-22T10:10+01:00") == 0
+    assert maild(gm, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T10:10+01:00") == 0
 
 
 def _parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()

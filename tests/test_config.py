@@ -13,6 +13,7 @@ def test_example_config_loads() -> None:
     config = load_config(ROOT / "config.example.toml")
     assert config.inbound.kind == "imap"
     assert config.outbound.kind == "smtp"
+    assert config.outbound.options["connect_timeout"] == 15  # a key of [mail.outbound], not refused as a typo
     game = config.game("venice1")
     assert game is not None and game.schedule is not None
     assert game.setup == ROOT / "examples/venice/setup.toml"

@@ -11,13 +11,17 @@ from typing import Any
 
 import pytest
 
-from maild.games import ruleset_named
+from maild.games import load_setup, ruleset_named
 from maild.gmcli import check_declarations
+from maild.passwords import is_hash, verify
 from maild.paths import example_orders, setup_path
 from maild.ruleset import ONE_PHASE, package_names
 from maild.testing import Table
 from maild.turn import rerun_turn
 from tests import rps_game
+
+# A game of the contract: the table it is played at, its ruleset, its example orders and its setup table.
+Game = tuple[Table, str, dict[str, str], dict[str, Any]]
 
 
 def games() -> list[Any]:
@@ -27,28 +31,46 @@ def games() -> list[Any]:
 
 
 @pytest.fixture(params=games())
-def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Table, str, dict[str, str]]]:
+def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Game]:
     ruleset, setup, orders = request.param
     if isinstance(setup, str):
         assert setup_path(setup, tmp_path).is_file(), f"{ruleset} ships no example setup (examples/{ruleset}/)"
     with Table(tmp_path) as table:
         table.create_game("g1", ruleset, setup)
-        yield table, ruleset, orders
+        yield table, ruleset, orders, load_setup(setup_path(setup, tmp_path)) if isinstance(setup, str) else setup
 
 
-def players(table: Table, ruleset: str) -> dict[str, tuple[str, str | None]]:
-    """Player name -> (address, password) of game g1."""
+def players(game: Game) -> dict[str, tuple[str, str | None]]:
+    """Player name -> (address, password) of game g1: the password as the setup gave it, which the state keeps
+    only as its hash (a game that keeps the text itself, like the tests' rps, gives that)."""
     from maild.games import get_game, state_before
 
+    table, ruleset, _orders, setup = game
     with table.app.db.session() as s:
         state = state_before(s, get_game(s, "g1"), 1)
-    return {p.name: (p.email, p.password) for p in ruleset_named(ruleset).players(state)}
+    given = set(_passwords(setup))
+    return {p.name: (p.email, p.password if p.password is None or not is_hash(p.password) else
+                     next(text for text in given if verify(p.password, text)))
+            for p in ruleset_named(ruleset).players(state)}
 
 
-def test_help_is_answered_to_players_and_strangers(game: tuple[Table, str, dict[str, str]]) -> None:
-    table, ruleset, _orders = game
-    address, password = next(iter(players(table, ruleset).values()))
-    header = f"#g1 {next(iter(players(table, ruleset)))} {password}\n" if password else ""
+def _passwords(setup: Any) -> Iterator[str]:
+    """Every text under a "password" key of a setup table."""
+    if isinstance(setup, dict):
+        for key, value in setup.items():
+            if key == "password" and isinstance(value, str):
+                yield value
+            else:
+                yield from _passwords(value)
+    elif isinstance(setup, list):
+        for value in setup:
+            yield from _passwords(value)
+
+
+def test_help_is_answered_to_players_and_strangers(game: Game) -> None:
+    table, _ruleset, _orders, _setup = game
+    address, password = next(iter(players(game).values()))
+    header = f"#g1 {next(iter(players(game)))} {password}\n" if password else ""
     table.send(address, f"{header}HELP")
     table.send("newcomer@example.net", "HELP")
     table.intake()
@@ -59,19 +81,19 @@ def test_help_is_answered_to_players_and_strangers(game: tuple[Table, str, dict[
         assert len(answer.splitlines()) > 8, answer
 
 
-def test_an_empty_mail_is_answered(game: tuple[Table, str, dict[str, str]]) -> None:
-    table, ruleset, _orders = game
-    name, (address, password) = next(iter(players(table, ruleset).items()))
+def test_an_empty_mail_is_answered(game: Game) -> None:
+    table, _ruleset, _orders, _setup = game
+    name, (address, password) = next(iter(players(game).items()))
     table.send(address, f"#g1 {name} {password}\n" if password else "", subject="")
     table.intake()
     assert "held no orders" in table.ack(address)
 
 
-def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: tuple[Table, str, dict[str, str]]) -> None:
-    table, ruleset, orders = game
+def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: Game) -> None:
+    table, ruleset, orders, _setup = game
     assert check_declarations(ruleset_named(ruleset)) == []
     assert orders, f"{ruleset}: no example orders (examples/{ruleset}/orders/PLAYER.txt)"
-    known = players(table, ruleset)
+    known = players(game)
     for name, text in orders.items():
         address, password = known[name]
         table.send(address, f"#g1 {name} {password}\n{text}" if password else text)

@@ -60,7 +60,10 @@ def test_the_same_amendment_twice_is_recorded_once_and_the_month_runs(
     assert "recorded for turn 1 (GM order 1)" in out
     assert "the same amendment from" in out and "already recorded (GM order 1, turn 1); nothing recorded" in out
     assert gm(ren, "list", "ren1") == 0
-    assert len(capsys.readouterr().out.strip().splitlines()) == 1
+    listed = capsys.readouterr().out.strip().splitlines()
+    assert len([line for line in listed if not line.startswith(" ")]) == 1  # one order, with its words under it
+    assert listed[1] == f"    given as: maild gm amend ren1 {ren.parent / 'venice.toml'}"
+    assert listed[2:5] == ["    amendment as recorded:", "      locations:", "        -"]  # the file as it was read
     assert turn_one(ren).startswith("done")
 
 
@@ -122,8 +125,10 @@ def test_list_and_withdraw(ren: Path, capsys: pytest.CaptureFixture[str]) -> Non
     rows = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(r"1  turn 1  gm_payment  payment of 7\.00 from MED  recorded 2026-11-25 09:00  "
                         r"withdrawn 2026-11-25 09:00", rows[0]), rows[0]
-    assert re.fullmatch(r"2  turn 1  gm_bulletin  bulletin  recorded 2026-11-25 09:00  pending", rows[1]), rows[1]
-    assert len(rows) == 2
+    assert rows[1] == "    given as: maild gm pay ren1 MED 7"
+    assert re.fullmatch(r"2  turn 1  gm_bulletin  bulletin  recorded 2026-11-25 09:00  pending", rows[2]), rows[2]
+    assert rows[3] == "    given as: maild gm bulletin ren1 Rome mourns."
+    assert len(rows) == 4
     assert gm(ren, "withdraw", "1") == 2
     assert "withdrawn already" in capsys.readouterr().err
     assert gm(ren, "withdraw", "99") == 2
@@ -134,7 +139,7 @@ def test_list_and_withdraw(ren: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert gm(ren, "list", "ren1") == 0
     assert capsys.readouterr().out == "ren1: no GM orders for turn 2\n"
     assert gm(ren, "list", "ren1", "--all") == 0
-    assert capsys.readouterr().out.strip().splitlines()[1].endswith("carried out")
+    assert capsys.readouterr().out.strip().splitlines()[2].endswith("carried out")
 
 
 def test_a_withdrawn_payment_does_not_reach_the_month(tmp_path: Path, db_url: str) -> None:

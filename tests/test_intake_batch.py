@@ -39,8 +39,9 @@ def test_a_batch_of_mails_costs_about_one_statement_a_mail(tmp_path: Path, db_ur
     assert process_new(app) == {"orders": INTAKE_BATCH}
     # Reading the mails, counting their attempts, writing their statuses, booking their order sets, the reply
     # limits' counts (one an address) and records, queueing the acks: a few statements for the whole batch,
-    # however many mails it holds.
-    assert len(statements) < 25, statements
+    # however many mails it holds. On PostgreSQL two more hold the batch's claims and release them
+    # (maild/intake/claims.py).
+    assert len(statements) < 27, statements
     with app.db.session() as s:
         assert s.scalar(select(func.count()).select_from(OutboundMail).where(OutboundMail.kind == "ack")) \
             == INTAKE_BATCH

@@ -79,8 +79,8 @@ def test_cli_commands_beside_a_running_daemon_all_succeed(tmp_path: Path, db_url
             results.append(maild_cmd(config, "--now", NOW, "mail", "ingest", *emls))
             results.append(maild_cmd(config, "game", "list"))
             results.append(maild_cmd(config, "gm", "bulletin", "ren1", f"bulletin {i}"))
-        results.append(maild_cmd(config, "turn", "run", "venice1", "--now", NOW))
-        results.append(maild_cmd(config, "turn", "run", "venice1", "--now", NOW))
+        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "1", "--now", NOW))
+        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "2", "--now", NOW))
     finally:
         stop.set()
         feeder.join()

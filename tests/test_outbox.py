@@ -14,30 +14,11 @@ from maild.mail import maildir
 from maild.mail.base import OutgoingMail, SendResult
 from maild.mail.maildir import MaildirSender
 from maild.models import OutboundMail
-from maild.outbox import next_pause, queue_mail, send_due
+from maild.outbox import expired, next_pause, queue_mail, send_due, waited_before
 from tests.conftest import make_app
+from tests.outbox_helpers import ScriptedSender, run_db
 
 T0 = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-
-
-class ScriptedSender:
-    """Answers each send with the next scripted result (a unit-test double; the real peers are in
-    test_smtp.py and the end-to-end tests)."""
-
-    def __init__(self, results: list[SendResult]) -> None:
-        self.results = results
-        self.sent: list[OutgoingMail] = []
-
-    async def send(self, mail: OutgoingMail) -> SendResult:
-        self.sent.append(mail)
-        return self.results.pop(0)
-
-    async def close(self) -> None:
-        pass
-
-
-async def run_db(fn, *args):
-    return fn(*args)
 
 
 def test_pauses_double_up_to_an_hour() -> None:
@@ -85,15 +66,52 @@ def test_permanent_failure_is_kept_and_reported_to_the_gm(tmp_path: Path, db_url
         assert b"gone@example.org" in rows["gm"].raw
 
 
-def test_temporary_failures_give_up_after_two_days(tmp_path: Path, db_url: str) -> None:
+def test_expiry_counts_the_pauses_worked_out_by_hand() -> None:
+    # Pauses after tries 1 to 7: 30, 60, 120, 240, 480, 960 and 1,920 s, together 3,810 s; after every later
+    # try the longest, 3,600 s. Before try n (n >= 8) a mail has waited 3,810 + (n - 8) * 3,600 s, and two
+    # days are 172,800 s:
+    #   try 54: 3,810 + 46 * 3,600 = 169,410 s (47 h 3 min 30 s), under two days: retried once more;
+    #   try 55: 3,810 + 47 * 3,600 = 173,010 s (48 h 3 min 30 s): a temporary failure there is the end.
+    assert waited_before(1) == timedelta(0)
+    assert waited_before(8) == timedelta(seconds=3_810)
+    assert waited_before(54) == timedelta(seconds=169_410)
+    assert waited_before(55) == timedelta(seconds=173_010)
+    assert not expired(54) and expired(55)
+
+
+def test_a_clock_step_of_three_days_fails_no_mail(tmp_path: Path, db_url: str) -> None:
     app = make_app(tmp_path, db_url, T0)
     with app.db.session() as s:
         queue_mail(s, app, key="k1", kind="ack", to=["a@example.org"], subject="s", body="b")
-    app.clock = Clock(T0 + timedelta(days=2, seconds=1), frozen=True)
-    sender = ScriptedSender([SendResult("temporary", "timeout"), SendResult("sent")])
+    sender = ScriptedSender([SendResult("temporary", "451 later")] * 3)
+    asyncio.run(send_due(app, sender, run_db))
+    app.clock = Clock(T0 + timedelta(seconds=30), frozen=True)
+    asyncio.run(send_due(app, sender, run_db))  # tried twice
+    app.clock = Clock(T0 + timedelta(days=3), frozen=True)  # the clock stepped three days ahead
     asyncio.run(send_due(app, sender, run_db))
     with app.db.session() as s:
-        assert {r.kind: r.status for r in s.query(OutboundMail)} == {"ack": "failed", "gm": "sent"}
+        [row] = s.query(OutboundMail).all()  # no GM notice: nothing failed
+        assert (row.status, row.attempts) == ("queued", 3)
+        assert row.next_attempt_at == T0 + timedelta(days=3, seconds=120)
+
+
+def test_the_55th_try_is_the_last(tmp_path: Path, db_url: str) -> None:
+    app = make_app(tmp_path, db_url, T0)
+    with app.db.session() as s:
+        queue_mail(s, app, key="k1", kind="ack", to=["a@example.org"], subject="s", body="b")
+        s.query(OutboundMail).update({"attempts": 53})  # as if tried for 46 h already
+    sender = ScriptedSender([SendResult("temporary", "451 later"), SendResult("temporary", "451 later"),
+                             SendResult("sent")])
+    asyncio.run(send_due(app, sender, run_db))  # try 54
+    with app.db.session() as s:
+        row = s.query(OutboundMail).one()
+        assert (row.status, row.attempts, row.next_attempt_at) == ("queued", 54, T0 + timedelta(hours=1))
+    app.clock = Clock(T0 + timedelta(hours=1), frozen=True)
+    asyncio.run(send_due(app, sender, run_db))  # try 55, and the GM's notice of it
+    with app.db.session() as s:
+        rows = {r.kind: r for r in s.query(OutboundMail)}
+        assert (rows["ack"].status, rows["ack"].attempts) == ("failed", 55)
+        assert rows["gm"].status == "sent"
 
 
 def test_maildir_sender_is_idempotent(tmp_path: Path) -> None:

@@ -134,8 +134,10 @@ def test_2000_forged_mails_bring_the_player_one_notice_a_day_with_the_count(tmp_
     app = limited_app(tmp_path, db_url, venice_setup)
     forged = [mail(f"mallory{i}@example.com", f"#venice1 bob guess{i}\nbid 1$ for 1 of opera") for i in range(300)]
     deliver(app, *forged)
-    notices = answers(app, "bob@example.org", "warning")
+    notices = refusal_notices(app)
     assert len(notices) == 1
+    # Beside it, the one notice that someone is guessing (the limits on guessing held mails 11 to 300).
+    [_guessing] = [a for a in answers(app, "bob@example.org", "warning") if "guessing" in str(a.subject)]
     with app.db.session() as s:
         statuses = list(s.scalars(select(InboundMail.status)))
         batched = s.scalar(select(func.count()).select_from(Reply).where(Reply.status == "batched"))
@@ -145,17 +147,21 @@ def test_2000_forged_mails_bring_the_player_one_notice_a_day_with_the_count(tmp_
 
     # Later that day: still nothing more, whatever comes.
     deliver(at(app, MORNING + timedelta(hours=5)), mail("eve@example.com", "#venice1 bob x\nborrow 5$"))
-    assert len(answers(app, "bob@example.org", "warning")) == 1
+    assert len(refusal_notices(app)) == 1
     # The next day, one notice counts what came since the first: 299 + 1 mails.
     deliver(at(app, MORNING + timedelta(days=1, minutes=1)))
-    notices = answers(app, "bob@example.org", "warning")
+    notices = refusal_notices(app)
     assert len(notices) == 2
     text = text_of(notices[1])
     assert "received 300 mails that claimed to carry your orders" in " ".join(text.split())
     assert "from:     eve@example.com" in text
     # Nothing more is owed: a third pass sends nothing.
     deliver(at(app, MORNING + timedelta(days=2, hours=1)))
-    assert len(answers(app, "bob@example.org", "warning")) == 2
+    assert len(refusal_notices(app)) == 2
+
+
+def refusal_notices(app: App, to: str = "bob@example.org") -> list[OutboundMail]:
+    return [a for a in answers(app, to, "warning") if "orders in your name were refused" in str(a.subject)]
 
 
 def test_a_flooder_gets_capped_acks_and_all_his_orders_booked(tmp_path: Path, db_url: str,
@@ -324,14 +330,15 @@ def test_help_needs_no_password_and_a_strangers_help_is_answered(tmp_path: Path,
     text = text_of(answer)
     assert answer.kind == "ack" and "venice1 answers your HELP" in text and "bid" in text.lower()
     assert "password" not in text  # no refusal, and no "orders in your name were refused" notice
-    # Someone else names bob with a wrong password and asks for HELP: the sheet goes to him, as to a stranger,
-    # saying why the mail was not taken as bob's; bob hears nothing, since nothing was ordered in his name.
+    # Someone else names bob with a wrong password and asks for HELP: the sheet goes to him as to any stranger,
+    # never saying that the password was wrong (tests/test_guessing.py); bob hears nothing, since nothing was
+    # ordered in his name.
     deliver(app, mail("mallory@example.com", "#venice1 bob guess\nHELP", subject="help"))
     [to_mallory] = answers(app, "mallory@example.com")
     text = text_of(to_mallory)
     assert to_mallory.kind == "stranger"
-    assert "venice1 did not read your mail as bob's orders: it carried a wrong password." in text
-    assert "You asked for HELP, which needs no password; here it is." in text and "bid" in text.lower()
+    assert "mallory@example.com is not a player of venice1" in text and "password" not in text.split("HELP")[0]
+    assert "You asked for HELP; here it is." in text and "bid" in text.lower()
     assert len(answers(app, "bob@example.org")) == 1
     # A stranger's HELP, routed by the game's header line alone, gets the sheet too.
     deliver(app, mail("dave@example.com", "#venice1\nHELP", subject="rules?"))
@@ -339,7 +346,7 @@ def test_help_needs_no_password_and_a_strangers_help_is_answered(tmp_path: Path,
     assert "dave@example.com is not a player of venice1" in text_of(to_dave) and "bid" in text_of(to_dave).lower()
     with app.db.session() as s:
         statuses = list(s.scalars(select(InboundMail.status).order_by(InboundMail.id)))
-    assert statuses == ["command", "bad_password", "unknown_sender"]
+    assert statuses == ["command", "unknown_sender", "unknown_sender"]
 
 
 def test_orders_with_help_but_without_the_password_are_refused_and_help_answered(tmp_path: Path, db_url: str,

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from maild.passwords import is_hash, verify
 from maild.ruleset import SetupError
 from maild.setupfile import Problems, array_of_tables, email, entries, password, unknown_keys, whole
 from maild_rules.renaissance.setup import new_game as renaissance_game
@@ -75,7 +76,9 @@ def test_email_and_password() -> None:
     assert email(problems, "players #1 (bob)", "bob@example.org", "bob") == "bob@example.org"
     assert email(problems, "players #2 (eve)", "eve at example.org", "eve") is None
     assert password(problems, "players #1 (bob)", None) is None
-    assert password(problems, "players #1 (bob)", "sesame") == "sesame"
+    hashed = password(problems, "players #1 (bob)", "sesame")
+    assert hashed is not None and is_hash(hashed) and verify(hashed, "sesame")  # the state never holds the text
+    assert password(problems, "players #1 (bob)", hashed) == hashed  # a hash made before is kept
     assert password(problems, "players #2 (eve)", "open sesame") is None
     assert password(problems, "players #3 (ann)", "") is None
     assert problems.found == ["players #2 (eve): email must be an address like eve@example.org, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,10 @@ import aiosmtplib
 import pytest
 
 from maild.mail.base import OutgoingMail
+from maild.mail.breaker import Breaker
 from maild.mail.smtp import SmtpSender
-from tests.servers import SmtpPeer, SmtpPeerFactory, TlsCert, free_port
+from tests.outbox_helpers import Monotonic
+from tests.servers import SmtpPeer, SmtpPeerFactory, TlsCert, free_port, silent_server
 
 pytest_plugins = ["tests.servers"]
 
@@ -167,16 +170,90 @@ async def test_peer_down_is_temporary(make_sender: MakeSender) -> None:
 
 
 async def test_silent_server_times_out(make_sender: MakeSender) -> None:
-    async def never_greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.read()  # holds the connection open until the client gives up
-        writer.close()
-
-    server = await asyncio.start_server(never_greet, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    async with server:
-        result = await make_sender(port=port, timeout=0.3).send(outgoing())
+    async with silent_server() as silent:
+        result = await make_sender(port=silent.port, connect_timeout=0.3).send(outgoing())
     assert result.status == "temporary"
     assert "Timed out" in result.detail
+
+
+async def test_a_silent_server_is_rested_after_one_connect_timeout(make_sender: MakeSender) -> None:
+    clock = Monotonic()
+    async with silent_server() as silent:
+        sender = make_sender(port=silent.port, timeout=30.0, connect_timeout=0.5,
+                             breaker=Breaker(f"127.0.0.1:{silent.port}", monotonic=clock))
+        started = time.monotonic()
+        first = await sender.send(outgoing())
+        assert time.monotonic() - started < 1.0  # the connect timeout, not the 30 s command timeout
+        assert (first.status, first.held, first.detail) == ("temporary", False,
+                                                             "Timed out waiting for server ready message")
+        assert sender.available_in() == 30
+        # Resting: the next mails are held at once, the server is not touched.
+        started = time.monotonic()
+        held = [await sender.send(outgoing()) for _ in range(10)]
+        assert time.monotonic() - started < 0.2
+        assert {(r.status, r.held) for r in held} == {("temporary", True)}
+        assert silent.accepted == 1
+        clock.now += 30  # the cool-down is over: one mail tries again, and the next rest is twice as long
+        assert not (await sender.send(outgoing())).held
+        assert (silent.accepted, sender.available_in()) == (2, 60)
+
+
+def test_the_breaker_rests_longer_each_time_up_to_ten_minutes() -> None:
+    clock = Monotonic()
+    breaker = Breaker("mx:25", monotonic=clock)
+    rests = []
+    for _ in range(7):
+        rests.append(breaker.failed("refused"))
+        clock.now += 1
+    assert rests == [30, 60, 120, 240, 480, 600, 600]
+    assert breaker.down_since == 1000.0  # the outage began at its first failure
+    assert breaker.answered() == 7.0
+    assert (breaker.available_in(), breaker.down_since, breaker.failed("refused")) == (0, None, 30)
+
+
+async def test_421_rests_the_server_451_does_not(smtp_peer: SmtpPeer, make_sender: MakeSender) -> None:
+    sender = make_sender(smtp_peer, breaker=Breaker("peer", monotonic=Monotonic()))
+    smtp_peer.data_replies.append("451 4.3.0 Try again later")
+    assert (await sender.send(outgoing())).status == "temporary"
+    assert sender.available_in() == 0  # this mail's trouble: the next one goes
+    assert (await sender.send(outgoing())).status == "sent"
+    smtp_peer.data_replies.append("421 4.3.2 Service shutting down")
+    result = await sender.send(outgoing())
+    assert (result.status, result.held, result.detail) == ("temporary", False, "421 4.3.2 Service shutting down")
+    assert sender.available_in() == 30
+    connections = smtp_peer.connections
+    assert (await sender.send(outgoing())).held
+    assert (len(smtp_peer.received), smtp_peer.connections) == (1, connections)  # held: not even a connection
+
+
+async def test_a_server_that_greets_and_then_hangs_stays_rested(smtp_peer: SmtpPeer,
+                                                                 make_sender: MakeSender) -> None:
+    clock = Monotonic()
+    sender = make_sender(smtp_peer, timeout=0.3, breaker=Breaker("peer", monotonic=clock))
+    smtp_peer.rcpt_delays.extend([1.0, 1.0])
+    assert "Timed out" in (await sender.send(outgoing())).detail
+    assert sender.available_in() == 30
+    clock.now += 30
+    await sender.send(outgoing())  # connecting works, the transaction hangs again: still the same outage
+    assert (sender.available_in(), sender.breaker.down_since, smtp_peer.connections) == (60, 1000.0, 2)
+    clock.now += 60
+    assert (await sender.send(outgoing())).status == "sent"
+    assert (sender.available_in(), sender.breaker.down_since) == (0, None)
+
+
+async def test_a_cancelled_send_drops_its_connection(smtp_peer: SmtpPeer, make_sender: MakeSender) -> None:
+    sender = make_sender(smtp_peer)
+    smtp_peer.rcpt_delays.append(5.0)
+    sending = asyncio.create_task(sender.send(outgoing()))
+    while smtp_peer.rcpts < 1:
+        await asyncio.sleep(0.01)
+    sending.cancel()  # in the middle of the conversation (SIGTERM)
+    with pytest.raises(asyncio.CancelledError):
+        await sending
+    assert sender.available_in() == 0  # being cancelled says nothing about the server
+    # The half-finished conversation is not picked up again: a new connection carries the next mail.
+    assert (await sender.send(outgoing())).status == "sent"
+    assert (smtp_peer.connections, len(smtp_peer.received)) == (2, 1)
 
 
 async def test_auth_required_and_given(smtp_peer_factory: SmtpPeerFactory, make_sender: MakeSender) -> None:
@@ -238,5 +315,9 @@ def test_config_rules(tmp_path: Path) -> None:
     assert SmtpSender.from_config({"host": "mx", "tls": True}, tmp_path).port == 465
     assert SmtpSender.from_config({"host": "localhost"}, tmp_path).port == 25
     assert SmtpSender.from_config({"host": "mx", "starttls": "auto"}, tmp_path).starttls is None
+    assert SmtpSender.from_config({"host": "mx"}, tmp_path).connect_timeout == 15
+    assert SmtpSender.from_config({"host": "mx", "connect_timeout": 4}, tmp_path).connect_timeout == 4
+    with pytest.raises(ValueError, match="connect_timeout"):
+        SmtpSender.from_config({"host": "mx", "connect_timeout": 0}, tmp_path)
     with pytest.raises(ValueError, match="password"):
         SmtpSender.from_config({"host": "mx", "tls": True, "user": "gm"}, tmp_path)

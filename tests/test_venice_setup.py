@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from maild.passwords import verify
 from maild.ruleset import PlayerSpec, SetupError
 from maild_rules.venice import RULESET
 from tests.paths import ROOT
@@ -24,7 +25,9 @@ def test_demo_setup_starts_a_game() -> None:
     with open(ROOT / "examples" / "venice" / "setup.toml", "rb") as f:
         state = RULESET.new_game(tomllib.load(f))
     assert [p.name for p in RULESET.players(state)] == ["alice", "bob", "carol"]
-    assert RULESET.players(state)[0] == PlayerSpec("alice", "alice@example.org", "gondola")
+    alice = RULESET.players(state)[0]
+    assert alice == PlayerSpec("alice", "alice@example.org", alice.password)
+    assert alice.password is not None and verify(alice.password, "gondola")  # the state keeps only the hash
     assert RULESET.players(state)[1].password is None
     assert len(state["auctions"]) == 7
     assert [a["kind"] for a in state["auctions"]] == ["opening"] + ["common"] * 5 + ["closing"]

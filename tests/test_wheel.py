@@ -114,7 +114,7 @@ def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) ->
     assert ingest.returncode == 0, ingest.stderr
     once = run([maild, *now, "run", "--once"], cwd=work)
     assert once.returncode == 0, once.stderr
-    turn = run([maild, *now, "turn", "run", "venice-demo"], cwd=work)
+    turn = run([maild, *now, "turn", "run", "venice-demo", "--turn", "1"], cwd=work)
     assert turn.returncode == 0, turn.stderr
     once = run([maild, *now, "run", "--once"], cwd=work)
     assert once.returncode == 0, once.stderr

@@ -95,6 +95,18 @@ def auto_reason(source: bytes | Message | Headers | Iterable[tuple[str, str]]) -
         return None
 
 
+def bounce_reason(source: bytes | Message | Headers | Iterable[tuple[str, str]]) -> str | None:
+    """Why this mail looks like a bounce (a report that mail could not be delivered), or None: the bounce
+    signs of `auto_reason`, read past an `Auto-Submitted` that `auto_reason` stops at (Exim marks its bounces
+    auto-replied, and they carry `X-Failed-Recipients`, an empty Return-Path, MAILER-DAEMON)."""
+    try:
+        headers = _headers_of(source)
+        reason = _reason({name: values for name, values in headers.items() if name != "auto-submitted"})
+    except Exception:  # noqa: BLE001 - as auto_reason: a check that breaks must not stop intake
+        return None
+    return reason if reason is not None and reason.startswith("bounce") else None
+
+
 def _reason(h: Headers) -> str | None:
     ctype = _first(h, "content-type")
     if ctype is not None:

@@ -13,6 +13,7 @@ from maild.intake.authres import sender_verified
 from maild.intake.read import ReadMail
 from maild.intake.run import IntakeRun, PlayerIndex
 from maild.models import Game, Player
+from maild.passwords import Checker
 
 log = logging.getLogger("maild.intake")
 
@@ -67,17 +68,18 @@ class Refusal:
     unverified: str | None = None  # for the warning's advice: "password_helps" or "everyone"
 
 
-def authenticate(player: Player, mail: ReadMail, auth: AuthCheck | None = None, raw: bytes = b""
-                 ) -> Refusal | None:
+def authenticate(player: Player, mail: ReadMail, auth: AuthCheck | None = None, raw: bytes = b"",
+                 passwords: Checker | None = None) -> Refusal | None:
     """None if the mail may speak for `player`; else why not. With the game's `auth` check, the
     receiving server's Authentication-Results must also show that the mail comes from its From address:
-    for players without a password, or for everyone (`require_for`)."""
+    for players without a password, or for everyone (`require_for`). `passwords`: the intake run's checker,
+    which remembers the passwords it found right."""
     given = mail.header.password if mail.header is not None else None
     if player.password:
         if given is None:
             return Refusal("bad_password",
                            "it carried no password (your game has one: put it on a '#GAME PLAYER PASSWORD' line)")
-        if given != player.password:
+        if not (passwords or Checker()).check(player.password, given):
             return Refusal("bad_password", "it carried a wrong password")
         if auth is None or auth.require_for != "everyone":
             return None  # the password is the stronger proof

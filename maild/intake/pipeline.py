@@ -16,19 +16,23 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from maild import bounces
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, oversized, stall
-from maild.intake.ackecho import Echo
+from maild.intake import attempts, claims, guessing, oversized, refusals, stall
+from maild.intake.ackecho import Echo, clip
+from maild.intake.autoreply import bounce_reason
+from maild.intake.dsn import read_bounce
 from maild.intake.identity import authenticate, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
+from maild.intake.rereading import forced_turn
 from maild.intake.run import IntakeRun, MailRow, iter_new
-from maild.intake.signup import sign_up, sign_up_lines
+from maild.intake.signup import Joined, sign_up, sign_up_lines
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
@@ -36,7 +40,7 @@ from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
 from maild.render import render
-from maild.replylimits import REFUSAL, STRANGER, Answer, flush_refusals, give, give_refusal, held_back_lines
+from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
 
 log = logging.getLogger("maild.intake")
@@ -45,8 +49,6 @@ log = logging.getLogger("maild.intake")
 # transaction, so one bad mail never holds up the others.
 INTAKE_BATCH = 50
 
-# How a mail's note says that its answer was held back by the reply limits (see maild/replylimits.py).
-NOT_ANSWERED = "; not answered: "
 
 def public_commands(ruleset: Ruleset) -> frozenset[str]:
     """The commands that need no password: those a template answers (HELP, a game's code sheet), the same for
@@ -67,15 +69,17 @@ def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
 
 def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
     """What intake has to do now, in receipt order: batches of fresh mail, mails tried before alone, mails
-    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first."""
+    tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first, each on its
+    own: one that cannot be queued is set aside, never in the way of the mail (`refusals.send_owed`)."""
+    refusals.send_owed(app)
     query = select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id)
     if up_to is not None:
         query = query.where(InboundMail.id <= up_to)
 
     def pending(s: Session) -> list[tuple[int, int]]:
-        flush_refusals(s, app, _refusal_summary)
         return [(r.id, r.attempts) for r in s.execute(query)]
 
+    attempts.settle(app)  # attempts owed back first: the plan must see the counts as they are meant
     return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
                               app.config.max_intake_attempts))
 
@@ -83,15 +87,15 @@ def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
 def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
     """Do one step of `intake_steps`, adding the mails' statuses to `counts`. Returns the run to go on with:
     a fresh one where a transaction of its own booked orders the run's cached books lack."""
-    if step.poison:
-        statuses = [attempts.set_aside(app, step.ids[0])]
-    elif step.retry:
-        attempts.begin(app, step.ids)
-        statuses = _process_one(app, step.ids[0])
-        run = IntakeRun()
-    else:
-        attempts.begin(app, step.ids)
-        statuses, run = _process_batch_retrying(app, step.ids, run)
+    with claims.holding(app.db, step.ids) as held:  # the others are another live process's work
+        if step.poison:
+            statuses = [attempts.set_aside(app, mail_id, step.seen) for mail_id in held]
+        elif step.retry:
+            statuses = [status for mail_id in attempts.begin(app, held, step.seen)
+                        for status in _process_one(app, mail_id)]
+            run = IntakeRun()
+        else:
+            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run)
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     return run
@@ -115,6 +119,8 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
     """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
     lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
     with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    if not batch:
+        return [], run
     runs = [run]
 
     def attempt() -> list[str]:
@@ -154,7 +160,7 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
                 run.pending = None
             crashpoint("intake.before_commit")
         run.flush(s)
-        _notify_held(s, app, run)
+        notify_held(s, app, run)
     crashpoint("intake.committed")
     return statuses
 
@@ -168,7 +174,7 @@ def _process_one_tx(app: App, mail_id: int) -> list[str]:
             run.save(row)
             statuses.append(row.status)
         run.flush(s)
-        _notify_held(s, app, run)
+        notify_held(s, app, run)
         return statuses
 
 
@@ -206,6 +212,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         return
     mail = read_mail(row.raw)
     row.read_from(mail)
+    if mail.auto_reason and _bounce(s, app, row, mail.auto_reason):
+        return
     if mail.auto_reason:
         row.status = "auto"
         row.note = mail.auto_reason  # never answered: answering robots makes mail loops
@@ -223,9 +231,9 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
     if player is None:
         joined = sign_up(s, app, run, row, game, mail)
-        if isinstance(joined, Player):  # a newcomer's JOIN: his mail is his first orders
-            row.player_id = joined.id
-            handle_orders(s, app, row, game, joined, mail, run, signed_up=True)
+        if isinstance(joined, Joined):  # a newcomer's JOIN: his mail is his first orders
+            row.player_id = joined.player.id
+            handle_orders(s, app, row, game, joined.player, mail, run, signed_up=joined)
             return
         refused = joined.reason if joined is not None else None
         row.note = f"{mail.from_addr} is not a player of {game.name}"
@@ -235,24 +243,59 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
         _hold(run, row, "unknown_sender", row.note, game)
         return
     row.player_id = player.id
-    gcfg = app.config.game(game.name)
-    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw)
-    if refusal is not None:
-        # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order
-        # sheet is public, so a HELP without the password is no reason to refuse it.
-        asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
-        carries_orders = asks_help and _carries_orders(game, player, mail)
-        if asks_help and not carries_orders and mail.from_addr == player.email:
-            handle_orders(s, app, row, game, player, mail, run)  # his HELP, as if he had given the password
-            return
-        row.status, row.note = refusal.status, refusal.problem
-        if asks_help:
-            # To the sender, who may not be the player: as a stranger is answered, once a day.
-            _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
-        if not asks_help or carries_orders:
-            _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
+    # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order sheet is
+    # public, so a HELP alone needs no password. From another address than the player's it is answered as any
+    # stranger's, whatever its password: an answer that differed would tell a guesser whether he guessed right.
+    asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
+    own = mail.from_addr == player.email
+    if asks_help and not _carries_orders(game, player, mail):
+        if own:
+            handle_orders(s, app, row, game, player, mail, run)
+        else:
+            row.note = (f"{mail.from_addr} is not the address of {player.name}, whom its header line names; "
+                        "answered as a stranger's HELP, its password not looked at")
+            _answer_stranger(s, app, run, row, game, mail)
+            _hold(run, row, "unknown_sender", row.note, game)
         return
-    handle_orders(s, app, row, game, player, mail, run)
+    _read_as_player(s, app, run, row, game, player, mail, help_to_sender=asks_help and own)
+    if asks_help and not own:
+        _answer_stranger(s, app, run, row, game, mail)
+
+
+def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player: Player,
+                    mail: ReadMail, help_to_sender: bool) -> None:
+    """A mail in `player`'s name, unless the limits on guessing hold it or it cannot prove it is his.
+    `help_to_sender`: it asks for HELP from his registered address, and a refusal answers with the sheet."""
+    locked = guessing.held_by_lock(s, app, run, row, game, player, mail)
+    if locked is not None:
+        row.status, row.note = "bad_password", locked
+        _warn_player(s, app, run, row, game, player, mail, locked)
+        return
+    gcfg = app.config.game(game.name)
+    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords)
+    if refusal is None:
+        handle_orders(s, app, row, game, player, mail, run)
+        return
+    row.status, row.note = refusal.status, refusal.problem
+    guessing.count_refusal(s, app, run, row, game, player, mail, refusal)
+    if help_to_sender:  # the sender is his registered address: the sheet, saying why the orders were not read
+        _answer_stranger(s, app, run, row, game, mail, player, refusal.problem)
+    _warn_player(s, app, run, row, game, player, mail, refusal.problem, refusal.unverified)
+
+
+def _bounce(s: Session, app: App, row: MailRow, auto: str) -> bool:
+    """A bounce that reports an address failed for good: recorded, our mail marked, the GM told
+    (`maild.bounces`), status `bounce`; a delay notice is noted and marks nothing. Never answered, as no
+    automatic mail is. False for automatic mail of any other kind, and a bounce that reports no failure."""
+    if not auto.startswith("bounce") and bounce_reason(row.raw) is None:
+        return False
+    report = read_bounce(row.raw)
+    if not report.failures:
+        return False
+    row.status = "bounce" if report.permanent else "auto"
+    row.note = clip(bounces.record(s, app, row.id, row.received_at, report), 2000)
+    log.info("mail %d: %s", row.id, row.note)
+    return True
 
 
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
@@ -263,7 +306,7 @@ def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
 
 
 def _hold(run: IntakeRun, row: MailRow, status: str, why: str, game: Game | None = None) -> None:
-    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`_notify_held`),
+    """Keep a mail nobody can place. The GM hears of it in one notice per transaction (`notify_held`),
     not one per mail: a wave of spam is one mail."""
     row.status = status
     row.note = why
@@ -312,11 +355,11 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
         game_id=game.id, mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate)
     if held_back is None:
-        row.note = f"{row.note}; answered once (strangers get one answer a day)"
+        row.note = "; ".join(filter(None, [row.note, "answered once (strangers get one answer a day)"]))
     _answered(row, held_back)
 
 
-def _notify_held(s: Session, app: App, run: IntakeRun) -> None:
+def notify_held(s: Session, app: App, run: IntakeRun) -> None:
     """One notice to the GM per transaction: the mails held, and the answers the reply limits held back."""
     held_back = held_back_lines(run.gate)
     if not run.held and not held_back:
@@ -348,31 +391,7 @@ def _warn_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game,
                       sender=echo.line(mail.from_addr), subject=echo.line(mail.subject), problem=problem,
                       received=row.received_at, unverified=unverified, count=count, since=since)
 
-    _answered(row, give_refusal(s, app, _refusal(game, player, row.id), run.gate, body))
-
-
-def _refusal(game: Game, player: Player, mail_id: int, body: str = "") -> Answer:
-    return Answer(kind=REFUSAL, key=f"badauth:{mail_id}", outbox_kind="warning", to=player.email,
-                  subject=f"[{game.name}] orders in your name were refused", body=body, game_id=game.id,
-                  mail_id=mail_id)
-
-
-def _refusal_summary(s: Session, app: App, game_id: int, address: str, mail_ids: list[int]) -> Answer | None:
-    """The notice owed for refusals batched since the last one (see replylimits.flush_refusals)."""
-    first, last = s.get(InboundMail, mail_ids[0]), s.get(InboundMail, mail_ids[-1])
-    game = s.get(Game, game_id)
-    player = s.get(Player, last.player_id) if last is not None and last.player_id is not None else None
-    if first is None or last is None or game is None or player is None:
-        return None
-    auth = gcfg.auth if (gcfg := app.config.game(game.name)) is not None else None
-    unverified = None if last.status != "unverified" else \
-        "everyone" if auth is not None and auth.require_for == "everyone" else "password_helps"
-    echo = Echo(app.config.limits)
-    body = render(game.ruleset, "bad_auth.txt.j2", game=game.name, player=player.name,
-                  sender=echo.line(last.sender), subject=echo.line(last.subject),
-                  problem=(last.note or "it was refused").split(NOT_ANSWERED)[0], received=last.received_at,
-                  unverified=unverified, count=len(mail_ids), since=first.received_at)
-    return _refusal(game, player, last.id, body)
+    _answered(row, give_refusal(s, app, refusals.refusal(game, player, row.id), run.gate, body))
 
 
 def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
@@ -427,9 +446,9 @@ def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, num
 
 
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
-                  run: IntakeRun, signed_up: bool = False) -> None:
+                  run: IntakeRun, signed_up: Joined | None = None) -> None:
     """Book a player's orders and ack them. `signed_up`: this mail has just made him a player (his JOIN),
-    which the ack says."""
+    which the ack says, with the password the game gave him."""
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
@@ -441,6 +460,15 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         phase = target_phase(s, ruleset, game, current, player.name, row.received_at, ruleset.late_policy)
         turn, late, number = (None, phase.refused, phase.turn) if phase.refused else (current, phase.late,
                                                                                       phase.turn)
+    forced = run.book_turn  # the GM's `mail reprocess ID --turn N`: his turn, checked, replaces intake's choice
+    if forced is not None:
+        booked, forced_late = forced_turn(s, game, ruleset, row.id, row.received_at, forced, current, phase is not None,
+                                          late)
+        if phase is None:
+            turn, late, number = booked, forced_late, forced
+        run.booked_into = forced
+    # The state orders are checked against: the open turn's, or the state before the processed turn they go to.
+    state_turn = number if forced is not None and number < game.turn else game.turn
     phase_name = phase.phase if phase is not None else None
     read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
     parsed = read.parsed
@@ -455,8 +483,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         cancelled = cancel_late(s, game, player, game.turn, row.received_at,
                                 ruleset.late_cancel_days)
         run.forget(game, game.turn, player)
-    if turn is not None and parsed.orders:
-        ahead = ruleset.requested_turn(run.state(s, game, game.turn), number, parsed.orders)
+    if turn is not None and parsed.orders and forced is None:
+        ahead = ruleset.requested_turn(run.state(s, game, state_turn), number, parsed.orders)
         if ahead is not None and ahead > number:
             number, late = ahead, None  # kept for the turn they are marked for, whenever they came
     if phase is not None and turn is not None:
@@ -464,7 +492,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if turn is None:
         refused = late
     elif parsed.orders:
-        state = run.state(s, game, game.turn)
+        state = run.state(s, game, state_turn)
         checks = ruleset.check(state, number, player.name, parsed.orders)
         bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
@@ -495,7 +523,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
             f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
     in_force = ruleset.effective(on_file) if on_file else []
-    state = run.state(s, game, game.turn)
+    state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
@@ -511,8 +539,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
-                  ignored=echo("ignored", read.ignored), signed_up=signed_up,
-                  password=player.password if signed_up else None,
+                  ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
+                  password=signed_up.password if signed_up is not None else None,
                   nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,

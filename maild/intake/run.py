@@ -14,6 +14,7 @@ from maild.games import get_turn, players_of, state_before
 from maild.intake.read import ReadMail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
 from maild.orderbook import accepted_seqs, accepted_sets
+from maild.passwords import Checker
 from maild.phases import state_after_phases
 from maild.replylimits import Gate
 from maild.ruleset import OrderSet
@@ -44,6 +45,11 @@ class IntakeRun:
         self.pending: tuple[Game, int, Player, OrderSet, str | None] | None = None
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
         self.gate = Gate()  # answers held back by the reply limits, not yet reported
+        # `maild mail reprocess ID --turn N`: the turn the GM books the mail into (`intake.rereading`), and
+        # the turn it was booked into once intake reached the booking (None: it did not: not a player's mail).
+        self.book_turn: int | None = None
+        self.booked_into: int | None = None
+        self.passwords = Checker()  # the (hash, password) pairs found right in this run
         # Writes held back to the end of the transaction, to go as one executemany each (`flush`).
         self._order_sets: list[dict[str, Any]] = []
         self._saved: list[MailRow] = []

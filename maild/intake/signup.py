@@ -26,6 +26,7 @@ from maild.intake.read import ReadMail
 from maild.intake.run import IntakeRun, MailRow
 from maild.models import Game, Player
 from maild.outbox import notify_gm
+from maild.passwords import stored
 from maild.phases import is_phased, keep_phase_orders, target_phase
 from maild.ruleset import GM_ORDERS, ParsedOrders, Ruleset, SignUp
 
@@ -35,6 +36,15 @@ log = logging.getLogger("maild.intake")
 LONGEST_NAME = 100
 # The window limits.signups_per_day counts sign-ups in.
 SIGNUP_WINDOW = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A sign-up taken: the new player, and the password the game gave him, which his ack tells him once (his
+    row holds only its hash)."""
+
+    player: Player
+    password: str | None
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,7 @@ def signups_since(s: Session, game: Game, mail: MailRow) -> int:
 
 
 def sign_up(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail: ReadMail
-            ) -> Player | SignUpRefused | None:
+            ) -> Joined | SignUpRefused | None:
     """The player a stranger's mail signs up (his row added and flushed, the GM told), why it signs nobody
     up, or None when it is no sign-up at all (the game takes none, or no line starts with its word)."""
     ruleset = ruleset_named(game.ruleset)
@@ -99,7 +109,7 @@ def sign_up(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail
         problem = _join_not_taken(s, ruleset, game, run, row, read.parsed, lines)
     if problem is not None:
         return SignUpRefused(problem, f"sign-up refused: {problem}")
-    player = Player(game_id=game.id, name=name, email=address, password=answer.password,
+    player = Player(game_id=game.id, name=name, email=address, password=stored(answer.password),
                     joined_at=row.received_at)
     s.add(player)
     s.flush()
@@ -110,7 +120,7 @@ def sign_up(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail
               f"{name} <{address}> signed up for {game.name} by mail {row.id} (turn {game.turn}).\n"
               f"His mail is taken as his orders for the open turn; `maild mail list` shows it.\n"
               f"{game.name} takes at most {cap} sign-ups in 24 hours (limits.signups_per_day).\n", game.id)
-    return player
+    return Joined(player, answer.password)
 
 
 def _bad_name(name: str, taken: dict[str, Player]) -> str | None:

@@ -1,11 +1,12 @@
 """Storing a fetched mail's raw bytes: the first thing that happens to it, before the server forgets it.
 
 A duplicate is the same mail fetched again (the same source id: mailbox, UIDVALIDITY and UID, as after a
-crash between commit and marking it done), which is not stored twice; or the same mail arriving a second
-way (the same Message-ID and the same bytes, hence the same sender), which is stored as a row of status
-`duplicate`, its note naming the first, so `maild mail list` shows it but intake never answers it twice.
-Different mails that share a Message-ID (bulk senders reuse them; 54 of 303 mails in one real corpus) are
-different mails.
+crash between commit and marking it done), which is not stored twice; or the same bytes arriving again under
+another source id (a second way in, or the same mailbox after its UIDVALIDITY changed, with or without a
+Message-ID), which is stored as a row of status `duplicate`, its note naming the first, so `maild mail list`
+shows it but intake never answers it twice. A mail's bytes carry its Received lines and its Date, so two
+sendings are never the same bytes. Different mails that share a Message-ID (bulk senders reuse them; 54 of
+303 mails in one real corpus) are different mails.
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ _INBOUND = InboundMail.__table__
 _BY_UID = select(_INBOUND.c.id).where(_INBOUND.c.source == bindparam("source"),
                                       _INBOUND.c.uidvalidity == bindparam("uidvalidity"),
                                       _INBOUND.c.uid == bindparam("uid"))
-_SAME_BYTES = select(_INBOUND.c.id).where(_INBOUND.c.message_id == bindparam("mid"),
-                                          _INBOUND.c.digest == bindparam("digest"),
+# By the digest alone (indexed): the same bytes are the same mail, Message-ID or not.
+_SAME_BYTES = select(_INBOUND.c.id).where(_INBOUND.c.digest == bindparam("digest"),
                                           _INBOUND.c.status != "duplicate").order_by(_INBOUND.c.id).limit(1)
 
 
@@ -83,12 +84,13 @@ def _store(s: Session, mail: FetchedMail, now: datetime, limit: int) -> int | No
     digest = None if truncated else hashlib.sha256(raw).hexdigest()
     row = dict(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id, raw=raw,
                size=size, digest=digest, received_at=received, status="new", attempts=0)
-    if message_id and digest:
-        first = s.execute(_SAME_BYTES, {"mid": message_id, "digest": digest}).scalar()
+    if digest:
+        first = s.execute(_SAME_BYTES, {"digest": digest}).scalar()
         if first is not None:
             # The bytes are those of mail `first`: not kept twice.
             head = decode_mail(header_block(raw), max_size=1)  # headers only, for `maild mail list`
-            row.update(raw=b"", status="duplicate", note=f"same Message-ID and bytes as mail {first}",
+            same = "same Message-ID and bytes" if message_id else "same bytes (no Message-ID)"
+            row.update(raw=b"", status="duplicate", note=f"{same} as mail {first}",
                        sender=head.from_addr, subject=head.subject[:500] or None)
     result = s.execute(insert(_INBOUND), [row])
     return int(result.inserted_primary_key[0])

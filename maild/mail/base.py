@@ -78,11 +78,17 @@ class SendResult:
     status: Literal["sent", "temporary", "permanent"]
     detail: str = ""  # server reply or error, for the GM
     refused: dict[str, str] = field(default_factory=dict)  # recipient -> reason, for partly refused lists
+    # Not tried at all: the sender is resting its server after a connection failure (see maild/mail/breaker.py).
+    # Nothing reached the server, so the outbox leaves the mail as it was and counts no attempt.
+    held: bool = False
 
 
 class Sender(Protocol):
+    """Optional parts the outbox looks for: `send_batch(mails)` (deliver many at once, the Maildir) and a
+    `breaker` attribute (a `maild.mail.breaker.Breaker`: while it rests the server, the outbox stops)."""
+
     async def send(self, mail: OutgoingMail) -> SendResult:
-        """Deliver one mail; never raises for delivery problems."""
+        """Deliver one mail; never raises for delivery problems. Safe to cancel (the connection is dropped)."""
         ...
 
     async def close(self) -> None: ...

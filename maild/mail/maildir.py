@@ -14,12 +14,15 @@ from functools import cache
 from pathlib import Path
 
 from maild.crashpoints import crashpoint
+from maild.filemodes import private_dir, private_opener
 from maild.mail.base import MAX_HEADER_BYTES, FetchedMail, OutgoingMail, SendResult, header_block
 
 
 def ensure_maildir(path: Path) -> None:
+    """The Maildir and its tmp/, new/ and cur/, made 0700 where they are not there yet (maild/filemodes.py)."""
+    private_dir(path)
     for sub in ("tmp", "new", "cur"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
+        private_dir(path / sub)
 
 
 class MaildirInbox:
@@ -92,7 +95,7 @@ def deliver(path: Path, raw: bytes, name: str | None = None) -> Path:
         name = (f"{int(now.timestamp())}.M{now.microsecond:06d}P{os.getpid()}R{os.urandom(4).hex()}."
                 f"{socket.gethostname()}")
     tmp = path / "tmp" / name
-    with open(tmp, "wb") as f:
+    with open(tmp, "wb", opener=private_opener) as f:
         f.write(raw)
         f.flush()
         os.fsync(f.fileno())
@@ -133,7 +136,7 @@ class MaildirSender:
                 results[i] = SendResult("sent", "already in the outbox Maildir")
                 continue
             try:
-                with open(join(self._tmp, name), "wb") as f:
+                with open(join(self._tmp, name), "wb", opener=private_opener) as f:
                     f.write(mail.raw)
             except OSError as exc:
                 results[i] = SendResult("temporary", f"cannot write to {self.path}: {exc}")

@@ -9,6 +9,15 @@ NOOP a mail), and every outcome mapped onto `SendResult`:
 - 5xx, a malformed address: "permanent",
 - authentication problems: "permanent" with detail "authentication failed: ..." (the GM must act).
 
+A server that cannot be reached (refused, no greeting within `connect_timeout`, a timeout, 421) is rested by
+a circuit breaker (`maild/mail/breaker.py`): until its cool-down is over, `send` returns at once with a
+result marked `held`, touching nothing, and the outbox leaves the mail queued without counting an attempt.
+
+`send` may be cancelled at any await: the connection is then dropped (what the server holds of an unfinished
+conversation is unknown), so the next mail starts afresh. A mail whose DATA the server had accepted when the
+cancellation came has been delivered although `send` never said so; the outbox, not told, sends it again later
+with the same Message-ID. That window (between the server's 250 after DATA and our return) cannot be closed.
+
 The raw bytes go out unchanged through `sendmail` (`send_message` would re-serialise the message);
 aiosmtplib only adds the dot-stuffing and CRLF line ends that SMTP itself requires.
 """
@@ -27,11 +36,15 @@ from typing import Any
 import aiosmtplib
 
 from maild.mail.base import OutgoingMail, SendResult, is_loopback, resolve_password
+from maild.mail.breaker import Breaker
 
 log = logging.getLogger(__name__)
 
 # Seconds a connection may have been idle and still be reused without a NOOP first.
 CHECK_IDLE_AFTER = 5.0
+# Seconds to connect and be greeted (and for the NOOP that checks an idle connection): a server that takes
+# longer is as good as away, and every mail behind it waits while we find that out.
+CONNECT_TIMEOUT = 15.0
 
 # local@domain with nothing SMTP would misread: no spaces, control characters, brackets or separators.
 _ADDR_SPEC = re.compile(r"[^\s<>()\[\]\\,;:\"@\x00-\x1f\x7f]+@[^\s<>()\\,;:\"@\x00-\x1f\x7f]+")
@@ -42,6 +55,8 @@ class SmtpSender:
 
     tls: implicit TLS from the first byte (usually port 465). starttls: True requires the STARTTLS
     upgrade (port 587), None uses it when the server offers it, False never (a relay on loopback).
+    connect_timeout bounds the TCP connection and the greeting, timeout every later command.
+    `breaker` (public) rests the server after a connection failure; `available_in()` says for how long.
     """
 
     def __init__(
@@ -54,6 +69,8 @@ class SmtpSender:
         tls: bool = False,
         starttls: bool | None = False,
         timeout: float = 30.0,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        breaker: Breaker | None = None,
         ssl_context: ssl.SSLContext | None = None,
         allow_plain: bool = False,
         local_hostname: str | None = None,
@@ -73,6 +90,10 @@ class SmtpSender:
         self.user, self._password = user, password
         self.tls, self.starttls = tls, starttls
         self.timeout = timeout
+        if connect_timeout <= 0:
+            raise ValueError("connect_timeout must be a positive number of seconds")
+        self.connect_timeout = connect_timeout
+        self.breaker = breaker if breaker is not None else Breaker(f"{host}:{port}")
         self.ssl_context = ssl_context
         self.local_hostname = local_hostname
         self.check_idle_after = check_idle_after
@@ -107,6 +128,7 @@ class SmtpSender:
             tls=tls,
             starttls=starttls,
             timeout=float(cfg.get("timeout", 30.0)),
+            connect_timeout=float(cfg.get("connect_timeout", CONNECT_TIMEOUT)),
             ssl_context=context,
             allow_plain=bool(cfg.get("allow_plain", False)),
             local_hostname=cfg.get("local_hostname"),
@@ -126,42 +148,79 @@ class SmtpSender:
         result = await self._send(mail, recipients)
         return replace(result, refused={**invalid, **result.refused}) if invalid else result
 
+    def available_in(self) -> float:
+        """Seconds until the server may be tried again (0: now); while positive, `send` holds every mail."""
+        return self.breaker.available_in()
+
     async def _send(self, mail: OutgoingMail, recipients: list[str]) -> SendResult:
         async with self._lock:
+            # Asked under the lock: the send this one waited for may just have found the server away.
+            rest = self.breaker.available_in()
+            if rest > 0:
+                return SendResult("temporary", f"not tried: {self.breaker.name} rests {rest:.0f} s more after: "
+                                               f"{self.breaker.last_error}", held=True)
             try:
-                smtp = await self._connection()
-            except _AuthFailed as exc:
+                return await self._converse(mail, recipients)
+            except asyncio.CancelledError:
                 self._discard()
-                return SendResult("permanent", f"authentication failed: {exc}")
-            except _DELIVERY_ERRORS as exc:
-                self._discard()
-                return _classify(exc)
-            try:
-                options = []
-                # Declare 8-bit bodies where the server lets us; servers without 8BITMIME get them as is.
-                if any(byte > 0x7F for byte in mail.raw) and smtp.supports_extension("8bitmime"):
-                    options.append("BODY=8BITMIME")
-                refused, reply = await smtp.sendmail(mail.sender, recipients, mail.raw, mail_options=options)
-            except _DELIVERY_ERRORS as exc:
-                result = _classify(exc)
-                if result.status == "temporary" or not smtp.is_connected:
-                    self._discard()  # its state is unknown; a fresh connection next time
-                log.info("send %s: %s %s", mail.message_id, result.status, result.detail)
-                return result
-            self._last_reply = asyncio.get_running_loop().time()
-            return SendResult(
-                "sent", reply, {addr: f"{response.code} {response.message}" for addr, response in refused.items()}
-            )
+                raise
+
+    async def _converse(self, mail: OutgoingMail, recipients: list[str]) -> SendResult:
+        try:
+            smtp = await self._connection()
+        except _AuthFailed as exc:
+            self._discard()
+            return SendResult("permanent", f"authentication failed: {exc}")
+        except _DELIVERY_ERRORS as exc:
+            self._discard()
+            result = _classify(exc)
+            if result.status == "temporary":
+                self._unreachable(result.detail)
+            return result
+        try:
+            options = []
+            # Declare 8-bit bodies where the server lets us; servers without 8BITMIME get them as is.
+            if any(byte > 0x7F for byte in mail.raw) and smtp.supports_extension("8bitmime"):
+                options.append("BODY=8BITMIME")
+            refused, reply = await smtp.sendmail(mail.sender, recipients, mail.raw, mail_options=options)
+        except _DELIVERY_ERRORS as exc:
+            result = _classify(exc)
+            if result.status == "temporary" or not smtp.is_connected:
+                self._discard()  # its state is unknown; a fresh connection next time
+            if _server_away(exc):
+                self._unreachable(result.detail)
+            elif isinstance(exc, aiosmtplib.SMTPResponseException | aiosmtplib.SMTPRecipientsRefused):
+                self._answered()  # a refusal is about the mail: the server itself is there
+            log.info("send %s: %s %s", mail.message_id, result.status, result.detail)
+            return result
+        self._last_reply = asyncio.get_running_loop().time()
+        self._answered()
+        return SendResult(
+            "sent", reply, {addr: f"{response.code} {response.message}" for addr, response in refused.items()}
+        )
+
+    def _answered(self) -> None:
+        # Only a reply to a mail's transaction counts: a server that greets and then hangs is still away.
+        down = self.breaker.answered()
+        if down is not None:
+            log.warning("SMTP server %s answers again after %.0f s", self.breaker.name, down)
+
+    def _unreachable(self, error: str) -> None:
+        cool_down = self.breaker.failed(error)
+        log.warning("SMTP server %s cannot be reached (%s); mail stays queued, next try in %.0f s",
+                    self.breaker.name, error, cool_down)
 
     async def close(self) -> None:
         async with self._lock:
             smtp, self._smtp = self._smtp, None
-            if smtp is not None and smtp.is_connected:
-                try:
+            if smtp is None:
+                return
+            try:
+                if smtp.is_connected:
                     await asyncio.wait_for(smtp.quit(), min(self.timeout, 5.0))
-                except (aiosmtplib.SMTPException, OSError):
-                    pass
-            if smtp is not None:
+            except (aiosmtplib.SMTPException, OSError):
+                pass
+            finally:  # cancelled or not, the socket is not left open
                 smtp.close()
 
     async def _connection(self) -> aiosmtplib.SMTP:
@@ -172,7 +231,7 @@ class SmtpSender:
             # The server may have dropped us while idle without our noticing yet: ask before reusing,
             # so a stale connection costs a reconnect rather than a failed send.
             try:
-                await smtp.noop()
+                await smtp.noop(timeout=self.connect_timeout)
                 return smtp
             except (aiosmtplib.SMTPException, OSError):
                 log.info("SMTP connection to %s:%d went stale; reconnecting", self.host, self.port)
@@ -186,7 +245,7 @@ class SmtpSender:
             timeout=self.timeout,
             local_hostname=self.local_hostname,
         )
-        await smtp.connect()
+        await smtp.connect(timeout=self.connect_timeout)
         self._smtp = smtp
         self.connect_count += 1
         if self.user is not None and self._password is not None:
@@ -215,6 +274,15 @@ class _AuthFailed(Exception):
 # What a delivery attempt can raise (TimeoutError and ssl.SSLError are OSErrors). Anything else is
 # a bug in maild and propagates.
 _DELIVERY_ERRORS = (aiosmtplib.SMTPException, OSError, ValueError)
+
+
+def _server_away(exc: BaseException) -> bool:
+    """A failure in a mail's transaction that says the server, not the mail, is in trouble: it stopped
+    answering, or said it is closing (421). A connection dropped in mid-transaction is not: the next mail
+    reconnects, and only if that fails is the server rested."""
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        return exc.code == 421
+    return isinstance(exc, aiosmtplib.SMTPTimeoutError | TimeoutError)
 
 
 def _classify(exc: BaseException) -> SendResult:

@@ -11,6 +11,7 @@ from dataclasses import fields
 from typing import Any
 
 from maild.ruleset import SetupError
+from maild.setupfile import Problems, password
 
 from .model import GODS, City, Empire, Hex, House, Title, Unit, World, key
 
@@ -39,6 +40,14 @@ def _build(cls: type, d: dict[str, Any], where: str) -> Any:
         return cls(**d)
     except TypeError as exc:
         raise SetupError(f"{where}: {exc}") from None
+
+
+def _password(value: Any, where: str) -> str | None:
+    """A house's password as the state keeps it: its hash, made by the helper every game's setup uses."""
+    problems = Problems()
+    hashed = password(problems, where, value)
+    problems.raise_any()
+    return hashed
 
 
 def new_world(setup: dict[str, Any]) -> World:
@@ -94,6 +103,8 @@ def new_world(setup: dict[str, Any]) -> World:
         h = dict(_table(h, f"houses[{i}]"))
         characters = h.pop("characters", [])
         h.setdefault("gold", world.settings["starting_gold"])
+        if "password" in h:
+            h["password"] = _password(h["password"], f"houses[{i}]")
         house = _build(House, h, f"houses[{i}]")
         if house.name in world.houses:
             raise SetupError(f"houses[{i}]: house {house.name} twice")
