@@ -29,6 +29,8 @@ ALLOWED = {
     "maild/clock.py": "the Clock itself, on real time when no --now is given",
     "maild/daemon.py": "APScheduler fires on real time: the offset between it and the Clock",
     "maild/mail/maildir.py": "a delivered mail's file name, unique and in delivery order",
+    "maild/lease.py": "the daemon's lease lapses on the database server's clock, the one clock every daemon on the "
+                      "database shares: it decides which process works, never a game's time",
 }
 
 
