@@ -80,10 +80,15 @@ def _sqlite_setup(engine: Engine, writers: WriterQueue) -> None:
             raise OperationalError("BEGIN IMMEDIATE", None, exc) from exc
 
 
-# PostgreSQL SQLSTATEs worth a second try: classes 40 (serialization failure, deadlock) and 08 (connection),
-# a lock wait that timed out, the server shutting down or out of connections.
-_PG_TRANSIENT_CLASSES = ("40", "08")
-_PG_TRANSIENT_STATES = frozenset({"55P03", "57P01", "57P02", "57P03", "53300"})
+# PostgreSQL SQLSTATEs worth a second try: classes 40 (serialization failure, deadlock), 08 (connection) and 53
+# (insufficient resources: disk full, out of memory, too many connections), a lock wait that timed out, the
+# server shutting down. 53400 (a configured limit exceeded) stays until the GM changes the setting.
+_PG_TRANSIENT_CLASSES = ("40", "08", "53")
+_PG_TRANSIENT_STATES = frozenset({"55P03", "57P01", "57P02", "57P03"})
+_PG_LASTING_STATES = frozenset({"53400"})
+# SQLite's primary result codes for a full disk (also a database at its max_page_count) and an I/O error: space
+# or the device comes back, and the mail being written is not at fault.
+_SQLITE_IOERR, _SQLITE_FULL = 10, 13
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -94,11 +99,23 @@ def is_transient(exc: BaseException) -> bool:
             return True
         orig = exc.orig
     if isinstance(orig, sqlite3.Error):
-        return sqlite_busy(orig)
+        return sqlite_busy(orig) or _sqlite_out_of_room(orig)
+    if not hasattr(orig, "sqlstate"):
+        return False
     sqlstate = getattr(orig, "sqlstate", None)
     if isinstance(sqlstate, str):
-        return sqlstate[:2] in _PG_TRANSIENT_CLASSES or sqlstate in _PG_TRANSIENT_STATES
-    return False
+        return (sqlstate[:2] in _PG_TRANSIENT_CLASSES and sqlstate not in _PG_LASTING_STATES) \
+            or sqlstate in _PG_TRANSIENT_STATES
+    # psycopg's own failures carry no SQLSTATE: a connection refused, lost or closed is OperationalError.
+    return type(orig).__name__ == "OperationalError"
+
+
+def _sqlite_out_of_room(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_FULL, _SQLITE_IOERR)
+    text = str(exc)
+    return "database or disk is full" in text or "disk I/O error" in text
 
 
 def retry_transient(fn: Callable[[], T], what: str = "a transaction", attempts: int = RETRY_ATTEMPTS) -> T:

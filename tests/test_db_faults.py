@@ -1,0 +1,68 @@
+"""The database failing for a passing reason, for real: a SQLite file that cannot grow (SQLITE_FULL, a full disk),
+PostgreSQL connections the server terminates between two statements, a database that is not there. Mail is never
+marked `error` for it nor lost, the store of fetched mail and the GM's commands are done again, and a command
+whose database stays away says so in one line (exit status 75)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from maild import db
+from maild.intake.store import store_batch
+from maild.mail.base import FetchedMail
+from maild.models import InboundMail, OutboundMail
+from tests.dbfaults import FullDisk
+from tests.mailflow import BEFORE, fetched, game_app, run_pass, sent
+
+MAILS = 6
+
+
+def long_orders(n: int) -> FetchedMail:
+    """A mail of many bids: its order set and its ack need pages of their own, so no room left over in a page
+    of the database can take them."""
+    mail = fetched(n)
+    head, _, body = mail.raw.partition(b"\r\n\r\n")
+    bids = b"".join(b"bid %d$ for 1 of silk tax\r\n" % (k + 1) for k in range(150))
+    return FetchedMail(mail.source, mail.uidvalidity, mail.uid, head + b"\r\n\r\n" + body + bids, mail.arrived_at)
+
+
+def statuses(app: db.Database) -> list[tuple[str, int]]:
+    with app.session() as s:
+        return [tuple(r) for r in s.execute(select(InboundMail.status, InboundMail.attempts)
+                                            .order_by(InboundMail.id))]  # type: ignore[misc]
+
+
+def test_a_full_disk_keeps_mail_new_until_space_returns(tmp_path: Path, venice_setup: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)  # the pauses between tries: the test need not sit them out
+    app = game_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", venice_setup)
+    store_batch(app, [long_orders(n) for n in range(MAILS)])
+    disk = FullDisk(app.db)
+    disk.fill()
+    # As many passes as would set a mail aside as poison, were its attempts counted.
+    for _ in range(app.config.max_intake_attempts + 1):
+        run_pass(app, BEFORE)
+    # The disk, not the mail: no mail `error` or `poison`, no attempt counted, nothing for the GM.
+    assert statuses(app.db) == [("new", 0)] * MAILS
+    disk.lift()
+    run_pass(app, BEFORE)
+    assert statuses(app.db) == [("orders", 1)] * MAILS
+    assert sorted(str(m["To"]) for m in sent(app)) == sorted(["alice@example.org", "bob@example.org",
+                                                               "carol@example.net"] * 2)
+
+
+def test_no_notice_is_queued_for_the_gm_by_a_full_disk(tmp_path: Path, venice_setup: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing the full disk did is left for the GM to mend: no `error` notice waits in the outbox."""
+    monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)
+    app = game_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", venice_setup)
+    store_batch(app, [long_orders(n) for n in range(2)])
+    disk = FullDisk(app.db)
+    disk.fill()
+    run_pass(app, BEFORE)
+    disk.lift()
+    with app.db.session() as s:
+        assert s.scalars(select(OutboundMail.key)).all() == []
