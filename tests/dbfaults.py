@@ -1,8 +1,9 @@
 """Real database faults for tests (no tests here): a SQLite file that may not grow (SQLITE_FULL, as on a full
-disk)."""
+disk), and PostgreSQL connections terminated by the server between two statements."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,3 +43,34 @@ class FullDisk:
     def lift(self) -> None:
         self.limit = 1_073_741_823
         self.db.engine.dispose()
+
+
+class Terminator:
+    """Before a statement containing `pattern` runs, the server terminates the backend of the connection about to
+    run it (`pg_terminate_backend`, as a restart of PostgreSQL or a proxy's timeout would): the statement meets a
+    connection that is gone. The first `times` such statements; `target` is an engine, or the Engine class for
+    every engine the process makes (a command builds its own)."""
+
+    def __init__(self, admin_url: str, target: Any, pattern: str, times: int = 1) -> None:
+        self.admin = sa.create_engine(admin_url)
+        self.target, self.pattern, self.left = target, pattern, times
+        self.done = 0
+        event.listen(target, "before_cursor_execute", self._before)
+
+    def _before(self, conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if self.left <= 0 or self.pattern not in statement or conn.dialect.name != "postgresql":
+            return
+        self.left -= 1
+        pid = conn.connection.driver_connection.info.backend_pid
+        with self.admin.begin() as admin:
+            admin.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            for _ in range(500):  # until the backend is gone
+                if not admin.execute(sa.text("SELECT 1 FROM pg_stat_activity WHERE pid = :pid"),
+                                     {"pid": pid}).first():
+                    break
+                time.sleep(0.01)
+        self.done += 1
+
+    def close(self) -> None:
+        event.remove(self.target, "before_cursor_execute", self._before)
+        self.admin.dispose()

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from maild import db
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail
 from maild.models import InboundMail, OutboundMail
-from tests.dbfaults import FullDisk
-from tests.mailflow import BEFORE, fetched, game_app, run_pass, sent
+from tests.dbfaults import FullDisk, Terminator
+from tests.mailflow import BEFORE, drop, fetched, game_app, order_mail, run_pass, sent
 
 MAILS = 6
 
@@ -52,6 +53,45 @@ def test_a_full_disk_keeps_mail_new_until_space_returns(tmp_path: Path, venice_s
     assert statuses(app.db) == [("orders", 1)] * MAILS
     assert sorted(str(m["To"]) for m in sent(app)) == sorted(["alice@example.org", "bob@example.org",
                                                                "carol@example.net"] * 2)
+
+
+@pytest.mark.postgres
+def test_mail_is_stored_though_its_connection_drops_meanwhile(tmp_path: Path, pg_url: str,
+                                                              venice_setup: Path) -> None:
+    app = game_app(tmp_path, pg_url, venice_setup)
+    for n in range(3):
+        drop(app, order_mail(n), BEFORE)
+    killer = Terminator(pg_url, app.db.engine, "INSERT INTO inbound_mails")
+    try:
+        run_pass(app, BEFORE)
+    finally:
+        killer.close()
+    assert killer.done == 1
+    assert statuses(app.db) == [("orders", 1)] * 3
+    assert not list((tmp_path / "inbox" / "new").iterdir())
+
+
+@pytest.mark.postgres
+def test_mail_the_database_would_not_store_comes_again_next_pass(tmp_path: Path, pg_url: str, venice_setup: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)
+    app = game_app(tmp_path, pg_url, venice_setup)
+    for n in range(3):
+        drop(app, order_mail(n), BEFORE)
+    killer = Terminator(pg_url, app.db.engine, "INSERT INTO inbound_mails", times=db.RETRY_ATTEMPTS)
+    try:
+        with pytest.raises(OperationalError):
+            run_pass(app, BEFORE)
+    finally:
+        killer.close()
+    assert killer.done == db.RETRY_ATTEMPTS
+    # Not stored, so not marked done: the mails are still waiting in the inbox ...
+    assert statuses(app.db) == []
+    assert len(list((tmp_path / "inbox" / "new").iterdir())) == 3
+    # ... and the next pass takes them, once.
+    run_pass(app, BEFORE)
+    assert statuses(app.db) == [("orders", 1)] * 3
+    assert not list((tmp_path / "inbox" / "new").iterdir())
 
 
 def test_no_notice_is_queued_for_the_gm_by_a_full_disk(tmp_path: Path, venice_setup: Path,
