@@ -47,8 +47,37 @@ def make_engine(url: str, writers: WriterQueue | None = None) -> Engine:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": WAIT_SLICE_MS / 1000})
         _sqlite_setup(engine, writers or writer_queue(url))
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    _count_writes(engine)
+    return engine
+
+
+_written = [0]  # transactions of this process that committed a write (see committed_writes)
+
+
+def committed_writes() -> int:
+    """How many transactions of this process committed a write so far. A command that failed on a passing
+    database failure is done again only if this did not change meanwhile: else it might do its work twice."""
+    return _written[0]
+
+
+def _count_writes(engine: Engine) -> None:
+    @event.listens_for(engine, "before_cursor_execute")
+    def note(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip()[:6].upper() != "SELECT":  # anything else may write (a SAVEPOINT too: no matter)
+            conn.info["maild_wrote"] = True
+
+    @event.listens_for(engine, "commit")
+    def count(conn: Any) -> None:
+        # Counted before the commit is sent: a commit whose answer was lost may have written.
+        if conn.info.pop("maild_wrote", False):
+            _written[0] += 1
+
+    @event.listens_for(engine, "rollback")
+    def forget(conn: Any) -> None:
+        if not conn.invalidated:  # a lost connection's info goes with it
+            conn.info.pop("maild_wrote", None)
 
 
 def writer_queue(url: str) -> WriterQueue:

@@ -5,18 +5,23 @@ whose database stays away says so in one line (exit status 75)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
 
 from maild import db
+from maild.cli import EXIT_TEMPFAIL, main
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail
 from maild.models import InboundMail, OutboundMail
+from tests.conftest import write_gm_config
 from tests.dbfaults import FullDisk, Terminator
 from tests.mailflow import BEFORE, drop, fetched, game_app, order_mail, run_pass, sent
+from tests.servers import free_port
 
 MAILS = 6
 
@@ -92,6 +97,41 @@ def test_mail_the_database_would_not_store_comes_again_next_pass(tmp_path: Path,
     run_pass(app, BEFORE)
     assert statuses(app.db) == [("orders", 1)] * 3
     assert not list((tmp_path / "inbox" / "new").iterdir())
+
+
+def pg_config(folder: Path, url: str) -> Path:
+    config = write_gm_config(folder)
+    config.write_text(config.read_text().replace('url = "sqlite:///maild.db"', f'url = "{url}"'))
+    return config
+
+
+@pytest.mark.postgres
+def test_game_list_is_done_again_when_its_connection_drops(tmp_path: Path, pg_url: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    config = pg_config(tmp_path, pg_url)
+    assert main(["--config", str(config), "init"]) == 0
+    capsys.readouterr()
+    # The command makes its own engine: every engine's statement reading the order book is watched.
+    killer = Terminator(pg_url, Engine, "order_sets")
+    try:
+        code = main(["--config", str(config), "game", "list"])
+    finally:
+        killer.close()
+    out = capsys.readouterr()
+    assert (killer.done, code) == (1, 0), out.err
+    assert out.out.splitlines() == ["venice1  venice  turn 1  deadline 2026-11-22T16:15:00+00:00  "
+                                    "no orders from: alice, bob, carol"]
+
+
+def test_a_command_without_its_database_says_so_in_one_line(tmp_path: Path) -> None:
+    config = pg_config(tmp_path, f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/test")
+    done = subprocess.run([sys.executable, "-m", "maild", "--config", str(config), "game", "list"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == EXIT_TEMPFAIL, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("maild: the database is unavailable (connection failed: ") and \
+        line.endswith("); nothing was changed: try again later"), line
+    assert done.stdout == ""
 
 
 def test_no_notice_is_queued_for_the_gm_by_a_full_disk(tmp_path: Path, venice_setup: Path,
