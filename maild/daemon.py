@@ -72,26 +72,40 @@ class Daemon:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     async def fetch(self, report: PassReport) -> None:
-        """Store mail as it is read, in batches of at most STORE_BATCH mails or STORE_BATCH_BYTES, and only
-        then mark it done: what is held in memory is one batch, however full the inbox."""
+        """Store every mail waiting. An inbox that gives at most so many mails a listing (IMAP's `max_batch`) is
+        asked again until it has nothing more: the whole backlog is stored before any turn runs, so each mail
+        counts for the deadline it came before, however much was waiting."""
+        while await self._fetch_listing(report) and self.inbox.backlog and not self._stop.is_set():
+            pass
+
+    async def _fetch_listing(self, report: PassReport) -> bool:
+        """One listing of the inbox, stored as it is read in batches of at most STORE_BATCH mails or
+        STORE_BATCH_BYTES and only then marked done: what is held in memory is one batch, however full the
+        inbox. Whether it went through (mail came, and no trouble), so that asking again makes sense."""
         batch: list[FetchedMail] = []
-        held = 0
+        held = got = 0
+        troubles = len(report.errors)
         mails = self.inbox.fetch_each(self.app.config.max_mail_bytes)
-        while True:
-            try:
-                mail = await anext(mails)
-            except StopAsyncIteration:
-                break
-            except Exception as exc:  # the server being away must not stop turns and sending
-                self._problem(report, "inbox", f"cannot fetch mail: {exc}")
-                break
-            batch.append(mail)
-            held += len(mail.raw)
-            if len(batch) >= STORE_BATCH or held >= STORE_BATCH_BYTES:
+        try:
+            while not self._stop.is_set():
+                try:
+                    mail = await anext(mails)
+                except StopAsyncIteration:
+                    break
+                except Exception as exc:  # the server being away must not stop turns and sending
+                    self._problem(report, "inbox", f"cannot fetch mail: {exc}")
+                    break
+                got += 1
+                batch.append(mail)
+                held += len(mail.raw)
+                if len(batch) >= STORE_BATCH or held >= STORE_BATCH_BYTES:
+                    await self._store(report, batch)
+                    batch, held = [], 0
+            if batch:  # what was read before a failure is stored all the same
                 await self._store(report, batch)
-                batch, held = [], 0
-        if batch:  # what was read before a failure is stored all the same
-            await self._store(report, batch)
+        finally:
+            await mails.aclose()
+        return got > 0 and len(report.errors) == troubles
 
     async def _store(self, report: PassReport, batch: list[FetchedMail]) -> None:
         await self.db(store_batch, self.app, batch)
@@ -118,20 +132,26 @@ class Daemon:
             except Exception:
                 log.exception("cannot record a notice for the GM")
 
-    def _turns(self, report: PassReport) -> None:
-        # After a long downtime several deadlines of a game may have passed: run them in order, each
-        # turn opening the next, until nothing is due (or a turn is held or fails).
-        tried: set[tuple[str, int]] = set()
-        while due := [t for t in due_turns(self.app) if t not in tried]:
-            for name, number in due:
-                tried.add((name, number))
-                outcome = run_turn(self.app, name)  # a failure is mailed to the GM there, and logged
-                if outcome.status == "failed":
-                    report.errors.append(f"turn {number} of {name} failed: {outcome.message}")
-                    continue
-                report.turns.append(f"{name}:{outcome.turn} {outcome.status}")
-                if outcome.status == "phase_done":  # the turn's next phase may be due already
-                    tried.discard((name, number))
+    async def _deadlines(self, outbox: OutboxRun, report: PassReport, tried: set[tuple[str, int]]) -> None:
+        """Run every turn that is due, earliest deadline first, each after the mail received by its deadline
+        is read: after a long downtime several deadlines may have passed, and a mail counts for the deadline it
+        came before (what came after one is read after its turn ran). A turn that runs opens the next, which
+        may be due too; one in `tried` (held or failed) is not tried again in this pass."""
+        while not self._stop.is_set():
+            due = [t for t in await self.db(due_turns, self.app) if (t.game, t.number) not in tried]
+            if not due:
+                return
+            turn = due[0]
+            tried.add((turn.game, turn.number))
+            if turn.deadline is not None:
+                await self._intake(outbox, report, received_by=turn.deadline)
+            outcome = await self.db(run_turn, self.app, turn.game)  # a failure is mailed to the GM there
+            if outcome.status == "failed":
+                report.errors.append(f"turn {turn.number} of {turn.game} failed: {outcome.message}")
+                continue
+            report.turns.append(f"{turn.game}:{outcome.turn} {outcome.status}")
+            if outcome.status == "phase_done":  # the turn's next phase may be due already
+                tried.discard((turn.game, turn.number))
 
     def _startup_fields(self) -> dict[str, str]:
         """What a GM checks first when the daemon starts: which games it runs and when their turns are
@@ -163,8 +183,10 @@ class Daemon:
         report = PassReport()
         await self.fetch(report)
         outbox = OutboxRun(self.app, self.sender, self.db)
-        report.processed = await self._intake(outbox, report)
-        await self.db(self._turns, report)
+        tried: set[tuple[str, int]] = set()
+        await self._deadlines(outbox, report, tried)
+        await self._intake(outbox, report)  # what came after the last deadline passed
+        await self._deadlines(outbox, report, tried)  # a phase that closed early with the mail just read
         report.reminders = await self.db(queue_reminders, self.app)
         await self._send(outbox, report)
         if self.status_line:
@@ -172,23 +194,24 @@ class Daemon:
         log.info("pass done", extra={"fetched": report.fetched, "sent": report.sent})
         return report
 
-    async def _intake(self, outbox: OutboxRun, report: PassReport) -> dict[str, int]:
-        """Process stored mail a batch at a time, and while the database thread works on a batch, deliver the
-        acks of those already committed: the transport's file or network waits overlap intake's work."""
-        steps = await self.db(intake_steps, self.app)
-        counts: dict[str, int] = {}
+    async def _intake(self, outbox: OutboxRun, report: PassReport, received_by: datetime | None = None) -> None:
+        """Process stored mail (with `received_by`, what was received by then) a batch at a time, counted in the
+        report, and while the database thread works on a batch, deliver the acks of those already committed:
+        the transport's file or network waits overlap intake's work."""
+        steps = await self.db(intake_steps, self.app, None, received_by)
         run = IntakeRun()
         sending: asyncio.Future[None] | None = None
         try:
             for n, step in enumerate(steps):
-                work = asyncio.ensure_future(self.db(process_step, self.app, step, run, counts))
+                if self._stop.is_set():
+                    break
+                work = asyncio.ensure_future(self.db(process_step, self.app, step, run, report.processed))
                 if n and (sending is None or sending.done()):
                     sending = asyncio.ensure_future(self._send(outbox, report))
                 run = await work
         finally:
             if sending is not None:
                 await sending
-        return counts
 
     async def _send(self, outbox: OutboxRun, report: PassReport) -> None:
         try:
