@@ -18,13 +18,14 @@ from sqlalchemy import select
 
 from maild.app import App
 from maild.crashpoints import crashpoint
+from maild.delivery import Delivery
 from maild.games import sync_games
 from maild.intake.pipeline import intake_steps, process_step
 from maild.intake.run import IntakeRun
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail, InboxSource, Sender
 from maild.models import Game, Turn
-from maild.outbox import OutboxRun, notify_gm
+from maild.outbox import notify_gm
 from maild.reminders import queue_reminders, reminder_times
 from maild.turn import due_turns, run_turn
 
@@ -36,6 +37,8 @@ T = TypeVar("T")
 STORE_BATCH = 100
 # ...and bytes: a batch of big mails is stored before more are read.
 STORE_BATCH_BYTES = 16_000_000
+# How long stopping waits for each transport to close (a server that does not answer must not hold up SIGTERM).
+CLOSE_WAIT_S = 3.0
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Daemon:
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._reported: set[str] = set()
+        self.delivery = Delivery(app, sender, self.db)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -132,7 +136,7 @@ class Daemon:
             except Exception:
                 log.exception("cannot record a notice for the GM")
 
-    async def _deadlines(self, outbox: OutboxRun, report: PassReport, tried: set[tuple[str, int]]) -> None:
+    async def _deadlines(self, report: PassReport, tried: set[tuple[str, int]]) -> None:
         """Run every turn that is due, earliest deadline first, each after the mail received by its deadline
         is read: after a long downtime several deadlines may have passed, and a mail counts for the deadline it
         came before (what came after one is read after its turn ran). A turn that runs opens the next, which
@@ -144,8 +148,9 @@ class Daemon:
             turn = due[0]
             tried.add((turn.game, turn.number))
             if turn.deadline is not None:
-                await self._intake(outbox, report, received_by=turn.deadline)
+                await self._intake(report, received_by=turn.deadline)
             outcome = await self.db(run_turn, self.app, turn.game)  # a failure is mailed to the GM there
+            self.delivery.kick()
             if outcome.status == "failed":
                 report.errors.append(f"turn {turn.number} of {turn.game} failed: {outcome.message}")
                 continue
@@ -179,46 +184,40 @@ class Daemon:
         with self.app.db.session() as s:
             return sync_games(s, self.app.config, self.app.now(), self.app)
 
-    async def one_pass(self) -> PassReport:
+    async def one_pass(self, wait_for_delivery: bool = True) -> PassReport:
+        """Fetch, read, run the turns due and queue reminders; the delivery, woken whenever mail is queued, sends
+        beside it and never holds it up. `wait_for_delivery` (`run --once`): return only once what is due is
+        sent too. A pass asked to stop (SIGTERM) ends at its next safe point: between two batches stored or
+        read, or two turns."""
         report = PassReport()
+        sent, failed = self.delivery.sent, self.delivery.failed
         await self.fetch(report)
-        outbox = OutboxRun(self.app, self.sender, self.db)
         tried: set[tuple[str, int]] = set()
-        await self._deadlines(outbox, report, tried)
-        await self._intake(outbox, report)  # what came after the last deadline passed
-        await self._deadlines(outbox, report, tried)  # a phase that closed early with the mail just read
-        report.reminders = await self.db(queue_reminders, self.app)
-        await self._send(outbox, report)
+        await self._deadlines(report, tried)
+        await self._intake(report)  # what came after the last deadline passed
+        await self._deadlines(report, tried)  # a phase that closed early with the mail just read
+        if not self._stop.is_set():
+            report.reminders = await self.db(queue_reminders, self.app)
+        self.delivery.kick()  # also for what others queued meanwhile (a GM's `turn run` beside the daemon)
+        if wait_for_delivery:
+            await self.delivery.finish()
+        report.sent, report.failed = self.delivery.sent - sent, self.delivery.failed - failed
         if self.status_line:
             print(report.line(self.app.now()), file=sys.stderr, flush=True)
         log.info("pass done", extra={"fetched": report.fetched, "sent": report.sent})
         return report
 
-    async def _intake(self, outbox: OutboxRun, report: PassReport, received_by: datetime | None = None) -> None:
+    async def _intake(self, report: PassReport, received_by: datetime | None = None) -> None:
         """Process stored mail (with `received_by`, what was received by then) a batch at a time, counted in the
-        report, and while the database thread works on a batch, deliver the acks of those already committed:
-        the transport's file or network waits overlap intake's work."""
+        report; the acks of each batch go to the delivery as soon as it is committed, so the transport's file or
+        network waits overlap intake's work."""
         steps = await self.db(intake_steps, self.app, None, received_by)
         run = IntakeRun()
-        sending: asyncio.Future[None] | None = None
-        try:
-            for n, step in enumerate(steps):
-                if self._stop.is_set():
-                    break
-                work = asyncio.ensure_future(self.db(process_step, self.app, step, run, report.processed))
-                if n and (sending is None or sending.done()):
-                    sending = asyncio.ensure_future(self._send(outbox, report))
-                run = await work
-        finally:
-            if sending is not None:
-                await sending
-
-    async def _send(self, outbox: OutboxRun, report: PassReport) -> None:
-        try:
-            await outbox.send_more()
-        except Exception as exc:
-            self._problem(report, "outbox", f"sending failed: {exc}")
-        report.sent, report.failed = outbox.sent, outbox.failed
+        for step in steps:
+            if self._stop.is_set():
+                return
+            run = await self.db(process_step, self.app, step, run, report.processed)
+            self.delivery.kick()
 
     def _schedule_wakeups(self, scheduler: AsyncIOScheduler) -> None:
         """A job per coming deadline and reminder. The turns table stays the truth: a job only wakes the
@@ -241,8 +240,10 @@ class Daemon:
         await self.db(self._sync)
         start_log.info("maild started", extra=await self.db(self._startup_fields))
         if once:
-            await self.one_pass()
-            await self.close()
+            try:
+                await self.one_pass()
+            finally:
+                await self.close()
             return
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -250,12 +251,13 @@ class Daemon:
                 loop.add_signal_handler(sig, self.stop)
             except (NotImplementedError, RuntimeError):
                 pass
+        self.delivery.follow_retries = True
         scheduler = AsyncIOScheduler(timezone=UTC)
         scheduler.start()
         try:
             while not self._stop.is_set():
                 try:
-                    await self.one_pass()
+                    await self.one_pass(wait_for_delivery=False)
                     await self.db(self._schedule_wakeups, scheduler)
                 except Exception:
                     log.exception("pass failed; trying again after the poll interval")
@@ -266,7 +268,8 @@ class Daemon:
             await self.close()
 
     def stop(self) -> None:
-        """Finish the current pass, then return from `run` (what SIGTERM does)."""
+        """End the current pass at its next safe point, stop the delivery wherever it is, close the transports,
+        and return from `run` (what SIGTERM does)."""
         self._stop.set()
 
     async def _wait(self, timeout: float) -> None:
@@ -280,9 +283,13 @@ class Daemon:
             await asyncio.gather(*waits, return_exceptions=True)
 
     async def close(self) -> None:
+        # A mail in flight when the delivery stops was not recorded as sent: it stays queued.
+        await self.delivery.stop()
         for closer in (self.inbox.close, self.sender.close):
             try:
-                await closer()
+                await asyncio.wait_for(closer(), CLOSE_WAIT_S)
+            except TimeoutError:
+                log.warning("%s did not close within %.0f s; left behind", closer.__qualname__, CLOSE_WAIT_S)
             except Exception:
                 log.exception("error while closing")
         self._db.shutdown(wait=True)
