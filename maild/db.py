@@ -158,8 +158,10 @@ def retry_transient(fn: Callable[[], T], what: str = "a transaction", attempts: 
                 raise
             # Random spread, so that two writers who failed together do not come back together.
             pause = FIRST_PAUSE_S * 2 ** (attempt - 1) * (1 + random.random())
-            log.warning("%s failed (%s), trying again in %.2f s (attempt %d of %d)", what,
-                        str(exc).splitlines()[0][:200], pause, attempt + 1, attempts)
+            # Debug only: a lock waited out is routine, and a failure that lasts is the caller's to tell, once
+            # (a database away made five lines a try of every pass).
+            log.debug("%s failed (%s), trying again in %.2f s (attempt %d of %d)", what,
+                      str(exc).splitlines()[0][:200], pause, attempt + 1, attempts)
             time.sleep(pause)
     raise AssertionError("unreachable")
 

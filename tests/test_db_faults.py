@@ -5,9 +5,12 @@ whose database stays away says so in one line (exit status 75)."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, select
@@ -15,8 +18,11 @@ from sqlalchemy.exc import OperationalError
 
 from maild import db
 from maild.cli import EXIT_TEMPFAIL, main
+from maild.clock import Clock
+from maild.daemon import Daemon
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail
+from maild.mail.maildir import MaildirInbox, MaildirSender
 from maild.models import InboundMail, OutboundMail
 from tests.conftest import write_gm_config
 from tests.dbfaults import FullDisk, Terminator
@@ -146,3 +152,41 @@ def test_no_notice_is_queued_for_the_gm_by_a_full_disk(tmp_path: Path, venice_se
     disk.lift()
     with app.db.session() as s:
         assert s.scalars(select(OutboundMail.key)).all() == []
+
+
+def test_a_daemon_on_a_full_disk_backs_off_however_much_mail_waits(tmp_path: Path, venice_setup: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mail waiting in the inbox that cannot be stored, and stored mail that cannot be read: the daemon's passes
+    fail, and it tries again after pauses of 1, 2, 4 s..., not at once (the Maildir inbox says mail waits)."""
+    monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)  # each try fails fast: the pauses are the daemon's own
+    app = game_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", venice_setup)
+    store_batch(app, [long_orders(n) for n in range(2)])
+    disk = FullDisk(app.db)
+    disk.fill()
+    for n in range(2, 4):
+        drop(app, long_orders(n).raw, BEFORE)
+    app.clock = Clock(BEFORE)
+    tries: list[float] = []
+
+    async def scenario() -> None:
+        daemon = Daemon(app, MaildirInbox(tmp_path / "inbox"), MaildirSender(tmp_path / "outbox"),
+                        status_line=False)
+        one_pass = daemon.one_pass
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            tries.append(time.monotonic())
+            return await one_pass(*args, **kwargs)
+
+        daemon.one_pass = counted  # type: ignore[method-assign]
+        task = asyncio.create_task(daemon.run())
+        await asyncio.sleep(6)
+        daemon.stop()
+        await asyncio.wait_for(task, 30)
+
+    asyncio.run(scenario())
+    # Tries at 0, 1, 3 s (and 7 s): a handful, not one after another.
+    assert 2 <= len(tries) <= 4, len(tries)
+    assert statuses(app.db) == [("new", 0)] * 2
+    disk.lift()
+    run_pass(app, BEFORE)
+    assert statuses(app.db) == [("orders", 1)] * 4
