@@ -91,7 +91,7 @@ class PassWatch:
             result = await self._send_alarm()
             if result.status == "sent":
                 self.alarmed = True
-                log.warning("the GM was mailed that passes are failing (since %s)", self.since)
+                log.warning("the GM was mailed that passes are failing (since %s)", _when(self.since))
                 return
             log.warning("cannot mail the GM that passes are failing (%s); trying again in %.0f s", result.detail,
                         ALARM_RETRY_S)

@@ -25,8 +25,9 @@ class FullDisk:
         if self.limit is not None:
             dbapi_conn.execute(f"PRAGMA max_page_count = {self.limit}")
 
-    def fill(self) -> None:
-        """No room left: the file's free pages are used up by a table of filler, and it may not grow."""
+    def fill(self, room: int = 0) -> None:
+        """No room left: the file's free pages are used up by a table of filler, and it may not grow; with `room`,
+        it may then grow by that many pages (a disk nearly full: a small write goes through, a big one not)."""
         with self.db.session() as s:
             s.execute(sa.text("CREATE TABLE IF NOT EXISTS filler (x BLOB)"))
             self.limit = s.execute(sa.text("PRAGMA page_count")).scalar()
@@ -37,6 +38,10 @@ class FullDisk:
                     s.execute(sa.text("INSERT INTO filler VALUES (randomblob(2000))"))
             except sa.exc.OperationalError as exc:
                 assert "full" in str(exc), exc
+                if room:
+                    assert self.limit is not None
+                    self.limit += room
+                    self.db.engine.dispose()
                 return
         raise AssertionError("the database never filled up")
 

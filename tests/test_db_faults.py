@@ -47,18 +47,22 @@ def statuses(app: db.Database) -> list[tuple[str, int]]:
                                             .order_by(InboundMail.id))]  # type: ignore[misc]
 
 
+@pytest.mark.parametrize("room", [0, 4])
 def test_a_full_disk_keeps_mail_new_until_space_returns(tmp_path: Path, venice_setup: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                                        monkeypatch: pytest.MonkeyPatch, room: int) -> None:
+    """`room`: pages the database may still grow by, as a disk nearly full: before, a mail's error note fitted
+    where its orders did not, and innocent mails were marked `error`, then `poison`."""
     monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)  # the pauses between tries: the test need not sit them out
     app = game_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", venice_setup)
     store_batch(app, [long_orders(n) for n in range(MAILS)])
     disk = FullDisk(app.db)
-    disk.fill()
+    disk.fill(room)
     # As many passes as would set a mail aside as poison, were its attempts counted.
     for _ in range(app.config.max_intake_attempts + 1):
         run_pass(app, BEFORE)
-    # The disk, not the mail: no mail `error` or `poison`, no attempt counted, nothing for the GM.
-    assert statuses(app.db) == [("new", 0)] * MAILS
+    # The disk, not the mail: no mail `error` or `poison`, no attempt counted; those that found room are read.
+    left = [row for row in statuses(app.db) if row != ("orders", 1)]
+    assert left == [("new", 0)] * len(left) and len(left) >= MAILS - 1, statuses(app.db)
     disk.lift()
     run_pass(app, BEFORE)
     assert statuses(app.db) == [("orders", 1)] * MAILS
