@@ -54,6 +54,7 @@ def make_engine(url: str, writers: WriterQueue | None = None) -> Engine:
 
 
 _written = [0]  # transactions of this process that committed a write (see committed_writes)
+_writing: set[int] = set()  # id() of the connections whose transaction under way wrote
 
 
 def committed_writes() -> int:
@@ -63,21 +64,23 @@ def committed_writes() -> int:
 
 
 def _count_writes(engine: Engine) -> None:
+    # Cheap: it runs for every statement of the daemon's hot path. A connection's id reused by a later one can
+    # only make a transaction count as writing: a command is then not done again, which is the safe side.
     @event.listens_for(engine, "before_cursor_execute")
     def note(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip()[:6].upper() != "SELECT":  # anything else may write (a SAVEPOINT too: no matter)
-            conn.info["maild_wrote"] = True
+        if not statement.startswith("SELECT") and statement.lstrip()[:6].upper() != "SELECT":
+            _writing.add(id(conn))  # anything but a SELECT may write (a SAVEPOINT too: no matter)
 
     @event.listens_for(engine, "commit")
     def count(conn: Any) -> None:
         # Counted before the commit is sent: a commit whose answer was lost may have written.
-        if conn.info.pop("maild_wrote", False):
+        if id(conn) in _writing:
+            _writing.discard(id(conn))
             _written[0] += 1
 
     @event.listens_for(engine, "rollback")
     def forget(conn: Any) -> None:
-        if not conn.invalidated:  # a lost connection's info goes with it
-            conn.info.pop("maild_wrote", None)
+        _writing.discard(id(conn))
 
 
 def writer_queue(url: str) -> WriterQueue:
