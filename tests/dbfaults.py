@@ -53,17 +53,20 @@ class FullDisk:
 class Terminator:
     """Before a statement containing `pattern` runs, the server terminates the backend of the connection about to
     run it (`pg_terminate_backend`, as a restart of PostgreSQL or a proxy's timeout would): the statement meets a
-    connection that is gone. The first `times` such statements; `target` is an engine, or the Engine class for
-    every engine the process makes (a command builds its own)."""
+    connection that is gone. `times` such statements after the first `skip`; `target` is an engine, or the Engine
+    class for every engine the process makes (a command builds its own)."""
 
-    def __init__(self, admin_url: str, target: Any, pattern: str, times: int = 1) -> None:
+    def __init__(self, admin_url: str, target: Any, pattern: str, times: int = 1, skip: int = 0) -> None:
         self.admin = sa.create_engine(admin_url)
-        self.target, self.pattern, self.left = target, pattern, times
+        self.target, self.pattern, self.left, self.skip = target, pattern, times, skip
         self.done = 0
         event.listen(target, "before_cursor_execute", self._before)
 
     def _before(self, conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if self.left <= 0 or self.pattern not in statement or conn.dialect.name != "postgresql":
+            return
+        if self.skip:
+            self.skip -= 1
             return
         self.left -= 1
         pid = conn.connection.driver_connection.info.backend_pid

@@ -133,6 +133,29 @@ def test_game_list_is_done_again_when_its_connection_drops(tmp_path: Path, pg_ur
                                     "no orders from: alice, bob, carol"]
 
 
+@pytest.mark.postgres
+def test_a_command_the_database_fails_midway_is_not_done_twice(tmp_path: Path, pg_url: str,
+                                                             capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mail ingest` stored the first mail, then the database went away: doing it all again could read a mail
+    twice, so it ends, saying part of the work may be done."""
+    monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)
+    config = pg_config(tmp_path, pg_url)
+    assert main(["--config", str(config), "init"]) == 0
+    for n in range(2):
+        (tmp_path / f"{n}.eml").write_bytes(order_mail(n))
+    capsys.readouterr()
+    killer = Terminator(pg_url, Engine, "INSERT INTO inbound_mails", times=db.RETRY_ATTEMPTS, skip=1)
+    try:
+        code = main(["--config", str(config), "mail", "ingest", str(tmp_path / "0.eml"), str(tmp_path / "1.eml")])
+    finally:
+        killer.close()
+    assert (code, killer.done) == (EXIT_TEMPFAIL, db.RETRY_ATTEMPTS)
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("maild: the database failed midway (") and \
+        line.endswith("); part of the work may be done: check before running it again"), line
+
+
 def test_a_command_without_its_database_says_so_in_one_line(tmp_path: Path) -> None:
     config = pg_config(tmp_path, f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/test")
     done = subprocess.run([sys.executable, "-m", "maild", "--config", str(config), "game", "list"],
