@@ -194,10 +194,9 @@ def dispatch_retrying(args: argparse.Namespace) -> int:
 
 
 def _away_reason(exc: Exception, half_done: bool) -> str:
-    from sqlalchemy.exc import DBAPIError
+    from maild.trouble import reason_of
 
-    cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    what = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:300]
+    what = reason_of(exc)
     if half_done:
         return f"the database failed midway ({what}); part of the work may be done: check before running it again"
     return f"the database is unavailable ({what}); nothing was changed: try again later"

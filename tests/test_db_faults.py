@@ -162,7 +162,7 @@ def test_a_command_without_its_database_says_so_in_one_line(tmp_path: Path) -> N
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == EXIT_TEMPFAIL, done.stderr
     [line] = done.stderr.splitlines()
-    assert line.startswith("maild: the database is unavailable (connection failed: ") and \
+    assert line.startswith("maild: the database is unavailable (OperationalError: connection failed: ") and \
         line.endswith("); nothing was changed: try again later"), line
     assert done.stdout == ""
 

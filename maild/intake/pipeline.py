@@ -135,8 +135,10 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
 
     try:
         return retry_transient(attempt, f"intake of mails {batch[0]}..{batch[-1]}"), runs[-1]
-    except Exception:
-        log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
+    except Exception as exc:
+        # The traceback only for a failure that may be a mail's: the database's is told once, by the daemon.
+        log.warning("a batch of %d mails failed (%s); processing them one by one", len(batch),
+                    str(exc).splitlines()[0][:200], exc_info=not is_transient(exc))
     statuses: list[str] = []
     for n, mail_id in enumerate(batch):
         statuses += _process_one(app, mail_id)
