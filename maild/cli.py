@@ -26,6 +26,16 @@ class UsageError(Exception):
     """Bad usage or bad input: exit status 2 with a one-line reason."""
 
 
+class DatabaseAway(Exception):
+    """The database failed for a passing reason and went on failing: exit status 75 with a one-line reason."""
+
+
+EXIT_TEMPFAIL = 75  # EX_TEMPFAIL, as for a stalled intake (maild/intake/stall.py): try again later
+# A command the database failed for a passing reason (a dropped connection, a lock, a full disk) is done again
+# after each of these pauses, as long as it has written nothing (else it might do its work twice).
+COMMAND_RETRY_PAUSES_S = (0.25, 0.5, 1.0, 2.0)
+
+
 def example(*lines: str) -> dict[str, Any]:
     """argparse keywords that end a command's --help with examples (kept as written, not re-wrapped)."""
     text = "example" + ("s" if len(lines) > 1 else "") + ":\n" + "\n".join(f"  {line}" for line in lines)
@@ -159,16 +169,60 @@ def main(argv: list[str] | None = None) -> int:
     uses_state = not (args.command == "orders" and not args.game)
     fresh = _paths_not_yet_there(args.config) if uses_state else []
     try:
-        return dispatch(args)
+        return dispatch_retrying(args) if uses_state else dispatch(args)
     except (UsageError, ConfigError, GameError, SetupError) as exc:
         print(f"maild: {exc}", file=sys.stderr)
         _remove_created(fresh)
         return 2
+    except DatabaseAway as exc:
+        print(f"maild: {exc}", file=sys.stderr)
+        _remove_created(fresh)
+        return EXIT_TEMPFAIL
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `maild game show --json | head`: the reader has had enough
         sys.stderr.close()
         return 0
+
+
+def dispatch_retrying(args: argparse.Namespace) -> int:
+    """`dispatch`, done again while the database fails for a passing reason and the command has written
+    nothing. What an attempt printed is kept back until it ends, so that a retry prints nothing twice (the
+    daemon, which runs on, prints as it goes)."""
+    import contextlib
+    import io
+    import time
+
+    from maild.db import committed_writes, is_transient
+
+    for pause in (*COMMAND_RETRY_PAUSES_S, None):
+        written = committed_writes()
+        out = io.StringIO()
+        again = False
+        try:
+            with contextlib.redirect_stdout(out) if args.command != "run" else contextlib.nullcontext():
+                return dispatch(args)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            half_done = committed_writes() != written
+            if pause is None or half_done:
+                raise DatabaseAway(_away_reason(exc, half_done)) from exc
+            again = True
+        finally:
+            if not again:  # what it printed, also before it failed for good, as if nothing were kept back
+                sys.stdout.write(out.getvalue())
+        time.sleep(pause)
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def _away_reason(exc: Exception, half_done: bool) -> str:
+    from maild.trouble import reason_of
+
+    what = reason_of(exc)
+    if half_done:
+        return f"the database failed midway ({what}); part of the work may be done: check before running it again"
+    return f"the database is unavailable ({what}); nothing was changed: try again later"
 
 
 def _paths_not_yet_there(config_path: Path | None) -> list[Path]:

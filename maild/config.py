@@ -131,6 +131,8 @@ class Config:
     max_intake_attempts: int = 3  # intake runs begun on one mail before it is set aside as poison
     intake_mail_seconds: float = 300.0  # one mail's intake may take this long before the process ends (0: no limit)
     lease: float = 60.0  # seconds the daemon's lease runs unrenewed on PostgreSQL (maild/lease.py)
+    # Passes that have failed this long (the database away, a full disk) are mailed to the GM, once.
+    alarm_after: timedelta = timedelta(minutes=10)
     limits: ReplyLimits = ReplyLimits()
     guessing: GuessingLimits = GuessingLimits()
     send_batch: int = 100  # outbound mails delivered, synced and recorded together
@@ -229,6 +231,7 @@ def parse_config(data: dict[str, Any], base_dir: Path, path: Path | None) -> Con
         max_intake_attempts=_positive_int(daemon, "max_intake_attempts", 3, "daemon", where),
         intake_mail_seconds=_seconds(daemon, "intake_mail_seconds", 300.0, where),
         lease=_lease_period(daemon, where),
+        alarm_after=_duration(daemon, "alarm_after", f"{where}: daemon") or Config.alarm_after,
         limits=_limits(table(data, "limits", "limits"), where),
         guessing=_guessing(table(data, "limits", "limits"), where),
         send_batch=_positive_int(outbound_t, "batch", Config.send_batch, "mail.outbound", where),

@@ -33,7 +33,7 @@ TOP: Schema = {
     "database": {"url": None},
     "mail": {"inbound": _INBOUND, "outbound": _OUTBOUND},
     "daemon": {"gm": None, "poll_interval": None, "max_mail_bytes": None, "max_intake_attempts": None,
-               "intake_mail_seconds": None, "lease": None},
+               "intake_mail_seconds": None, "lease": None, "alarm_after": None},
     "limits": {"replies_per_hour": None, "replies_per_day": None, "loop_replies": None,
                "strangers_per_hour": None, "ack_lines": None, "ack_line_chars": None, "loop_window": None,
                "signups_per_day": None, "password_failures_per_sender_hour": None,

@@ -48,8 +48,40 @@ def make_engine(url: str, writers: WriterQueue | None = None) -> Engine:
             prepare_database_file(Path(parsed.database))  # 0600 before SQLite opens it: -wal and -shm follow
         engine = create_engine(url, connect_args={"timeout": WAIT_SLICE_MS / 1000})
         _sqlite_setup(engine, writers or writer_queue(url))
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    _count_writes(engine)
+    return engine
+
+
+_written = [0]  # transactions of this process that committed a write (see committed_writes)
+_writing: set[int] = set()  # id() of the connections whose transaction under way wrote
+
+
+def committed_writes() -> int:
+    """How many transactions of this process committed a write so far. A command that failed on a passing
+    database failure is done again only if this did not change meanwhile: else it might do its work twice."""
+    return _written[0]
+
+
+def _count_writes(engine: Engine) -> None:
+    # Cheap: it runs for every statement of the daemon's hot path. A connection's id reused by a later one can
+    # only make a transaction count as writing: a command is then not done again, which is the safe side.
+    @event.listens_for(engine, "before_cursor_execute")
+    def note(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if not statement.startswith("SELECT") and statement.lstrip()[:6].upper() != "SELECT":
+            _writing.add(id(conn))  # anything but a SELECT may write (a SAVEPOINT too: no matter)
+
+    @event.listens_for(engine, "commit")
+    def count(conn: Any) -> None:
+        # Counted before the commit is sent: a commit whose answer was lost may have written.
+        if id(conn) in _writing:
+            _writing.discard(id(conn))
+            _written[0] += 1
+
+    @event.listens_for(engine, "rollback")
+    def forget(conn: Any) -> None:
+        _writing.discard(id(conn))
 
 
 def writer_queue(url: str) -> WriterQueue:
@@ -81,10 +113,15 @@ def _sqlite_setup(engine: Engine, writers: WriterQueue) -> None:
             raise OperationalError("BEGIN IMMEDIATE", None, exc) from exc
 
 
-# PostgreSQL SQLSTATEs worth a second try: classes 40 (serialization failure, deadlock) and 08 (connection),
-# a lock wait that timed out, the server shutting down or out of connections.
-_PG_TRANSIENT_CLASSES = ("40", "08")
-_PG_TRANSIENT_STATES = frozenset({"55P03", "57P01", "57P02", "57P03", "53300"})
+# PostgreSQL SQLSTATEs worth a second try: classes 40 (serialization failure, deadlock), 08 (connection) and 53
+# (insufficient resources: disk full, out of memory, too many connections), a lock wait that timed out, the
+# server shutting down. 53400 (a configured limit exceeded) stays until the GM changes the setting.
+_PG_TRANSIENT_CLASSES = ("40", "08", "53")
+_PG_TRANSIENT_STATES = frozenset({"55P03", "57P01", "57P02", "57P03"})
+_PG_LASTING_STATES = frozenset({"53400"})
+# SQLite's primary result codes for a full disk (also a database at its max_page_count) and an I/O error: space
+# or the device comes back, and the mail being written is not at fault.
+_SQLITE_IOERR, _SQLITE_FULL = 10, 13
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -95,11 +132,23 @@ def is_transient(exc: BaseException) -> bool:
             return True
         orig = exc.orig
     if isinstance(orig, sqlite3.Error):
-        return sqlite_busy(orig)
+        return sqlite_busy(orig) or _sqlite_out_of_room(orig)
+    if not hasattr(orig, "sqlstate"):
+        return False
     sqlstate = getattr(orig, "sqlstate", None)
     if isinstance(sqlstate, str):
-        return sqlstate[:2] in _PG_TRANSIENT_CLASSES or sqlstate in _PG_TRANSIENT_STATES
-    return False
+        return (sqlstate[:2] in _PG_TRANSIENT_CLASSES and sqlstate not in _PG_LASTING_STATES) \
+            or sqlstate in _PG_TRANSIENT_STATES
+    # psycopg's own failures carry no SQLSTATE: a connection refused, lost or closed is OperationalError.
+    return type(orig).__name__ == "OperationalError"
+
+
+def _sqlite_out_of_room(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_FULL, _SQLITE_IOERR)
+    text = str(exc)
+    return "database or disk is full" in text or "disk I/O error" in text
 
 
 def retry_transient(fn: Callable[[], T], what: str = "a transaction", attempts: int = RETRY_ATTEMPTS) -> T:
@@ -113,8 +162,10 @@ def retry_transient(fn: Callable[[], T], what: str = "a transaction", attempts: 
                 raise
             # Random spread, so that two writers who failed together do not come back together.
             pause = FIRST_PAUSE_S * 2 ** (attempt - 1) * (1 + random.random())
-            log.warning("%s failed (%s), trying again in %.2f s (attempt %d of %d)", what,
-                        str(exc).splitlines()[0][:200], pause, attempt + 1, attempts)
+            # Debug only: a lock waited out is routine, and a failure that lasts is the caller's to tell, once
+            # (a database away made five lines a try of every pass).
+            log.debug("%s failed (%s), trying again in %.2f s (attempt %d of %d)", what,
+                      str(exc).splitlines()[0][:200], pause, attempt + 1, attempts)
             time.sleep(pause)
     raise AssertionError("unreachable")
 

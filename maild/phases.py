@@ -203,31 +203,61 @@ class PhaseTarget:
     refused: str | None = None  # why its orders count for no phase
 
 
+def came_before_results(turn: Turn | TurnPhase | None, received: datetime) -> bool:
+    """Whether a mail received at `received` came after the deadline of `turn` (a turn, or a phase of one) but
+    before it ran."""
+    return turn is not None and turn.deadline is not None and turn.processed_at is not None \
+        and turn.deadline < received <= turn.processed_at
+
+
 def target_phase(s: Session, ruleset: Ruleset, game: Game, turn: Turn, player: str, received: datetime,
                  late_policy: LatePolicy) -> PhaseTarget:
     """A mail received at `received` counts for the phase open then; one that came after that phase's
     deadline (the phase not yet resolved) for the next phase of the turn, or, after the last, for the next
-    turn's first as the late policy says. An extra phase takes orders only from who must answer in it."""
+    turn's first as the late policy says. An extra phase takes orders only from who must answer in it.
+
+    A pass reads what came by a deadline, resolves that phase, and only then what came after: a mail late for
+    the phase resolved last is read while a later one is open, and goes where it would have gone if read
+    before."""
     rows = rows_of(s, game.id, turn.number)
     row = next((r for r in rows if r.status == "open"), None)
     if row is None:  # a turn opened before its phases were recorded: its first phase, timed as the turn
         first = regular_phases(ruleset)[0].name
         return PhaseTarget(turn.number, first, first, turn.deadline)
+    done = [r for r in rows if r.status == "done"]
+    before = done[-1] if done else s.scalar(
+        select(TurnPhase).where(TurnPhase.game_id == game.id, TurnPhase.turn == turn.number - 1,
+                                TurnPhase.status == "done").order_by(TurnPhase.position.desc()).limit(1))
+    if came_before_results(before, received):
+        assert before is not None
+        return _late(ruleset, turn.number, rows, row, before, late_policy)
     if row.deadline is None or received <= row.deadline:
         if row.extra and row.must_send is not None and player not in row.must_send:
             return PhaseTarget(turn.number, row.name, row.name, row.deadline,
                                refused=f"only {', '.join(row.must_send)} answer in the {row.name} now open")
         return PhaseTarget(turn.number, row.name, row.name, row.deadline)
-    following = next_regular(ruleset, rows)
-    came = f"it came after the deadline of the {row.name} of turn {turn.number}"
+    return _late(ruleset, turn.number, rows, row, row, late_policy)
+
+
+def _late(ruleset: Ruleset, turn: int, rows: list[TurnPhase], open_row: TurnPhase, missed: TurnPhase,
+          late_policy: LatePolicy) -> PhaseTarget:
+    """A mail that came after the deadline of the phase `missed` (the open one, or the one resolved before it)
+    counts for the regular phase after that one, or, after the last of a turn, as the late policy says."""
+    came = f"it came after the deadline of the {missed.name} of turn {missed.turn}"
+    following = next_regular(ruleset, [r for r in rows if r.position <= missed.position]) \
+        if missed.turn == turn else None
+
+    def target(number: int, phase: str, late: str) -> PhaseTarget:
+        opened = number == turn and phase == open_row.name
+        return PhaseTarget(number, phase, open_row.name, open_row.deadline if opened else None, late=late)
+
     if following is not None:
-        return PhaseTarget(turn.number, following.name, row.name, None,
-                           late=f"{came}, so it counts for the {following.name}")
+        return target(turn, following.name, f"{came}, so it counts for the {following.name}")
     if late_policy == "refuse":
-        return PhaseTarget(turn.number, row.name, row.name, None, refused=f"{came}, the last phase of the turn")
+        return PhaseTarget(turn, open_row.name, open_row.name, None, refused=f"{came}, the last phase of the turn")
     first = regular_phases(ruleset)[0].name
-    return PhaseTarget(turn.number + 1, first, row.name, None,
-                       late=f"{came}, so it counts for the {first} of turn {turn.number + 1}")
+    number = missed.turn + 1
+    return target(number, first, f"{came}, so it counts for the {first} of turn {number}")
 
 
 def phase_of_kind(ruleset: Ruleset, kind: str) -> str | None:

@@ -8,9 +8,10 @@ import logging
 import random
 import traceback
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -18,10 +19,10 @@ from sqlalchemy.orm import Session
 from maild.app import App
 from maild.config import Safety
 from maild.crashpoints import crashpoint
-from maild.db import retry_transient
+from maild.db import is_transient, retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, new_player, players_of, ruleset_named, state_before, turn_seed
-from maild.intake.pipeline import process_new
+from maild.intake.pipeline import new_mail, process_new
 from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
 from maild.orderbook import accepted_sets, gm_orders, orders_for_turn
@@ -45,17 +46,24 @@ class TurnOutcome:
     message: str = ""
 
 
-def due_turns(app: App) -> list[tuple[str, int]]:
+class DueTurn(NamedTuple):
+    game: str
+    number: int
+    deadline: datetime | None  # passed; None for a phase that closed early (everyone who must send has sent)
+
+
+def due_turns(app: App) -> list[DueTurn]:
     """Open (or released) turns whose deadline has passed, or whose open phase closed early (everyone who must
-    send has sent), oldest deadline first."""
+    send has sent), oldest deadline first (a phase closed early is due now)."""
     now = app.now()
     with app.db.session() as s:
         rows = s.execute(select(Game.name, Turn.number, Turn.deadline).join(Turn, Turn.game_id == Game.id)
                          .where(Game.finished.is_(False), Turn.number == Game.turn,
                                 Turn.status.in_(("open", "released")), Turn.deadline.is_not(None))).all()
-        due = [(name, n) for name, n, deadline in rows if deadline <= now]
-        due += [t for t in closed_early(s) if t not in due]
-    return sorted(due, key=lambda t: t[1])
+        due = [DueTurn(name, n, deadline) for name, n, deadline in rows if deadline <= now]
+        passed = {(t.game, t.number) for t in due}
+        due += [DueTurn(name, n, None) for name, n in closed_early(s) if (name, n) not in passed]
+    return sorted(due, key=lambda t: (t.deadline or now, t.number))
 
 
 def usual_missing(s: Session, game: Game, before: int, last: int = 3) -> float:
@@ -83,7 +91,9 @@ def run_turn(app: App, name: str, force: bool = False, number: int | None = None
     "not_open" (`maild.turnplan`)."""
     try:
         return _run_turn(app, name, force, number, phase)
-    except Exception as exc:  # a ruleset's bug, a bad GM order, the database away: the GM must hear of it
+    except Exception as exc:  # a ruleset's bug, a bad GM order: the GM must hear of it
+        if is_transient(exc):  # the database's trouble, not the turn's: the caller tries again later
+            raise
         log.exception("turn of %s failed", name)
         return turn_failed(app, name, exc)
 
@@ -121,26 +131,33 @@ def _where(exc: BaseException) -> str:
 def _run_turn(app: App, name: str, force: bool, number: int | None, phase: str | None) -> TurnOutcome:
     """Run the game's open turn. `force` (the GM's `turn run`) skips the deadline check and the safety gate.
 
-    Every mail stored before the turn starts counts: intake reads it first (mail that came after the deadline
-    is late there and goes where the game's late policy says), then the turn's transaction locks the game and
-    checks that no such mail is still unread (another process's intake may have held it), else reads again."""
+    Every mail that came by the deadline counts: intake reads the mail stored before the turn starts (once the
+    deadline has passed, only what was received by it: what came later counts for the next turn, and is read
+    after this one ran; before the deadline, a GM's `turn run` or a phase closed early, all of it), then the
+    turn's transaction locks the game and checks that no such mail is still unread (another process's intake
+    may have held it), else reads again."""
     if number is not None or phase is not None:  # refused before intake reads anything for it
         refused = app.db.transaction(lambda s: _not_open(s, name, number, phase), "checking the open turn")
         if refused is not None:
             return refused
-    cutoff = app.db.transaction(lambda s: s.scalar(select(func.max(InboundMail.id))) or 0, "reading the inbox")
+    cutoff, by = app.db.transaction(partial(_cutoff, app, name), "reading the inbox")
     for round_ in range(1, CATCH_UP_ROUNDS + 1):
-        process_new(app, up_to=cutoff)
+        process_new(app, up_to=cutoff, received_by=by)
         last = round_ == CATCH_UP_ROUNDS
-        outcome = retry_transient(partial(_run_turn_once, app, name, force, cutoff, last, number, phase),
+        outcome = retry_transient(partial(_run_turn_once, app, name, force, cutoff, by, last, number, phase),
                                   f"turn of {name}")
         if outcome is not None:
             return outcome
     raise AssertionError("unreachable: the last round always runs the turn")
 
 
-def unread_before(s: Session, cutoff: int) -> int:
-    return s.scalar(select(func.count()).where(InboundMail.status == "new", InboundMail.id <= cutoff)) or 0
+def _cutoff(app: App, name: str, s: Session) -> tuple[int, datetime | None]:
+    """The newest mail stored, and the open turn's deadline if it has passed."""
+    game = get_game(s, name)
+    turn = get_turn(s, game, game.turn)
+    deadline = turn.deadline if turn is not None else None
+    return s.scalar(select(func.max(InboundMail.id))) or 0, \
+        deadline if deadline is not None and deadline <= app.now() else None
 
 
 def _not_open(s: Session, name: str, number: int | None, phase: str | None, lock: bool = False
@@ -153,10 +170,14 @@ def _not_open(s: Session, name: str, number: int | None, phase: str | None, lock
     return TurnOutcome(name, number if number is not None else game.turn, "not_open", why) if why else None
 
 
-def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool, number: int | None = None,
-                   phase: str | None = None) -> TurnOutcome | None:
-    """One transaction; None (nothing written) if mail stored before the turn is still unread and this is not
-    the `last` round."""
+def unread_before(s: Session, cutoff: int, received_by: datetime | None = None) -> int:
+    return s.scalar(select(func.count()).where(new_mail(cutoff, received_by))) or 0
+
+
+def _run_turn_once(app: App, name: str, force: bool, cutoff: int, by: datetime | None, last: bool,
+                   number: int | None = None, phase: str | None = None) -> TurnOutcome | None:
+    """One transaction; None (nothing written) if mail stored before the turn (and received `by` its deadline,
+    when that has passed) is still unread and this is not the `last` round."""
     with app.db.session() as s:
         game = get_game(s, name, lock=True)
         if game.finished:
@@ -172,7 +193,7 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, last: bool, nu
             return TurnOutcome(name, turn.number, "done", "already processed")
         # With the game locked, intake elsewhere waits for this transaction: mail still new now is read after
         # the turn, so it would count for the next one.
-        unread = unread_before(s, cutoff)
+        unread = unread_before(s, cutoff, by)
         if unread and not last:
             return None
         if unread:

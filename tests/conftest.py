@@ -119,6 +119,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema of PostgreSQL's database `test`, for tests of PostgreSQL's own faults (mark them postgres)."""
+    if not _pg_available():
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {PG_URL}")
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+    with postgres_schema(PG_URL) as url:
+        yield url
+
+
+@pytest.fixture
 def venice_setup(tmp_path: Path) -> Path:
     path = tmp_path / "venice-setup.toml"
     path.write_text(VENICE_SETUP)

@@ -10,8 +10,17 @@ import threading
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
-from psycopg.errors import AdminShutdown, DeadlockDetected, SerializationFailure, UniqueViolation
+from psycopg.errors import (
+    AdminShutdown,
+    ConfigurationLimitExceeded,
+    DeadlockDetected,
+    DiskFull,
+    OutOfMemory,
+    SerializationFailure,
+    UniqueViolation,
+)
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
@@ -252,6 +261,16 @@ def test_a_real_bug_still_ends_error_and_the_gm_is_told(tmp_path: Path, db_url: 
     (DBAPIError("SELECT", {}, Exception("server closed the connection"), connection_invalidated=True), True),
     (IntegrityError("INSERT", {}, UniqueViolation("duplicate key")), False),
     (KeyError("a bug"), False),
+    # A full disk or an I/O error is the database's trouble, not the mail's: it passes once space returns.
+    (OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full")), True),
+    (OperationalError("COMMIT", {}, sqlite3.OperationalError("disk I/O error")), True),
+    (OperationalError("INSERT", {}, DiskFull("could not extend file")), True),
+    (OperationalError("SELECT", {}, OutOfMemory("out of memory")), True),
+    (OperationalError("SELECT", {}, ConfigurationLimitExceeded("too many locks")), False),
+    # The server not there at all: psycopg's own failure, without a SQLSTATE.
+    (OperationalError("connect", {}, psycopg.OperationalError("connection failed: Connection refused")), True),
+    (psycopg.OperationalError("the connection is closed"), True),
+    (psycopg.ProgrammingError("a bug"), False),
 ])
 def test_which_failures_are_transient(exc: BaseException, transient: bool) -> None:
     assert is_transient(exc) is transient

@@ -174,20 +174,40 @@ def test_reminders_go_before_each_phase_to_who_has_not_sent_for_it(tmp_path: Pat
 
 def test_a_mail_after_a_phase_deadline_counts_for_the_next_phase(tmp_path: Path, db_url: str) -> None:
     app = make_phase_app(tmp_path, db_url)
-    send(app, "alice", "pick 3", datetime(2026, 11, 21, 9, 0, tzinfo=UTC))
-    # Received at 12:30, after the morning's deadline, before any pass resolved the morning.
+    for player, number in (("alice", 3), ("bob", 5), ("carol", 7)):  # no two alike: no vote
+        send(app, player, f"pick {number}", datetime(2026, 11, 21, 9, 0, tzinfo=UTC))
+    # Received at 12:30, after the morning's deadline, before any pass resolved the morning. The pass reads what
+    # came by the morning's deadline, resolves the morning, and then this mail, with the afternoon open.
     send(app, "bob", "guess alice 3", datetime(2026, 11, 21, 12, 30, tzinfo=UTC))
     run_pass(app, datetime(2026, 11, 21, 13, 0, tzinfo=UTC))
 
     ack = last_ack(app, "bob")
     assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in ack
-    assert "Deadline for the afternoon of turn 1: not set yet: the afternoon opens once the morning is resolved" \
-        in ack
+    assert "Deadline for the afternoon of turn 1: Saturday 21 November 2026, 18:00 UTC (UTC)." in ack
     with app.db.session() as s:
-        assert s.scalars(select(OrderSetRow.phase).order_by(OrderSetRow.seq)).all() == ["morning", "afternoon"]
+        assert s.scalars(select(OrderSetRow.phase).order_by(OrderSetRow.seq)).all() == ["morning"] * 3 + \
+            ["afternoon"]
     run_pass(app, AFTERNOON)
     # bob's guess counted in the afternoon: alice picked 3.
     assert "your score is 1" in mails_to(app, "bob", "(afternoon)")[0].get_content()
+
+
+def test_a_mail_late_for_a_phase_that_opened_a_vote_counts_for_the_phase_after(tmp_path: Path, db_url: str
+                                                                                ) -> None:
+    """The morning's results open a vote of alice and bob, after carol's mail came: it was late for the morning,
+    and counts for the afternoon, not refused from a vote that did not exist when she sent it."""
+    app = make_phase_app(tmp_path, db_url)
+    for player, number in (("alice", 3), ("bob", 3), ("carol", 7)):
+        send(app, player, f"pick {number}", datetime(2026, 11, 21, 9, 0, tzinfo=UTC))
+    send(app, "carol", "guess alice 3", datetime(2026, 11, 21, 12, 30, tzinfo=UTC))
+    run_pass(app, datetime(2026, 11, 21, 13, 0, tzinfo=UTC))
+
+    ack = last_ack(app, "carol")
+    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in ack
+    assert "Deadline for the afternoon of turn 1: not set yet: the afternoon opens once the vote is resolved" in ack
+    with app.db.session() as s:
+        assert s.scalars(select(OrderSetRow.phase).where(OrderSetRow.status == "accepted")
+                         .order_by(OrderSetRow.seq)).all() == ["morning"] * 3 + ["afternoon"]
 
 
 def play_turn_with_vote(app: App) -> None:

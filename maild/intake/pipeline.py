@@ -13,7 +13,7 @@ import traceback
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from maild import bounces
@@ -37,7 +37,7 @@ from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
-from maild.phases import PhaseTarget, is_phased, keep_phase_orders, open_phase_note, target_phase
+from maild.phases import PhaseTarget, came_before_results, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
@@ -56,25 +56,34 @@ def public_commands(ruleset: Ruleset) -> frozenset[str]:
     return frozenset(c.word for c in ruleset.commands() if c.template is not None)
 
 
-def process_new(app: App, up_to: int | None = None) -> dict[str, int]:
-    """Process every stored mail not yet processed (with `up_to`, those stored up to that receipt sequence),
-    in receipt order. Counts the outcomes by status; "retry" counts mails left new after transient failures,
-    for the next pass."""
+def process_new(app: App, up_to: int | None = None, received_by: datetime | None = None) -> dict[str, int]:
+    """Process every stored mail not yet processed (with `up_to`, those stored up to that receipt sequence;
+    with `received_by`, those received by then), in receipt order. Counts the outcomes by status; "retry"
+    counts mails left new after transient failures, for the next pass."""
     counts: dict[str, int] = {}
     run = IntakeRun()
-    for step in intake_steps(app, up_to):
+    for step in intake_steps(app, up_to, received_by):
         run = process_step(app, step, run, counts)
     return counts
 
 
-def intake_steps(app: App, up_to: int | None = None) -> list[attempts.Step]:
+def new_mail(up_to: int | None = None, received_by: datetime | None = None) -> ColumnElement[bool]:
+    """Stored mail not yet processed; with `up_to`, stored up to that receipt sequence; with `received_by`,
+    received by then (a deadline: what came later counts for a later turn, and is read after it ran)."""
+    where = InboundMail.status == "new"
+    if up_to is not None:
+        where &= InboundMail.id <= up_to
+    if received_by is not None:
+        where &= InboundMail.received_at <= received_by
+    return where
+
+
+def intake_steps(app: App, up_to: int | None = None, received_by: datetime | None = None) -> list[attempts.Step]:
     """What intake has to do now, in receipt order: batches of fresh mail, mails tried before alone, mails
     tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first, each on its
     own: one that cannot be queued is set aside, never in the way of the mail (`refusals.send_owed`)."""
     refusals.send_owed(app)
-    query = select(InboundMail.id, InboundMail.attempts).where(InboundMail.status == "new").order_by(InboundMail.id)
-    if up_to is not None:
-        query = query.where(InboundMail.id <= up_to)
+    query = select(InboundMail.id, InboundMail.attempts).where(new_mail(up_to, received_by)).order_by(InboundMail.id)
 
     def pending(s: Session) -> list[tuple[int, int]]:
         return [(r.id, r.attempts) for r in s.execute(query)]
@@ -132,8 +141,10 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
 
     try:
         return retry_transient(attempt, f"intake of mails {batch[0]}..{batch[-1]}"), runs[-1]
-    except Exception:
-        log.warning("a batch of %d mails failed; processing them one by one", len(batch), exc_info=True)
+    except Exception as exc:
+        # The traceback only for a failure that may be a mail's: the database's is told once, by the daemon.
+        log.warning("a batch of %d mails failed (%s); processing them one by one", len(batch),
+                    str(exc).splitlines()[0][:200], exc_info=not is_transient(exc))
     statuses: list[str] = []
     for n, mail_id in enumerate(batch):
         statuses += _process_one(app, mail_id)
@@ -418,20 +429,27 @@ def game_commands(ruleset: Ruleset, game: Game, mail: ReadMail) -> tuple[frozens
     return mail.commands & known, problems
 
 
-def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datetime
-                ) -> tuple[Turn | None, str | None]:
-    """The turn a mail received at `received` counts for, and a note if it came late."""
+def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datetime,
+                previous: Turn | None = None) -> tuple[Turn | None, str | None]:
+    """The turn a mail received at `received` counts for, and a note if it came late: after the deadline of the
+    open `turn`, or after that of the turn before it (`previous`) while that one had not run yet. A pass reads
+    what came by a deadline, runs its turn, and only then what came after, so a mail late for a turn is often
+    read when the next is open; it is late all the same (its sender had no results yet), and the late policy
+    decides as if it had been read before. The turn returned is the one it was late for; it counts for the one
+    after that."""
     if turn is None or game.finished:
         return None, "the game is over"
-    if turn.deadline is None or received <= turn.deadline:
+    missed = turn if turn.deadline is not None and received > turn.deadline else \
+        previous if came_before_results(previous, received) else None
+    if missed is None:
         return turn, None
     if ruleset.late_policy == "refuse":
-        return None, f"it came after the deadline of turn {turn.number}"
-    note = f"it came after the deadline of turn {turn.number}, so it counts for turn {turn.number + 1}"
+        return None, f"it came after the deadline of turn {missed.number}"
+    note = f"it came after the deadline of turn {missed.number}, so it counts for turn {missed.number + 1}"
     days = ruleset.late_cancel_days
     if days:
-        note += f" (mail CANCEL within {days} days of turn {turn.number}'s results to withdraw it)"
-    return turn, note
+        note += f" (mail CANCEL within {days} days of turn {missed.number}'s results to withdraw it)"
+    return missed, note
 
 
 def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, number: int) -> datetime | None:
@@ -453,7 +471,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     commands, command_problems = game_commands(ruleset, game, mail)
     tz = game_timezone(app.config, game.name)
     current = run.turn(s, game, game.turn)
-    turn, late = target_turn(current, ruleset, game, row.received_at)
+    turn, late = target_turn(current, ruleset, game, row.received_at, run.turn(s, game, game.turn - 1))
     number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
     phase: PhaseTarget | None = None
     if current is not None and not game.finished and is_phased(ruleset):  # the phase decides, not the turn

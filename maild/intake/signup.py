@@ -144,7 +144,7 @@ def _too_late(s: Session, ruleset: Ruleset, game: Game, run: IntakeRun, row: Mai
     current = run.turn(s, game, game.turn)
     if is_phased(ruleset) and current is not None:
         return target_phase(s, ruleset, game, current, "", row.received_at, ruleset.late_policy).refused
-    turn, note = target_turn(current, ruleset, game, row.received_at)
+    turn, note = target_turn(current, ruleset, game, row.received_at, run.turn(s, game, game.turn - 1))
     return note if turn is None else None
 
 

@@ -48,11 +48,14 @@ def store_fetched(app: App, mail: FetchedMail) -> int | None:
 
 
 def store_batch(app: App, mails: list[FetchedMail]) -> list[int | None]:
-    """Commit several raw mails in one transaction, in the order given (their receipt order)."""
+    """Commit several raw mails in one transaction, in the order given (their receipt order). A transaction
+    that fails for a passing reason (a dropped connection, a lock, a full disk) is done again: the server forgets
+    a mail only once it is stored. If the database stays away this raises, and the mails, not marked done, are
+    fetched again by the next pass."""
     now = app.now()
     try:
-        with app.db.session() as s:
-            ids = [_store(s, mail, now, app.config.max_mail_bytes) for mail in mails]
+        ids = app.db.transaction(lambda s: [_store(s, mail, now, app.config.max_mail_bytes) for mail in mails],
+                                 f"storing {len(mails)} fetched mails")
     except IntegrityError:  # stored by someone else between our look and our insert: one at a time
         if len(mails) == 1:
             return [None]

@@ -43,6 +43,9 @@ def header_block(data: bytes) -> bytes:
 
 class InboxSource(Protocol):
     source: str
+    # True when the last `fetch_each` stopped before the end of what is waiting (IMAP's `max_batch`): the caller
+    # marks what it got done and asks again.
+    backlog: bool
 
     async def fetch_new(self) -> list[FetchedMail]:
         """Every mail not yet marked done, oldest first (by UID)."""

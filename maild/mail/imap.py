@@ -205,6 +205,11 @@ class ImapInbox:
         return cls(**kwargs)
 
     @property
+    def backlog(self) -> bool:
+        """The last listing stopped at `max_batch`: more mail is waiting than `fetch_each` gave."""
+        return self._backlog
+
+    @property
     def uidvalidity(self) -> int | None:
         """The folder's UIDVALIDITY as last seen (None before the first connection)."""
         return self._uidvalidity

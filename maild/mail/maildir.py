@@ -28,6 +28,8 @@ def ensure_maildir(path: Path) -> None:
 class MaildirInbox:
     """Mail delivered into new/ is taken; when stored it moves to cur/ flagged seen (":2,S")."""
 
+    backlog = False  # fetch_each gives every mail waiting
+
     def __init__(self, path: Path) -> None:
         self.path = path
         ensure_maildir(path)
