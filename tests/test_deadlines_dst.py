@@ -255,10 +255,10 @@ def test_a_game_on_a_daily_cron_runs_one_turn_per_deadline_through_the_night(
     while step < start + timedelta(days=8):
         app.clock = Clock(step, frozen=True)
         while due := due_turns(app):
-            for name, number in due:
-                assert run_turn(app, name).status == "done"
-                assert number not in ran
-                ran[number] = step
+            for turn in due:
+                assert run_turn(app, turn.game).status == "done"
+                assert turn.number not in ran
+                ran[turn.number] = step
         step += timedelta(minutes=15)
     # Each turn ran alone, at the step of its deadline (the steps fall on every deadline): before, the autumn
     # night's second 02:30 came back as the deadline of every turn after the third, and they ran together.
