@@ -3,13 +3,18 @@ disk), and PostgreSQL connections terminated by the server between two statement
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
+from psycopg.errors import SerializationFailure
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
 from maild.db import Database
+from maild.intake import pipeline
 
 
 class FullDisk:
@@ -82,3 +87,28 @@ class Terminator:
     def close(self) -> None:
         event.remove(self.target, "before_cursor_execute", self._before)
         self.admin.dispose()
+
+
+def transient_error(db_url: str) -> OperationalError:
+    """What the database says when another writer is in the way: SQLite's lock, PostgreSQL's serialization
+    failure."""
+    if db_url.startswith("sqlite"):
+        return OperationalError("UPDATE inbound_mails", {}, sqlite3.OperationalError("database is locked"))
+    return OperationalError("UPDATE inbound_mails", {}, SerializationFailure("could not serialize access"))
+
+
+def fail_mail(monkeypatch: pytest.MonkeyPatch, subject: str, exc: Exception, times: int) -> list[int]:
+    """Intake fails with `exc` the first `times` times it reads the mail with `subject`."""
+    real = pipeline.handle_orders
+    calls: list[int] = []
+
+    def handle_orders(s, app, row, game, player, mail, run):  # type: ignore[no-untyped-def]
+        if mail.subject == subject:
+            calls.append(row.id)
+            if len(calls) <= times:
+                raise exc
+        return real(s, app, row, game, player, mail, run)
+
+    monkeypatch.setattr(pipeline, "handle_orders", handle_orders)
+    monkeypatch.setattr("maild.db.FIRST_PAUSE_S", 0.001, raising=False)
+    return calls

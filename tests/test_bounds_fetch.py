@@ -10,10 +10,8 @@ import subprocess
 import sys
 import textwrap
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
@@ -28,20 +26,12 @@ from maild.mail.maildir import MaildirInbox, MaildirSender, deliver
 from maild.models import InboundMail, OutboundMail
 from tests.conftest import OpenInbox, make_app, write_gm_config
 from tests.mailflow import drop, run_pass, sent
+from tests.poisonmail import MORNING, order, poison_inbox
 from tests.servers import Dovecot
 
 pytest_plugins = ["tests.servers"]
 
-MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ZoneInfo("Europe/Rome"))
 LIMIT = 200_000
-
-
-def order(sender: str, n: int, body: str = "bid 10$ for 1 of silk tax", message_id: str | None = None,
-          padding: int = 0) -> bytes:
-    mid = message_id or f"<bounds-{n}@example.org>"
-    text = body + "\n" + ("x" * 70 + "\n") * (padding // 71) if padding else body
-    return (f"From: Player <{sender}>\nTo: gm@example.org\nSubject: bids {n}\nMessage-ID: {mid}\n\n{text}\n"
-            ).encode()
 
 
 def limited(app: App, limit: int = LIMIT) -> App:
@@ -253,37 +243,8 @@ def test_plan_batches_fresh_mail_and_retries_alone() -> None:
         [[0, 1], [2, 3], [4]]
 
 
-_KILLER = textwrap.dedent("""
-    import os, signal, sys, time
-    from maild.intake import pipeline
-    real = pipeline.process_mail
-
-    def hostile(s, app, row, run=None):
-        if b"Subject: poison" in row.raw:  # what a crash in a parser, or a stall, does to the daemon
-            if os.environ.get("STALL"):
-                time.sleep(3600)
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(s, app, row, run)
-
-    pipeline.process_mail = hostile
-    from maild.cli import main
-    sys.exit(main(sys.argv[1:]))
-""")
-
-
-def _poison_inbox(tmp_path: Path, daemon: str) -> tuple[Path, list[str]]:
-    config = write_gm_config(tmp_path, daemon=daemon)
-    inbox = tmp_path / "var" / "mail" / "inbox"
-    for n, raw in enumerate([order("alice@example.org", 1), order("bob@example.org", 2).replace(
-            b"bids 2", b"poison"), order("carol@example.net", 3)]):
-        path = deliver(inbox, raw)
-        os.utime(path, (MORNING.timestamp() + n, MORNING.timestamp() + n))
-    return config, [sys.executable, "-c", _KILLER, "--config", str(config), "--now", "2026-11-22T10:00+01:00",
-                    "run", "--once"]
-
-
 def test_a_mail_that_stalls_intake_is_set_aside_after_its_time_budget(tmp_path: Path) -> None:
-    config, args = _poison_inbox(tmp_path, "max_intake_attempts = 2\nintake_mail_seconds = 1")
+    config, args = poison_inbox(tmp_path, "max_intake_attempts = 2\nintake_mail_seconds = 1")
     env = {**os.environ, "STALL": "1"}
     started = time.monotonic()
     done = [subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
@@ -297,7 +258,7 @@ def test_a_mail_that_stalls_intake_is_set_aside_after_its_time_budget(tmp_path: 
 
 def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    config, args = _poison_inbox(tmp_path, "max_intake_attempts = 3")
+    config, args = poison_inbox(tmp_path, "max_intake_attempts = 3")
     codes = [subprocess.run(args, cwd=tmp_path, capture_output=True, timeout=300).returncode for _ in range(4)]
     assert codes == [-9, -9, -9, 0]  # killed on it three times, then it is set aside
     app = make_app(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", MORNING)
@@ -317,7 +278,7 @@ def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Pa
 def test_the_daemon_starts_again_in_place_after_a_stall_and_goes_on(tmp_path: Path) -> None:
     """`maild run` (no --once) outlives a mail that stalls it: it starts itself again with the same command
     line, in the same process, retries the mail alone, sets it aside, and reads the rest; no supervisor."""
-    config, args = _poison_inbox(tmp_path, "max_intake_attempts = 2\nintake_mail_seconds = 1\npoll_interval = 1")
+    config, args = poison_inbox(tmp_path, "max_intake_attempts = 2\nintake_mail_seconds = 1\npoll_interval = 1")
     args.remove("--once")
     log_path = tmp_path / "daemon.log"
     with log_path.open("w") as log:

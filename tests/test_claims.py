@@ -25,8 +25,8 @@ from maild.intake.store import store_batch
 from maild.mail.maildir import deliver
 from maild.models import InboundMail
 from tests.conftest import write_gm_config
+from tests.dbfaults import fail_mail, transient_error
 from tests.mailflow import fetched, game_app, order_mail
-from tests.test_many_hands import fail_mail, transient_error
 
 NOW = "2026-11-22T09:00+01:00"
 

@@ -19,7 +19,7 @@ from maild.intake.pipeline import NOT_ANSWERED
 from maild.models import InboundMail, OrderSetRow, PasswordFailure
 from tests.conftest import config_dict
 from tests.paths import ROOT
-from tests.test_replies import MORNING, answers, at, deliver, gm_notices, limited_app, mail, text_of
+from tests.replyflow import MORNING, answers, at, deliver, gm_notices, limited_app, mail, text_of
 
 BOB = "bob@example.org"  # bob's password in VENICE_SETUP is "sesame"
 LIMIT_NOTE = "password guessing limit reached for bob"

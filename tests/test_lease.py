@@ -551,9 +551,9 @@ def test_a_daemon_that_stalls_starts_again_in_place_under_its_own_lease(tmp_path
     """The stall guard makes `maild run` exec itself (maild/intake/stall.py): the new image takes the lease its
     predecessor, the same process, still holds, at once (not a lease period later, here a minute), retries the
     stalled mail alone and sets it aside."""
-    from tests.test_bounds_fetch import _poison_inbox
+    from tests.poisonmail import poison_inbox
 
-    config, args = _poison_inbox(tmp_path, 'max_intake_attempts = 2\nintake_mail_seconds = 1\npoll_interval = 1\n'
+    config, args = poison_inbox(tmp_path, 'max_intake_attempts = 2\nintake_mail_seconds = 1\npoll_interval = 1\n'
                                  'lease = "60s"')
     config.write_text(config.read_text().replace('url = "sqlite:///maild.db"', f'url = "{pg_url}"'))
     args.remove("--once")

@@ -26,13 +26,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from maild.app import App
 from maild.db import Database, is_transient, upgrade
-from maild.intake import pipeline
 from maild.intake.pipeline import process_new
 from maild.intake.store import store_batch
 from maild.mail.maildir import deliver
 from maild.models import InboundMail, OutboundMail
 from maild.turn import run_turn
 from tests.conftest import answering_every_mail, make_app, write_gm_config
+from tests.dbfaults import fail_mail, transient_error
 from tests.mailflow import BEFORE, count_turns, fetched, game_app, order_mail
 
 NOW = "2026-11-22T09:00+01:00"  # the morning of turn 1 of write_gm_config's week
@@ -166,31 +166,6 @@ def test_turn_run_beside_intake_counts_every_mail_stored_before_it(tmp_path: Pat
         app.db.close()
         other.db.close()
 
-
-
-def transient_error(db_url: str) -> OperationalError:
-    """What the database says when another writer is in the way: SQLite's lock, PostgreSQL's serialization
-    failure."""
-    if db_url.startswith("sqlite"):
-        return OperationalError("UPDATE inbound_mails", {}, sqlite3.OperationalError("database is locked"))
-    return OperationalError("UPDATE inbound_mails", {}, SerializationFailure("could not serialize access"))
-
-
-def fail_mail(monkeypatch: pytest.MonkeyPatch, subject: str, exc: Exception, times: int) -> list[int]:
-    """Intake fails with `exc` the first `times` times it reads the mail with `subject`."""
-    real = pipeline.handle_orders
-    calls: list[int] = []
-
-    def handle_orders(s, app, row, game, player, mail, run):  # type: ignore[no-untyped-def]
-        if mail.subject == subject:
-            calls.append(row.id)
-            if len(calls) <= times:
-                raise exc
-        return real(s, app, row, game, player, mail, run)
-
-    monkeypatch.setattr(pipeline, "handle_orders", handle_orders)
-    monkeypatch.setattr("maild.db.FIRST_PAUSE_S", 0.001, raising=False)
-    return calls
 
 
 def statuses_of(app: App) -> dict[int, str]:
