@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -15,6 +15,7 @@ from maild.errors import ConfigError
 from maild.filemodes import check_config_file, check_password_file
 from maild.mail.base import MAX_HEADER_BYTES
 from maild.paths import setup_path
+from maild.walltime import first_instant
 
 DEFAULT_CONFIG = Path("maild.toml")
 
@@ -414,25 +415,39 @@ def _duration(t: dict[str, Any], key: str, ctx: str) -> timedelta | None:
 
 
 def _deadlines(s: dict[str, Any], tz: ZoneInfo, ctx: str) -> tuple[list[datetime], str | None]:
-    """A table's `at` list (in order, in `tz` where no zone is written) and `cron` rule, checked."""
+    """A table's `at` list (instants in UTC, read on `tz`'s wall clock where no offset is written, by
+    maild.walltime's rule) and `cron` rule, checked."""
     at: list[datetime] = []
     for item in s.get("at", []):
         try:
             dt = item if isinstance(item, datetime) else datetime.fromisoformat(str(item))
         except ValueError:
             raise ConfigError(f"{ctx}.at: {item!r} is not an ISO-8601 date and time") from None
-        at.append(dt if dt.tzinfo else dt.replace(tzinfo=tz))
-    if at != sorted(at):
-        raise ConfigError(f"{ctx}.at: deadlines must be in order")
+        when = first_instant(dt, tz) if dt.tzinfo is None else dt.astimezone(UTC)
+        if at and when <= at[-1]:
+            raise ConfigError(f"{ctx}.at: deadlines must be strictly increasing: {_as_written(item)} means "
+                              f"{_on_wall(when, tz)}, not after the one before it ({_on_wall(at[-1], tz)})")
+        at.append(when)
     cron = s.get("cron")
     if cron is not None:
         from maild.deadlines import validate_cron
 
         try:
-            validate_cron(str(cron), tz)
+            validate_cron(str(cron))
         except ValueError as exc:
             raise ConfigError(f"{ctx}.cron: {exc}") from None
     return at, str(cron) if cron is not None else None
+
+
+def _as_written(item: Any) -> str:
+    return item.isoformat() if isinstance(item, datetime) else str(item)
+
+
+def _on_wall(when: datetime, tz: ZoneInfo) -> str:
+    """An instant as the game's wall clock shows it, with the zone's abbreviation: which of two 02:30s (or
+    that a skipped 02:30 became 03:00) is plain to read."""
+    local = when.astimezone(tz)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
 
 
 def _phase_schedules(t: Any, tz: ZoneInfo, ctx: str) -> tuple[PhaseSchedule, ...]:

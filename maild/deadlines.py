@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.cron import CronTrigger
 
 from maild.config import Config, PhaseSchedule, Schedule
+from maild.walltime import elapsed, first_instant, wall_clock
 
 # crontab(5) counts the days of the week from 0 = Sunday (7 is Sunday too); APScheduler's CronTrigger from 0 =
 # Monday. A GM writes crontab, so the day field is read as crontab means it and handed on as day names.
@@ -50,16 +51,38 @@ def crontab_days(field: str) -> str:
     return ",".join(_CRON_DAYS[d] for d in sorted(days))
 
 
-def cron_trigger(expr: str, tz: ZoneInfo) -> CronTrigger:
-    """A trigger for a crontab line (minute hour day month day-of-week), day numbers as crontab means them."""
+def cron_trigger(expr: str) -> CronTrigger:
+    """A trigger for a crontab line (minute hour day month day-of-week), day numbers as crontab means them,
+    that runs on a wall clock without changes of offset: UTC stands in for the game's wall clock, and
+    `next_cron` turns the wall times it gives into instants. APScheduler's own reading of a zone's changes
+    is not used: on the night the clocks go back it gives the second 02:30 and then that same time again
+    for ever, and in spring it gives an instant an hour after the skipped 02:30 (APScheduler 3.11)."""
     fields = expr.split()
     if len(fields) == 5:
         fields[4] = crontab_days(fields[4])
-    return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
+    return CronTrigger.from_crontab(" ".join(fields), timezone=UTC)
 
 
-def validate_cron(expr: str, tz: ZoneInfo) -> None:
-    cron_trigger(expr, tz)
+def validate_cron(expr: str) -> None:
+    cron_trigger(expr)
+
+
+def next_cron(expr: str, tz: ZoneInfo, after: datetime) -> datetime | None:
+    """The first instant strictly after `after` at which a calendar occurrence of the crontab line `expr` falls
+    on the wall clock of `tz` (each occurrence taken by `first_instant`); None if the rule has none left."""
+    trigger = cron_trigger(expr)
+    wall = wall_clock(after, tz)
+    while True:
+        # The trigger answers "at or after"; a microsecond on, whole seconds round up to the next one.
+        fire = trigger.get_next_fire_time(None, wall.replace(tzinfo=UTC) + timedelta(microseconds=1))
+        if fire is None:
+            return None
+        wall = fire.replace(tzinfo=None)
+        when = first_instant(wall, tz)
+        # A deadline must come strictly after the one before: an occurrence that maps onto it or before it (the
+        # rest of a skipped hour; the repeated hour's wall times after its first pass) is passed over.
+        if when > after:
+            return when
 
 
 def deadline_for(schedule: Schedule, turn: int, after: datetime) -> datetime | None:
@@ -77,7 +100,7 @@ def phase_deadline(schedule: Schedule, phase: PhaseSchedule, turn: int, after: d
     """Deadline of a phase of `turn`: as a turn's from its `at` or `cron` (`after` being the deadline of the
     phase before it), or `duration` after it `opened`."""
     if phase.duration is not None:
-        return opened + phase.duration
+        return elapsed(opened, phase.duration)
     return _deadline(phase.at, phase.cron, schedule.timezone, turn, after)
 
 
@@ -86,10 +109,7 @@ def _deadline(at: tuple[datetime, ...], cron: str | None, tz: ZoneInfo, turn: in
     if at:
         return at[turn - 1] if turn <= len(at) else None
     assert cron is not None
-    trigger = cron_trigger(cron, tz)
-    # CronTrigger answers "at or after now"; a deadline must come strictly after the previous one.
-    fire = trigger.get_next_fire_time(None, after.astimezone(tz) + timedelta(seconds=1))
-    return fire
+    return next_cron(cron, tz, after)
 
 
 def expected_deadline(schedule: Schedule | None, known: int, known_deadline: datetime | None,

@@ -23,6 +23,7 @@ from maild.deadlines import format_deadline, phase_deadline
 from maild.errors import ConfigError
 from maild.models import Game, OrderSetRow, Player, Turn, TurnPhase
 from maild.ruleset import ONE_PHASE, Diagnostic, LatePolicy, Order, ParsedOrders, Phase, Ruleset
+from maild.walltime import elapsed
 
 # How long an extra phase (a vote) stays open when neither the config nor the ruleset says.
 DEFAULT_EXTRA_DURATION = timedelta(days=1)
@@ -104,7 +105,7 @@ def deadline_of(gcfg: GameConfig | None, phase: Phase, turn: int, after: datetim
     if ps is not None and gcfg is not None and gcfg.schedule is not None:
         return phase_deadline(gcfg.schedule, ps, turn, after, opened)
     if phase.extra:
-        return opened + (phase.duration or DEFAULT_EXTRA_DURATION)
+        return elapsed(opened, phase.duration or DEFAULT_EXTRA_DURATION)
     return None
 
 

@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from maild.app import App
+from maild.clock import NO_WALL_CLOCK
 from maild.mail.imap import ImapInbox
 from maild.testing import answering_every_mail, maildir_config, open_app, postgres_schema
 
@@ -23,6 +24,10 @@ if TYPE_CHECKING:  # imported for real by pytest_plugins, which must come first 
 __all__ = ["answering_every_mail", "config_dict", "make_app", "write_gm_config"]
 
 pytest_plugins = ["tests.servers"]
+
+# No test reads the wall clock: a Clock on real time raises, here and in every maild process a test starts (they
+# inherit the environment), so "now" comes from --now or an injected clock and the suite passes on any date.
+os.environ[NO_WALL_CLOCK] = "1"
 
 PG_URL = os.environ.get("MAILD_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 

@@ -228,7 +228,7 @@ def test_mail_list_shows_duplicates_with_their_reason(tmp_path: Path,
     deliver(inbox, order("alice@example.org", 1))
     assert main(["--config", str(config), "--now", "2026-11-22T10:00+01:00", "run", "--once"]) == 0
     capsys.readouterr()
-    assert main(["--config", str(config), "mail", "list"]) == 0
+    assert main(["--config", str(config), "--now", "2026-11-22T10:00+01:00", "mail", "list"]) == 0
     out = capsys.readouterr().out
     assert "duplicate" in out and "alice@example.org" in out and "same Message-ID and bytes as mail 1" in out
 
@@ -270,7 +270,7 @@ def test_a_mail_that_kills_intake_is_set_aside_and_the_rest_goes_on(tmp_path: Pa
     assert notices == ["[maild] mail 2 set aside (intake stopped on it)"]
     from maild.cli import main
 
-    assert main(["--config", str(config), "mail", "list"]) == 0
+    assert main(["--config", str(config), "--now", MORNING.isoformat(), "mail", "list"]) == 0
     [listed] = capsys.readouterr().out.splitlines()
     assert listed.startswith("2  ") and "poison" in listed and "intake began on this mail 3 times" in listed
 

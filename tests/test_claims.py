@@ -32,8 +32,10 @@ NOW = "2026-11-22T09:00+01:00"
 
 
 def maild_cmd(config: Path, *args: str, **popen: object) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "maild", "--config", str(config), *args], cwd=config.parent,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)  # type: ignore[call-overload]
+    """`maild --config CONFIG ARGS` at NOW (a `--now` in ARGS wins)."""
+    return subprocess.Popen([sys.executable, "-m", "maild", "--config", str(config), "--now", NOW, *args],
+                            cwd=config.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            **popen)  # type: ignore[call-overload]
 
 
 def attempts_of(app: App) -> dict[int, tuple[str, int]]:

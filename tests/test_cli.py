@@ -19,8 +19,13 @@ def gm(tmp_path: Path) -> Path:
     return write_gm_config(tmp_path, outbox="out")
 
 
+# The instant a command runs at unless the test gives its own `--now` (given later, it wins): the morning of
+# turn 1 of write_gm_config's week, whatever today's date.
+NOW = "2026-11-22T09:00+01:00"
+
+
 def maild(config: Path, *args: str) -> int:
-    return main(["--config", str(config), *args])
+    return main(["--config", str(config), "--now", NOW, *args])
 
 
 def eml(tmp: Path, name: str, sender: str, body: str) -> Path:

@@ -109,6 +109,9 @@ def test_mail_the_database_would_not_store_comes_again_next_pass(tmp_path: Path,
     assert not list((tmp_path / "inbox" / "new").iterdir())
 
 
+NOW = "2026-11-22T09:00+01:00"  # the morning of turn 1 of write_gm_config's week
+
+
 def pg_config(folder: Path, url: str) -> Path:
     config = write_gm_config(folder)
     config.write_text(config.read_text().replace('url = "sqlite:///maild.db"', f'url = "{url}"'))
@@ -119,12 +122,12 @@ def pg_config(folder: Path, url: str) -> Path:
 def test_game_list_is_done_again_when_its_connection_drops(tmp_path: Path, pg_url: str,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     config = pg_config(tmp_path, pg_url)
-    assert main(["--config", str(config), "init"]) == 0
+    assert main(["--config", str(config), "--now", NOW, "init"]) == 0
     capsys.readouterr()
     # The command makes its own engine: every engine's statement reading the order book is watched.
     killer = Terminator(pg_url, Engine, "order_sets")
     try:
-        code = main(["--config", str(config), "game", "list"])
+        code = main(["--config", str(config), "--now", NOW, "game", "list"])
     finally:
         killer.close()
     out = capsys.readouterr()
@@ -141,13 +144,14 @@ def test_a_command_the_database_fails_midway_is_not_done_twice(tmp_path: Path, p
     twice, so it ends, saying part of the work may be done."""
     monkeypatch.setattr(db, "FIRST_PAUSE_S", 0.001)
     config = pg_config(tmp_path, pg_url)
-    assert main(["--config", str(config), "init"]) == 0
+    assert main(["--config", str(config), "--now", NOW, "init"]) == 0
     for n in range(2):
         (tmp_path / f"{n}.eml").write_bytes(order_mail(n))
     capsys.readouterr()
     killer = Terminator(pg_url, Engine, "INSERT INTO inbound_mails", times=db.RETRY_ATTEMPTS, skip=1)
     try:
-        code = main(["--config", str(config), "mail", "ingest", str(tmp_path / "0.eml"), str(tmp_path / "1.eml")])
+        code = main(["--config", str(config), "--now", NOW, "mail", "ingest", str(tmp_path / "0.eml"),
+                     str(tmp_path / "1.eml")])
     finally:
         killer.close()
     assert (code, killer.done) == (EXIT_TEMPFAIL, db.RETRY_ATTEMPTS)
@@ -158,7 +162,7 @@ def test_a_command_the_database_fails_midway_is_not_done_twice(tmp_path: Path, p
 
 def test_a_command_without_its_database_says_so_in_one_line(tmp_path: Path) -> None:
     config = pg_config(tmp_path, f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/test")
-    done = subprocess.run([sys.executable, "-m", "maild", "--config", str(config), "game", "list"],
+    done = subprocess.run([sys.executable, "-m", "maild", "--config", str(config), "--now", NOW, "game", "list"],
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == EXIT_TEMPFAIL, done.stderr
     [line] = done.stderr.splitlines()

@@ -31,8 +31,8 @@ def test_a_plain_example_name_is_the_shipped_setup() -> None:
 def test_game_create_refuses_a_path_as_example_name(tmp_path: Path, name: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     gm = write_gm_config(tmp_path)
-    assert main(["--config", str(gm), "game", "create", "g2", "--ruleset", "venice", "--setup",
-                 f"example:{name}"]) == 2
+    assert main(["--config", str(gm), "--now", "2026-11-22T09:00+01:00", "game", "create", "g2", "--ruleset",
+                 "venice", "--setup", f"example:{name}"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"example:{name}: an example is named by a plain name" in err
     assert "venice" in err  # the names that would do

@@ -35,9 +35,12 @@ from tests.conftest import answering_every_mail, make_app, write_gm_config
 from tests.dbfaults import fail_mail, transient_error
 from tests.mailflow import BEFORE, count_turns, fetched, game_app, order_mail
 
+NOW = "2026-11-22T09:00+01:00"  # the morning of turn 1 of write_gm_config's week
+
 
 def maild_cmd(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "maild", "--config", str(config), *args],
+    """`maild --config CONFIG ARGS` at the time the daemon beside it starts from (a `--now` in ARGS wins)."""
+    return subprocess.run([sys.executable, "-m", "maild", "--config", str(config), "--now", NOW, *args],
                           capture_output=True, text=True, timeout=300, cwd=config.parent)
 
 
@@ -48,7 +51,7 @@ def test_cli_commands_beside_a_running_daemon_all_succeed(tmp_path: Path, db_url
     `turn run` counts for that turn."""
     config = write_gm_config(tmp_path, inbox="in", outbox="out", daemon="poll_interval = 1")
     config.write_text(config.read_text().replace('url = "sqlite:///maild.db"', f'url = "{db_url}"'))
-    assert maild_cmd(config, "--now", "2026-11-22T09:00+01:00", "init").returncode == 0
+    assert maild_cmd(config, "--now", NOW, "init").returncode == 0
     # A game that takes the GM's own orders (Venice takes none), run by hand: no deadline.
     assert maild_cmd(config, "game", "create", "ren1", "--ruleset", "renaissance").returncode == 0
     backlog = 600
@@ -58,7 +61,7 @@ def test_cli_commands_beside_a_running_daemon_all_succeed(tmp_path: Path, db_url
     log_path = tmp_path / "daemon.log"
     daemon_log = log_path.open("w")
     daemon = subprocess.Popen([sys.executable, "-m", "maild", "--config", str(config), "run",
-                               "--now", "2026-11-22T09:00+01:00"], cwd=tmp_path,
+                               "--now", NOW], cwd=tmp_path,
                               stdout=daemon_log, stderr=subprocess.STDOUT, text=True)
     stop = threading.Event()
 
@@ -82,11 +85,11 @@ def test_cli_commands_beside_a_running_daemon_all_succeed(tmp_path: Path, db_url
                 path = tmp_path / f"cli{i}-{j}.eml"
                 path.write_bytes(order_mail(1000 * (i + 1) + j, "cli"))
                 emls.append(str(path))
-            results.append(maild_cmd(config, "--now", "2026-11-22T09:00+01:00", "mail", "ingest", *emls))
+            results.append(maild_cmd(config, "--now", NOW, "mail", "ingest", *emls))
             results.append(maild_cmd(config, "game", "list"))
             results.append(maild_cmd(config, "gm", "bulletin", "ren1", f"bulletin {i}"))
-        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "1", "--now", "2026-11-22T09:00+01:00"))
-        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "2", "--now", "2026-11-22T09:00+01:00"))
+        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "1", "--now", NOW))
+        results.append(maild_cmd(config, "turn", "run", "venice1", "--turn", "2", "--now", NOW))
     finally:
         stop.set()
         feeder.join()

@@ -79,8 +79,8 @@ def test_game_create_stores_no_password_as_text(tmp_path: Path, db_url: str, exa
 
 def test_maild_game_create_on_the_command_line(tmp_path: Path) -> None:
     gm = write_gm_config(tmp_path)
-    assert main(["--config", str(gm), "game", "create", "v2", "--ruleset", "venice", "--setup",
-                 "example:venice"]) == 0
+    assert main(["--config", str(gm), "--now", "2026-11-22T09:00+01:00", "game", "create", "v2", "--ruleset",
+                 "venice", "--setup", "example:venice"]) == 0
     url = f"sqlite:///{tmp_path / 'maild.db'}"
     assert text_anywhere(url, '"gondola"') == [] and text_anywhere(url, "sesame") == []  # v2's, venice1's
 

@@ -354,7 +354,7 @@ cron = "0 13 * * sat"
 [games.schedule.phases.afternoon]
 cron = "0 18 * * sat"
 """)
-    assert main(["--config", str(config), "init"]) == 2
+    assert main(["--config", str(config), "--now", START.isoformat(), "init"]) == 2
     assert capsys.readouterr().err == (f"maild: {config}: games 'duo': schedule.phases.noon: ruleset twophase has "
                                        "no phase 'noon' (its phases: morning, afternoon; extra: vote)\n")
 

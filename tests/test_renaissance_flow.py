@@ -135,10 +135,13 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     config = tmp_path / "maild.toml"
     config.write_text(CONFIG_TOML.format(db=db_url, tmp=tmp_path))
     (tmp_path / "venice.toml").write_text(VENICE_PORT)
-    assert main(["--config", str(config), "gm", "pay", "ren1", "SFO", "25.5", "--note", "cheque 12"]) == 0
-    assert main(["--config", str(config), "gm", "pay", "ren1", "XXX", "1"]) == 2
-    assert main(["--config", str(config), "gm", "bulletin", "ren1", "Rome mourns; the conclave meets."]) == 0
-    assert main(["--config", str(config), "gm", "amend", "ren1", str(tmp_path / "venice.toml")]) == 0
+    # The GM's commands run that morning too. On the wall clock the first of them created the game and queued
+    # its welcomes at the real date: after 1 December 2026 they were not due yet at the month's pass.
+    gm = ["--config", str(config), "--now", morning.isoformat(), "gm"]
+    assert main([*gm, "pay", "ren1", "SFO", "25.5", "--note", "cheque 12"]) == 0
+    assert main([*gm, "pay", "ren1", "XXX", "1"]) == 2
+    assert main([*gm, "bulletin", "ren1", "Rome mourns; the conclave meets."]) == 0
+    assert main([*gm, "amend", "ren1", str(tmp_path / "venice.toml")]) == 0
     assert "no player 'XXX'" in capsys.readouterr().err
     month_passes(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
     mails = sent(app, welcomes=True)
@@ -231,13 +234,14 @@ def test_orders_check_against_a_game_takes_the_player_from_the_orders(tmp_path: 
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     from maild.cli import main
 
-    mail_game(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    mail_game(tmp_path, db_url, morning)
     config = tmp_path / "maild.toml"
     config.write_text(CONFIG_TOML.format(db=db_url, tmp=tmp_path))
     orders = tmp_path / "orders.txt"
     orders.write_text("/MED *MEDICI\n*Milan .0101\nBwool100\n*Florence .0109\nHP\n")
-    assert main(["--config", str(config), "orders", "check", "--ruleset", "renaissance", "--game", "ren1",
-                 str(orders)]) == 1
+    assert main(["--config", str(config), "--now", morning.isoformat(), "orders", "check", "--ruleset",
+                 "renaissance", "--game", "ren1", str(orders)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"{orders}:3: warning: 0101 is at Florence, not at Milan: next time write *Florence .0101 "
                       f"(his orders stand; they are carried out where he is)")

@@ -115,8 +115,8 @@ def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -
         assert len(found) == 1, proc.poll()
         assert b"Understood (1)" in found[0].read_bytes()
         # A second daemon on the same database refuses to start.
-        second = subprocess.run([sys.executable, "-m", "maild", "run", "--once"], cwd=tmp_path,
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run([sys.executable, "-m", "maild", "--now", "2026-11-22T10:00+01:00", "run",
+                                 "--once"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert second.returncode == 2
         assert "another maild daemon is running on this database" in second.stderr
     finally:
@@ -127,12 +127,13 @@ def test_the_daemon_answers_within_a_poll_and_stops_on_sigterm(tmp_path: Path) -
 
 def test_a_fresh_directory_runs_the_embedded_demo(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "MAILD_CRASH_AT"}
-    done = subprocess.run([sys.executable, "-m", "maild", "run", "--once"], cwd=tmp_path, env=env,
+    now = ["--now", MORNING.isoformat()]
+    done = subprocess.run([sys.executable, "-m", "maild", *now, "run", "--once"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "var/maild.db").exists()
     assert (tmp_path / "var/mail/inbox/new").is_dir() and (tmp_path / "var/mail/outbox/new").is_dir()
-    listing = subprocess.run([sys.executable, "-m", "maild", "game", "list"], cwd=tmp_path, env=env,
+    listing = subprocess.run([sys.executable, "-m", "maild", *now, "game", "list"], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=120)
     assert listing.stdout.startswith("venice-demo  venice  turn 1")
 

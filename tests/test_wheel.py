@@ -17,9 +17,23 @@ from tests.paths import ROOT
 pytestmark = pytest.mark.slow
 
 
-def run(cmd: list[str], cwd: Path, **kw: object) -> subprocess.CompletedProcess[str]:
+def run(cmd: list[str], cwd: Path, real_time: bool = False, **kw: object) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    if real_time:
+        env = without_faketime(env)
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600, **kw)  # type: ignore[call-overload]
+
+
+def without_faketime(env: dict[str, str]) -> dict[str, str]:
+    """`env` without libfaketime (docs/daemon.md: the suite runs under `faketime` years ahead or back). pip fetches
+    maild's dependencies from a package index over TLS, whose certificates are checked against the clock: years
+    ahead they have expired. Building and installing is not what a faked date tests; the game run after it is."""
+    kept = {k: v for k, v in env.items() if not k.startswith("FAKETIME")}
+    preload = " ".join(lib for lib in env.get("LD_PRELOAD", "").split() if "faketime" not in lib)
+    kept.pop("LD_PRELOAD", None)
+    if preload:
+        kept["LD_PRELOAD"] = preload
+    return kept
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +41,15 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bin/ folder of a fresh venv with the wheel built from this checkout installed in it."""
     base = tmp_path_factory.mktemp("wheel")
     dist = base / "dist"
-    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)], cwd=base)
+    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)], cwd=base,
+                real_time=True)
     assert built.returncode == 0, built.stderr
     wheels = list(dist.glob("maild-*.whl"))
     assert len(wheels) == 1
     venv = base / "venv"
     assert run([sys.executable, "-m", "venv", str(venv)], cwd=base).returncode == 0
-    inst = run([str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", str(wheels[0])], cwd=base)
+    inst = run([str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", str(wheels[0])], cwd=base,
+               real_time=True)
     assert inst.returncode == 0, inst.stderr
     return venv / "bin"
 
@@ -67,12 +83,12 @@ def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) ->
     assert version.returncode == 0 and version.stdout.startswith("maild ")
 
     # A failing command exits 2 with one line and leaves nothing behind.
-    failed = run([maild, "game", "show", "nothing-here"], cwd=work)
+    now = ["--now", "2026-11-22T09:00+01:00"]
+    failed = run([maild, *now, "game", "show", "nothing-here"], cwd=work)
     assert failed.returncode == 2
     assert failed.stderr.strip().splitlines() == ["maild: no game named 'nothing-here'"]
     assert list(work.iterdir()) == []
 
-    now = ["--now", "2026-11-22T09:00+01:00"]
     init = run([maild, *now, "init"], cwd=work)
     assert init.returncode == 0, init.stderr
     assert "created game venice-demo" in init.stdout
