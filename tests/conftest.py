@@ -110,17 +110,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'maild.db'}"
         return
-    if not _pg_available():
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is not reachable at {PG_URL}")
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    with postgres_schema(PG_URL) as url:
-        yield url
+    yield from _fresh_pg_schema()
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh schema of PostgreSQL's database `test`, for tests of PostgreSQL's own faults (mark them postgres)."""
+    yield from _fresh_pg_schema()
+
+
+def _fresh_pg_schema() -> Iterator[str]:
+    """A fresh schema of PG_URL's database, dropped afterwards; CI fails where PostgreSQL is not reachable, a
+    developer's run skips."""
     if not _pg_available():
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is not reachable at {PG_URL}")

@@ -12,11 +12,12 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 
 from maild.app import App
+from maild.cli import main
 from maild.games import sync_games
 from maild.mail.base import FetchedMail
 from maild.models import OrderSetRow
 from maild.testing import drop, run_pass, sent
-from tests.conftest import make_app
+from tests.conftest import make_app, write_gm_config
 
 ROME = ZoneInfo("Europe/Rome")
 
@@ -61,3 +62,15 @@ def count_turns(app: App, first: int) -> dict[int, int]:
         rows = s.execute(select(OrderSetRow.turn, func.count()).where(OrderSetRow.mail_id >= first)
                          .group_by(OrderSetRow.turn)).all()
         return dict(rows)  # type: ignore[arg-type]
+
+
+def gm_config(tmp_path: Path, now: str) -> Path:
+    """A GM's config (Venice game venice1, outbox Maildir `out`) and its database made by `maild init` at `now`."""
+    config = write_gm_config(tmp_path, outbox="out")
+    assert gm_command(config, now, "init") == 0
+    return config
+
+
+def gm_command(config: Path, now: str, *args: str) -> int:
+    """`maild --config CONFIG --now NOW ARGS...` in this process; its exit status."""
+    return main(["--config", str(config), "--now", now, *args])

@@ -29,8 +29,8 @@ from maild.mail.leased import LeasedSender, leased
 from maild.mail.maildir import deliver
 from maild.testing import postgres_schema
 from tests.conftest import PG_URL, _pg_available, write_gm_config
-from tests.dbproxy import CuttableProxy
 from tests.mailflow import order_mail
+from tests.tcpproxy import TcpProxy
 
 pytestmark = pytest.mark.postgres
 
@@ -516,7 +516,7 @@ def test_a_database_away_longer_than_the_lease_loses_and_doubles_nothing(tmp_pat
     other daemon about, as in a restart: when it is back the daemon renews the lease it still holds, under the
     same token, and goes on; every mail that came meanwhile is read and answered once."""
     upstream = make_url(PG_URL)
-    proxy = CuttableProxy((upstream.host or "127.0.0.1", upstream.port or 5432))
+    proxy = TcpProxy((upstream.host or "127.0.0.1", upstream.port or 5432))
     proxied = pg_url.replace(f"{upstream.host}:{upstream.port or 5432}", f"127.0.0.1:{proxy.port}")
     d = Daemons(tmp_path, proxied)
     try:
@@ -529,7 +529,7 @@ def test_a_database_away_longer_than_the_lease_loses_and_doubles_nothing(tmp_pat
         time.sleep(PERIOD * 2)
         assert first.poll() is None
         lapsed = row(pg_url)
-        proxy.restore()
+        proxy.mend()
         before = d.acks_delivered()
         wait_until(lambda: d.acks_delivered() >= before + 15, 120, "the daemon did not go on after the outage")
         assert tuple(row(pg_url))[:2] == (holder, token) and row(pg_url).expires_at > lapsed.expires_at

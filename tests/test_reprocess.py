@@ -8,26 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from maild.cli import main
 from maild.intake import pipeline
 from maild.intake.pipeline import process_new
 from maild.intake.reprocess import RefusedReprocess, reprocess
 from maild.intake.store import store_batch
 from tests.conftest import write_gm_config
-from tests.mailflow import count_turns, fetched, game_app
+from tests.mailflow import count_turns, fetched, game_app, gm_command, gm_config
 
 NOW = "2026-11-22T09:00+01:00"
 
 
 @pytest.fixture
 def gm(tmp_path: Path) -> Path:
-    config = write_gm_config(tmp_path, outbox="out")
-    assert main(["--config", str(config), "--now", NOW, "init"]) == 0
-    return config
+    return gm_config(tmp_path, NOW)
 
 
 def maild(config: Path, *args: str) -> int:
-    return main(["--config", str(config), "--now", NOW, *args])
+    return gm_command(config, NOW, *args)
 
 
 def eml(folder: Path, name: str, sender: str, body: str) -> str:

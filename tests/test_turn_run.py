@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from maild.cli import main
 from tests.conftest import write_gm_config
+from tests.mailflow import gm_command, gm_config
 from tests.phasegame.game import installed
 
 NOW = "2026-11-22T10:00+01:00"
@@ -25,13 +25,11 @@ NOW = "2026-11-22T10:00+01:00"
 
 @pytest.fixture
 def gm(tmp_path: Path) -> Path:
-    config = write_gm_config(tmp_path, outbox="out")
-    assert main(["--config", str(config), "--now", NOW, "init"]) == 0
-    return config
+    return gm_config(tmp_path, NOW)
 
 
 def maild(config: Path, *args: str) -> int:
-    return main(["--config", str(config), "--now", NOW, *args])
+    return gm_command(config, NOW, *args)
 
 
 def turns(config: Path) -> list[tuple[int, str]]:
