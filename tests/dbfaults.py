@@ -13,6 +13,7 @@ from psycopg.errors import SerializationFailure
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
+from maild.daemon import Daemon
 from maild.db import Database
 from maild.intake import pipeline
 
@@ -112,3 +113,14 @@ def fail_mail(monkeypatch: pytest.MonkeyPatch, subject: str, exc: Exception, tim
     monkeypatch.setattr(pipeline, "handle_orders", handle_orders)
     monkeypatch.setattr("maild.db.FIRST_PAUSE_S", 0.001, raising=False)
     return calls
+
+
+def count_passes(daemon: Daemon, tries: list[float]) -> None:
+    """Note in `tries` the monotonic time each pass of `daemon` begins: how often a failing daemon tries."""
+    one_pass = daemon.one_pass
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        tries.append(time.monotonic())
+        return await one_pass(*args, **kwargs)
+
+    daemon.one_pass = counted  # type: ignore[method-assign]

@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import Engine, select
@@ -25,7 +23,7 @@ from maild.mail.base import FetchedMail
 from maild.mail.maildir import MaildirInbox, MaildirSender
 from maild.models import InboundMail, OutboundMail
 from tests.conftest import write_gm_config
-from tests.dbfaults import FullDisk, Terminator
+from tests.dbfaults import FullDisk, Terminator, count_passes
 from tests.mailflow import BEFORE, drop, fetched, game_app, order_mail, run_pass, sent
 from tests.servers import free_port
 
@@ -202,13 +200,7 @@ def test_a_daemon_on_a_full_disk_backs_off_however_much_mail_waits(tmp_path: Pat
     async def scenario() -> None:
         daemon = Daemon(app, MaildirInbox(tmp_path / "inbox"), MaildirSender(tmp_path / "outbox"),
                         status_line=False)
-        one_pass = daemon.one_pass
-
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            tries.append(time.monotonic())
-            return await one_pass(*args, **kwargs)
-
-        daemon.one_pass = counted  # type: ignore[method-assign]
+        count_passes(daemon, tries)
         task = asyncio.create_task(daemon.run())
         await asyncio.sleep(6)
         daemon.stop()

@@ -15,7 +15,6 @@ from datetime import datetime
 from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -28,6 +27,7 @@ from maild.mail.maildir import MaildirInbox, MaildirSender
 from maild.models import InboundMail
 from maild.testing import open_app
 from tests.conftest import config_dict
+from tests.dbfaults import count_passes
 from tests.mailflow import drop, order_mail
 from tests.tcpproxy import TcpProxy
 
@@ -75,13 +75,7 @@ def test_passes_back_off_while_the_database_is_unreachable_and_the_gm_hears_once
     async def scenario() -> tuple[int, int]:
         daemon = Daemon(app, MaildirInbox(tmp_path / "inbox"), MaildirSender(tmp_path / "outbox"),
                         status_line=False)
-        one_pass = daemon.one_pass
-
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            tries.append(time.monotonic())
-            return await one_pass(*args, **kwargs)
-
-        daemon.one_pass = counted  # type: ignore[method-assign]
+        count_passes(daemon, tries)
         task = asyncio.create_task(daemon.run())
         try:
             assert await until(lambda: len(tries) >= 1 and bool(subjects(tmp_path, "[venice1] welcome")), 30)
