@@ -126,7 +126,7 @@ def test_a_printout_that_bounced(tmp_path: Path, db_url: str, venice_setup: Path
         assert len(sent(app, welcomes=True)) == mails_out + 1
         [notice] = notices(app, "carol")
         assert f"  reason:   {reason}\n" in notice
-        assert f"  the mail: {printout.subject} (printout:venice1:1:carol, sent " in notice
+        assert f"  the mail: {printout.subject}\n            (printout:venice1:1:carol, sent " in notice
         assert "  bounce:   mail 1 (`maild mail show 1` shows it)\n" in notice
         assert answers_to(app, "mail.example.org") == answers_to(app, "mx.example.org") == 0
     finally:
