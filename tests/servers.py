@@ -88,6 +88,21 @@ def tls_cert(tmp_path_factory: pytest.TempPathFactory) -> TlsCert:
     return TlsCert(cert, key)
 
 
+def without_faketime(env: dict[str, str]) -> dict[str, str]:
+    """`env` without libfaketime (docs/daemon.md: the suite runs under `faketime` years ahead or back), for the
+    programs whose clock is not what a faked date tests. pip fetches maild's dependencies from a package index
+    over TLS, whose certificates are checked against the clock: years ahead they have expired. Dovecot's master
+    keeps the preload but clears its children's environment, so master and children would live two years apart
+    (a login then hung after a long session); the server runs on real time, maild on the faked one."""
+    kept = {k: v for k, v in env.items() if not k.startswith("FAKETIME")}
+    preload = " ".join(lib for lib in env.get("LD_PRELOAD", "").split() if "faketime" not in lib)
+    kept.pop("LD_PRELOAD", None)
+    if preload:
+        kept["LD_PRELOAD"] = preload
+    return kept
+
+
+
 # --------------------------------------------------------------------------- Dovecot
 
 
@@ -196,7 +211,7 @@ service anvil {{{chroot}
             self.proc = subprocess.Popen(
                 [DOVECOT, "-F", "-c", str(self.root / "dovecot.conf")],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
-                start_new_session=True,
+                start_new_session=True, env=without_faketime(dict(os.environ)),
             )
         proc = self.proc
         if not wait_port(self.host, self.port, time.monotonic() + timeout, lambda: proc.poll() is None):

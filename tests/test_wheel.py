@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.paths import ROOT
+from tests.servers import without_faketime
 
 pytestmark = pytest.mark.slow
 
@@ -22,18 +23,6 @@ def run(cmd: list[str], cwd: Path, real_time: bool = False, **kw: object) -> sub
     if real_time:
         env = without_faketime(env)
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600, **kw)  # type: ignore[call-overload]
-
-
-def without_faketime(env: dict[str, str]) -> dict[str, str]:
-    """`env` without libfaketime (docs/daemon.md: the suite runs under `faketime` years ahead or back). pip fetches
-    maild's dependencies from a package index over TLS, whose certificates are checked against the clock: years
-    ahead they have expired. Building and installing is not what a faked date tests; the game run after it is."""
-    kept = {k: v for k, v in env.items() if not k.startswith("FAKETIME")}
-    preload = " ".join(lib for lib in env.get("LD_PRELOAD", "").split() if "faketime" not in lib)
-    kept.pop("LD_PRELOAD", None)
-    if preload:
-        kept["LD_PRELOAD"] = preload
-    return kept
 
 
 @pytest.fixture(scope="module")
