@@ -29,16 +29,21 @@ class Diagnostic:
     message: str  # what was wrong and what was expected, in a player's words
     # A note, not an error: the line's orders stand (e.g. a persona's starting location written wrong).
     warning: bool = False
+    # The order was understood but a rule of the game refuses it: where the rule is ("rule 3.7", "BORROWING").
+    # The ack lists it with that rule, not among the lines it could not read.
+    rule: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"line": self.line, "text": self.text, "message": self.message}
         if self.warning:
             d["warning"] = True
+        if self.rule:
+            d["rule"] = self.rule
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Diagnostic:
-        return cls(d["line"], d["text"], d["message"], d.get("warning", False))
+        return cls(d["line"], d["text"], d["message"], d.get("warning", False), d.get("rule"))
 
 
 @dataclass(frozen=True)
