@@ -124,23 +124,40 @@ def _participants(world: World, actor: Character, action: Action) -> set[str]:
     return names
 
 
-def _matches(world: World, mine: Action, theirs: Action, people: set[str]) -> bool:
-    """A matching action for the joint attack: "All characters participating in the joint attack must indicate
-    it is a joint attack, and submit a matching action", naming all the others, the same principal."""
+def _mismatch(world: World, mine: Action, theirs: Action, people: set[str]) -> str | None:
+    """How `theirs` fails to be a matching action for the joint attack `mine` of `people`, in a player's words
+    ("Ixchel's attack names no joint attackers"), None when it matches: "All characters participating in the
+    joint attack must indicate it is a joint attack, and submit a matching action", each naming all the others,
+    with the same principal."""
+    who = theirs.character
     if theirs.keyword != "attack":
-        return False
+        return f"{who}'s action is not an attack"
     a, b = mine.args, theirs.args
-    other = world.character(theirs.character)
+    other = world.character(who)
     if other is None:
-        return False
+        return f"there is no character {who}"
+    if key(str(a.get("target"))) != key(str(b.get("target"))):
+        return f"{who} attacks {b.get('target')}, not {a.get('target')}"
     try:
         their_people = _participants(world, other, theirs)
-    except Void:
-        return False
-    same_item = _item_key(a.get("item")) == _item_key(b.get("item"))
-    return (their_people == people and key(str(a.get("target"))) == key(str(b.get("target")))
-            and str(a.get("type")).lower() == str(b.get("type")).lower()
-            and key(str(a.get("principal") or "")) == key(str(b.get("principal") or "")) and same_item)
+    except Void as why:
+        return f"{who}'s attack is not valid: {why}"
+    if their_people != people:
+        partners = [str(n) for n in b.get("joint") or []]
+        return (f"{who}'s attack names " + (" and ".join(partners) if partners else "no joint attackers")
+                + f", not {_names(world, people - {key(who)})}")
+    if str(a.get("type")).lower() != str(b.get("type")).lower():
+        return f"{who}'s attack is a {b.get('type')}, not a {a.get('type')}"
+    if key(str(a.get("principal") or "")) != key(str(b.get("principal") or "")):
+        return (f"{who}'s attack names {b.get('principal') or 'no'} principal attacker, "
+                f"not {a.get('principal') or 'none'}")
+    if _item_key(a.get("item")) != _item_key(b.get("item")):
+        return f"{who}'s attack is not for the same item"
+    return None
+
+
+def _names(world: World, people: set[str]) -> str:
+    return " and ".join(sorted(world.character(n).name if world.character(n) else n for n in people))
 
 
 def _item_key(item: dict[str, Any] | None) -> tuple[str, str] | None:
@@ -149,28 +166,34 @@ def _item_key(item: dict[str, Any] | None) -> tuple[str, str] | None:
     return str(item.get("kind") or "").lower(), key(str(item.get("name") or ""))
 
 
+MISCOORDINATION = "the joint attack fails amid the confusion of miscoordination"
+
+
 def _joint_plan(council: Council, actor: Character, action: Action,
                 target: Character) -> list[tuple[Character, Action]] | None:
     """The participants and their actions when this action is the one the attack resolves on, None when a
-    slower participant is still to come; Void on miscoordination (every participant's action fails alike)."""
+    slower participant is still to come; Void on miscoordination (every participant's action fails alike,
+    his own attack included when another names him as a partner and his does not match)."""
     world = council.world
     people = _participants(world, actor, action)
     if len(people) == 1:
+        _named_by_another(council, actor, action)
         return [(actor, action)]
     if key(target.name) in people:
         raise Void("a joint attack cannot name its own target among the attackers")
     found: dict[str, tuple[int, Action]] = {key(actor.name): (council.position, action)}
-    for i, other in enumerate(council.actions):
-        name = key(other.character)
-        if other is action or name not in people or name in found:
+    why: list[str] = []
+    for name in sorted(people - {key(actor.name)}):
+        theirs = [(i, a) for i, a in enumerate(council.actions) if a is not action and key(a.character) == name]
+        matching = [(i, a) for i, a in theirs if _mismatch(world, action, a, people) is None]
+        if matching:
+            found[name] = matching[0]
             continue
-        if _matches(world, action, other, people):
-            found[name] = (i, other)
-    missing = sorted(people - set(found))
-    if missing:
-        names = ", ".join(world.character(n).name if world.character(n) else n for n in missing)
-        raise Void(f"the joint attack fails amid the confusion of miscoordination: no matching attack from "
-                   f"{names} this {council.part}")
+        said = [m for _, a in theirs if (m := _mismatch(world, action, a, people))]
+        who = world.character(name).name if world.character(name) else name
+        why.append(said[0] if said else f"no attack from {who} this {council.part}")
+    if why:
+        raise Void(f"{MISCOORDINATION}: {'; '.join(why)}")
     principal = action.args.get("principal")
     if principal and key(principal) not in people:
         raise Void(f"the principal attacker {principal} is not one of the joint attackers")
@@ -179,6 +202,21 @@ def _joint_plan(council: Council, actor: Character, action: Action,
         return None
     plan = sorted(found.values(), key=lambda pa: pa[0])
     return [(world.character(a.character), a) for _, a in plan]
+
+
+def _named_by_another(council: Council, actor: Character, action: Action) -> None:
+    """JOINT ATTACKS: "All characters participating in the joint attack must indicate it is a joint attack, and
+    submit a matching action ... Otherwise the joint attack fails to happen (action voided)". A character whom
+    another's attack on the same target names as a partner takes part in that joint attack: when his own
+    attack on that target names nobody, both actions are void, his as well."""
+    for other in council.actions:
+        if other is action or other.keyword != "attack" or key(other.character) == key(actor.name):
+            continue
+        if key(str(other.args.get("target"))) != key(str(action.args.get("target"))):
+            continue
+        if any(key(str(n)) == key(actor.name) for n in other.args.get("joint") or []):
+            raise Void(f"{MISCOORDINATION}: {other.character}'s attack names {actor.name} as a joint attacker, "
+                       f"and {actor.name}'s names no joint attackers")
 
 
 def _attackers(council: Council, actor: Character, plan: list[tuple[Character, Action]],

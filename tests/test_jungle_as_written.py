@@ -1,0 +1,90 @@
+"""The Law of the Jungle where issue 23 found the game departing from its rules as written, played by mail
+(maild.testing's Table) and, for the GM's update, through `maild gm update` as the GM types it: joint
+attacks that fail for a partner who names nobody, a unit's gains shared by its characters, escape's gain,
+per-player starting gold, and an action sent when the house had one character.
+
+The dice: every "Random Number" (`council.random_number`) is 1/2 here unless a test says otherwise, and the
+city strength is 0, so an attack's result is (A + D) / D / 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from maild.testing import Table
+from maild_rules.jungle import council as council_module
+
+GAME = "aztlan"
+
+
+def character(name: str, **attrs: Any) -> dict[str, Any]:
+    return {"name": name, "city": "Tenochtitlan", "hex": "T1", **attrs}
+
+
+def house(name: str, *characters: dict[str, Any], **attrs: Any) -> dict[str, Any]:
+    return {"name": name, "email": f"{name}@example.org", "characters": list(characters), **attrs}
+
+
+def setup(*houses: dict[str, Any], **options: Any) -> dict[str, Any]:
+    """A game under way (no sign-up period) in Tenochtitlan (city strength 0) with the Jaguar Warriors."""
+    return {
+        "title": "Aztlan, the rules as written", "signup_sessions": 0, "festival": "Tlaloc",
+        "cities": [{"name": "Tenochtitlan", "centre": "T1", "citizens": 2, "strength": 0, "position": [5, 5],
+                    "hexes": [{"name": h, "food": 2} for h in ("T1", "T2", "T3")]}],
+        "units": [{"name": "Jaguar Warriors", "kind": "Warrior", "level": 2, "health": 10, "melee": 0,
+                   "city": "Tenochtitlan", "position": [5, 5]},
+                  {"name": "Great General", "kind": "Great General", "level": "none", "health": 10,
+                   "military": False, "city": "Tenochtitlan", "position": [5, 5]}],
+        "houses": list(houses), **options,
+    }
+
+
+@pytest.fixture
+def half(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(council_module, "random_number", lambda rng: Fraction(1, 2))
+
+
+@pytest.fixture
+def table(tmp_path: Path, half: None) -> Iterator[Table]:
+    with Table(tmp_path) as t:
+        yield t
+
+
+def start(table: Table, *houses: dict[str, Any], **options: Any) -> None:
+    table.create_game(GAME, "jungle", setup(*houses, **options))
+    table.intake()
+
+
+def mail(table: Table, who: str, body: str) -> str:
+    table.send(f"{who}@example.org", body)
+    table.intake()
+    return table.ack(f"{who}@example.org")
+
+
+# -- JOINT ATTACKS ----------------------------------------------------------------------------------------------
+
+def test_a_partner_who_names_nobody_voids_both_actions_and_each_printout_says_why(table: Table) -> None:
+    """Xolotl (ana) attacks Yaretzi, duel, joint with Ixchel; Ixchel (cal) attacks Yaretzi, duel, naming
+    nobody. "All characters participating in the joint attack must indicate it is a joint attack, and submit a
+    matching action ... Otherwise the joint attack fails to happen (action voided)": both actions are void
+    and Yaretzi keeps his XP 4. Before, Ixchel dueled alone: A = sqrt(25) = 5, D = sqrt(4) = 2, L = 0:
+    (5 + 2) / 2 * 1/2 = 1.75 > 1.5, Yaretzi lost 1/2 * 4 * 1.5 = 3 XP (to 1)."""
+    start(table, house("ana", character("Xolotl", xp=9)), house("ben", character("Yaretzi", xp=4)),
+          house("cal", character("Ixchel", xp=25)))
+    assert "Not understood" not in mail(table, "ana", "**Attack** Yaretzi, duel, joint with Ixchel")
+    assert "Not understood" not in mail(table, "cal", "**Attack** Yaretzi, duel")
+    table.run_turn(GAME)
+    ana = table.printout(GAME, 1, "ana", "morning")
+    cal = table.printout(GAME, 1, "cal", "morning")
+    assert "void: the joint attack fails amid the confusion of miscoordination: Ixchel's attack names no " \
+           "joint attackers, not Xolotl" in " ".join(ana.split()), ana
+    assert "void: the joint attack fails amid the confusion of miscoordination: Xolotl's attack names Ixchel " \
+           "as a joint attacker, and Ixchel's names no joint attackers" in " ".join(cal.split()), cal
+    news = table.newsletter(GAME, 1, "morning")
+    assert "attacks Yaretzi" not in news and "attack Yaretzi" not in news, news
+    assert "Yaretzi: peasant, XP 4," in table.printout(GAME, 1, "ben", "morning")
