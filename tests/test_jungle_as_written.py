@@ -88,3 +88,23 @@ def test_a_partner_who_names_nobody_voids_both_actions_and_each_printout_says_wh
     news = table.newsletter(GAME, 1, "morning")
     assert "attacks Yaretzi" not in news and "attack Yaretzi" not in news, news
     assert "Yaretzi: peasant, XP 4," in table.printout(GAME, 1, "ben", "morning")
+
+
+# -- ESCAPE -----------------------------------------------------------------------------------------------------
+
+def test_a_failed_escape_gains_the_slave_and_his_owner_a_point_of_each(table: Table) -> None:
+    """"The attacker (escaping character) gains 1 pt of XP, Wisdom and Fame." has no condition; "If the attack
+    fails, the defender gains 1 pt of XP, Wisdom and Fame." (LJ-OQ-39). Tochtli (XP 1, Wisdom 1, Fame 0:
+    A = 1 + 1 + 0 = 2) escapes from Coyotl (XP 16, Wisdom 16, Fame 16: D = 4 + 4 + 4 = 12), L = 0:
+    (2 + 12) / 12 * 1/2 = 0.58, between 0.33 and 0.67: the principal attacker fails. Tochtli stays a slave
+    with XP 2, Wisdom 2, Fame 1; Coyotl has 17 of each."""
+    start(table, house("ana", character("Coyotl", xp=16, wisdom=16, fame=16, titles=[
+              {"kind": "Owner", "subject": "Tochtli"}])),
+          house("cal", character("Tochtli", titles=[{"kind": "Slave", "subject": "Coyotl"}])))
+    assert "Not understood" not in mail(table, "cal", "**Attack** Coyotl, escape")
+    table.run_turn(GAME)
+    printout = table.printout(GAME, 1, "cal", "morning")
+    assert "result 0.58: the principal attacker fails" in " ".join(printout.split()), printout
+    assert "Tochtli: peasant, XP 2, Fame 1, Wisdom 2," in printout, printout
+    assert "Slave of Coyotl" in printout
+    assert "Coyotl: peasant, XP 17, Fame 17, Wisdom 17," in table.printout(GAME, 1, "ana", "morning")

@@ -423,7 +423,7 @@ def test_challenge_for_what_the_target_does_not_hold_is_void():
 def test_escape_succeeds_and_fails():
     """Tochtli (XP 9, Wisdom 4, Fame 1: 3+2+1 = 6) escapes from Yaretzi (1+1+0 = 2), L 4: 12/6 = 2; 0.60 * 2 =
     1.2: success, he is free and gains 1 of each. Again enslaved: 0.20 * 2 = 0.4: the principal attacker fails,
-    the owner gains 1 of each (LJ-OQ-39)."""
+    the owner gains 1 of each and so does the slave, whose gain has no condition (LJ-OQ-39)."""
     w = small_world()
     t = person(w, "Tochtli", "cal", xp=9, wisdom=4, fame=1, titles=[Title("Defiant Slave", n=1)])
     y = person(w, "Yaretzi", "ben")
@@ -437,6 +437,21 @@ def test_escape_succeeds_and_fails():
     # now 10, 5, 2: sqrt10 + sqrt5 + sqrt2 = 6.81; D 2; (8.81 + 4)/6 = 2.135; 0.20 * 2.135 = 0.427
     attack(council_of(w, ScriptedRandom(20), actions=[a]), t, a)
     assert t.owner == "Yaretzi" and (y.xp, y.wisdom, y.fame) == (2, 2, 1)
+    assert (t.xp, t.wisdom, t.fame) == (11, 6, 3)
+
+
+def test_an_escape_that_ends_in_a_draw_still_gains_the_slave_his_point():
+    """"The attacker (escaping character) gains 1 pt of XP, Wisdom and Fame." (LJ-OQ-39). Tochtli (1+1+0 = 2)
+    escapes from Yaretzi (XP 4, Wisdom 4, Fame 1: 2+2+1 = 5), L 4: (2+5+4)/9 = 11/9; 0.70 * 11/9 = 0.856: a
+    draw: he stays a slave, gains 1 of each; Yaretzi gains nothing."""
+    w = small_world()
+    t = person(w, "Tochtli", "cal")
+    y = person(w, "Yaretzi", "ben", xp=4, wisdom=4, fame=1)
+    enslave(w, t, y)
+    a = act(t, "attack", target="Yaretzi", type="escape")
+    attack(council_of(w, ScriptedRandom(70), actions=[a]), t, a)
+    assert t.owner == "Yaretzi"
+    assert (t.xp, t.wisdom, t.fame, y.xp, y.wisdom, y.fame) == (2, 2, 1, 4, 4, 1)
 
 
 def test_escape_by_a_non_slave_and_attacks_elsewhere_are_void():

@@ -337,7 +337,7 @@ def resolve(council: Council, attack_type: str, attackers: list[Character], targ
         result = st.result_number(council.random(), att.total, dfn.total, loc)
     outcome = Outcome(attack_type, att, dfn, loc, result, st.band(result))
     losers, winners = _losers_and_winners(outcome)
-    if losers:
+    if losers or attack_type in WHATEVER_THE_RESULT:
         EFFECTS[attack_type](council, outcome, losers, winners, houses, item)
     if outcome.attacker_won:
         kind = st.earned_title(att.total, dfn.total, skilled_defender)
@@ -449,13 +449,16 @@ def _capture(council: Council, o: Outcome, losers: list[Character], winners: Sid
 
 def _escape(council: Council, o: Outcome, losers: list[Character], winners: Side, houses: dict[str, str],
             item: dict[str, Any] | None) -> None:
-    """A successful escape frees the escaping slaves and each gains 1 XP, Wisdom and Fame; a failed one gives
-    the defenders the point each (LJ-OQ-39)."""
+    """"The attacker (escaping character) gains 1 pt of XP, Wisdom and Fame." whatever the result, the only
+    sentence of the three without a condition; "If the attack is successful, the slave escapes"; "If the
+    attack fails, the defender gains 1 pt of XP, Wisdom and Fame", each defender (LJ-OQ-39)."""
     if o.attacker_won:
         for c in o.attackers.members:
             free(council.world, c)
             o.lines.append(f"{c.name} escapes from slavery.")
-    _each_gains_one(o, winners.members)
+    _each_gains_one(o, o.attackers.members)
+    if losers and not o.attacker_won:
+        _each_gains_one(o, o.defenders.members)
 
 
 def _each_gains_one(o: Outcome, who: list[Character]) -> None:
@@ -466,6 +469,8 @@ def _each_gains_one(o: Outcome, who: list[Character]) -> None:
         o.lines.append(f"{c.name} gains 1 XP, 1 Wisdom and 1 Fame.")
 
 
+#: The types whose effects come on a draw as well: an escaping slave's gain has no condition (LJ-OQ-39).
+WHATEVER_THE_RESULT = frozenset({"escape"})
 EFFECTS = {t: _attribute_contest for t in LOSS_AND_GAIN} | {"steal": _steal, "capture": _capture,
                                                             "escape": _escape}
 
