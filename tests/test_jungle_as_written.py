@@ -108,3 +108,40 @@ def test_a_failed_escape_gains_the_slave_and_his_owner_a_point_of_each(table: Ta
     assert "Tochtli: peasant, XP 2, Fame 1, Wisdom 2," in printout, printout
     assert "Slave of Coyotl" in printout
     assert "Coyotl: peasant, XP 17, Fame 17, Wisdom 17," in table.printout(GAME, 1, "ana", "morning")
+
+
+# -- JOINING THE GAME: starting gold ------------------------------------------------------------------------------
+
+def test_each_player_starts_with_his_own_gold_by_house_or_address(table: Table) -> None:
+    """"If you played in the previous game, A More Pefect Union, then you start with gold equal to your AMPU
+    score." The setup lists each player's score by his house (a house of the setup, or the name he joins as)
+    or by his e-mail address; a player it does not list starts with 0."""
+    start(table, house("ana", character("Xolotl")), house("ben", character("Yaretzi"), gold=3),
+          starting_gold={"ana": 7, "Itzel": 30, "zed@example.org": 12})
+    for sender, name in (("zed@example.org", "Tochtli"), ("ixi@example.org", "Itzel"),
+                         ("new@example.org", "Mazatl")):
+        table.send(sender, f"JOIN {name} in Tenochtitlan hex T2")
+        table.intake()
+        assert f"signed you up for {GAME} as {name}" in table.ack(sender)
+    table.run_turn(GAME)
+    gold = {h: table.printout(GAME, 1, h, "morning") for h in ("ana", "ben", "Tochtli", "Itzel", "Mazatl")}
+    assert "House of ana: food 0, gold 7" in gold["ana"], gold["ana"]
+    assert "House of ben: food 0, gold 3" in gold["ben"]  # the setup's own figure stands
+    assert "House of Tochtli: food 0, gold 12" in gold["Tochtli"], gold["Tochtli"]  # by his address
+    assert "House of Itzel: food 0, gold 30" in gold["Itzel"]
+    assert "House of Mazatl: food 0, gold 0" in gold["Mazatl"]
+
+
+@pytest.mark.parametrize("gold, ok", [(10, True), ({"ana": 10}, True), ({"ana": -1}, False),
+                                      ({"ana": "ten"}, False), ("ten", False), (True, False)])
+def test_starting_gold_is_a_number_or_a_table_of_numbers(gold: Any, ok: bool) -> None:
+    from maild.ruleset import SetupError
+    from maild_rules.jungle.ruleset import Jungle
+
+    game = setup(house("ana", character("Xolotl")), starting_gold=gold)
+    if ok:
+        state = Jungle().new_game(game)
+        assert state["houses"]["ana"]["gold"] == 10
+    else:
+        with pytest.raises(SetupError, match="starting_gold.*a whole number 0 or more .* or a table of player"):
+            Jungle().new_game(game)

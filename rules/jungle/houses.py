@@ -86,12 +86,15 @@ def acting_house(council: Council, actor: Character, action: Action) -> str:
 
 # -- joining the game -------------------------------------------------------------------------------------
 
-def starting_gold(world: World, house: str) -> int:
-    """The setup's starting gold of a house ("you start with gold equal to your AMPU score"): setting
-    ``starting_gold`` is a number for everyone or a table house -> gold; 0 when not given."""
+def starting_gold(world: World, house: str, email: str | None = None) -> int:
+    """The setup's starting gold of a house ("If you played in the previous game, A More Pefect Union, then you
+    start with gold equal to your AMPU score"): setting ``starting_gold`` is a number for everyone or a table
+    player -> gold, the player named by his house or his e-mail address (a player who joins by mail names his
+    house at JOIN, so the GM knows him by his address); 0 for a player the table does not list."""
     table = world.settings.get("starting_gold", 0)
     if isinstance(table, dict):
-        found = next((v for k, v in table.items() if key(k) == key(house)), 0)
+        wanted = {key(house)} | ({key(email)} if email else set())
+        found = next((v for k, v in table.items() if key(k) in wanted), 0)
         return int(found)
     return int(table)
 
@@ -174,7 +177,8 @@ def join(world: World, house: str, email: str, name: str, city: str | None, hex:
     if reason is not None:
         raise ValueError(reason)
     if house not in world.houses:
-        world.houses[house] = House(house, email, food=0, gold=starting_gold(world, house), since=session)
+        world.houses[house] = House(house, email, food=0, gold=starting_gold(world, house, email),
+                                     since=session)
     ch = Character(name.strip(), house, xp=1, fame=0, wisdom=1, craft=1, role="peasant", since=session)
     unit = find_unit(world, city) if find_city(world, city) is None else None
     if unit is not None:

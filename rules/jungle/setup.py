@@ -13,16 +13,31 @@ from typing import Any
 from maild.ruleset import SetupError
 from maild.setupfile import Problems, password
 
+from .houses import starting_gold
 from .model import GODS, City, Empire, Hex, House, Title, Unit, World, key
 
 OPTIONS = {
     "title": str,
     "signup_sessions": int,  # sessions of sign-up before the kick-off (at least 1)
     "kickoff_houses": int,  # houses needed for the kick-off; fewer: the sign-up period goes on
-    "starting_gold": int,  # a new house's gold (JOINING THE GAME: 0, or the AMPU score)
+    "starting_gold": (int, dict),  # a new house's gold (JOINING THE GAME: 0, or the AMPU score): see _gold
     "festival": str,  # the festival of the first session, if the GM wants one announced at once
     "trade_routes": list,  # [["CityA", "CityB"], ...]: cities connected by trade routes (TRAVEL)
 }
+
+
+WANTED = {"starting_gold": "a whole number 0 or more for every new house, or a table of player (his house or "
+                           "his e-mail address) = gold"}
+
+
+def _check_gold(gold: Any) -> None:
+    """JOINING THE GAME: "If you played in the previous game ... you start with gold equal to your AMPU
+    score": one number for everybody, or each player's own (`houses.starting_gold` reads it)."""
+    values = gold.items() if isinstance(gold, dict) else [("", gold)]
+    for player, v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            where = f"starting_gold.{player}" if player else "starting_gold"
+            raise SetupError(f"{where}: {WANTED['starting_gold']}, not {v!r}")
 
 
 def _table(d: Any, where: str) -> dict[str, Any]:
@@ -55,9 +70,10 @@ def new_world(setup: dict[str, Any]) -> World:
     world = World()
     for name, kind in OPTIONS.items():
         if name in setup:
-            if not isinstance(setup[name], kind):
-                raise SetupError(f"{name}: a {kind.__name__} is needed")
+            if not isinstance(setup[name], kind) or isinstance(setup[name], bool):
+                raise SetupError(f"{name}: {WANTED.get(name) or 'a ' + kind.__name__} is needed")
             world.settings[name] = setup[name]
+    _check_gold(setup.get("starting_gold", 0))
     known = set(OPTIONS) | {"cities", "units", "empire", "houses"}
     unknown = sorted(set(setup) - known)
     if unknown:
@@ -102,7 +118,7 @@ def new_world(setup: dict[str, Any]) -> World:
     for i, h in enumerate(setup.get("houses", [])):
         h = dict(_table(h, f"houses[{i}]"))
         characters = h.pop("characters", [])
-        h.setdefault("gold", world.settings["starting_gold"])
+        h.setdefault("gold", starting_gold(world, str(h.get("name", "")), str(h.get("email") or "")))
         if "password" in h:
             h["password"] = _password(h["password"], f"houses[{i}]")
         house = _build(House, h, f"houses[{i}]")
