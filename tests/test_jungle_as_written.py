@@ -9,6 +9,7 @@ city strength is 0, so an attack's result is (A + D) / D / 2.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from maild.cli import main
 from maild.testing import Table
 from maild_rules.jungle import council as council_module
 
@@ -38,7 +40,7 @@ def setup(*houses: dict[str, Any], **options: Any) -> dict[str, Any]:
                     "hexes": [{"name": h, "food": 2} for h in ("T1", "T2", "T3")]}],
         "units": [{"name": "Jaguar Warriors", "kind": "Warrior", "level": 2, "health": 10, "melee": 0,
                    "city": "Tenochtitlan", "position": [5, 5]},
-                  {"name": "Great General", "kind": "Great General", "level": "none", "health": 10,
+                  {"name": "Great General", "kind": "Great General", "health": 10,
                    "military": False, "city": "Tenochtitlan", "position": [5, 5]}],
         "houses": list(houses), **options,
     }
@@ -145,3 +147,95 @@ def test_starting_gold_is_a_number_or_a_table_of_numbers(gold: Any, ok: bool) ->
     else:
         with pytest.raises(SetupError, match="starting_gold.*a whole number 0 or more .* or a table of player"):
             Jungle().new_game(game)
+
+
+# -- the GM's update through `maild gm update`: a unit's gains ---------------------------------------------------
+
+def _toml(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)
+    return json.dumps(value).lower() if isinstance(value, bool) else str(value)
+
+
+def write_config(table: Table) -> Path:
+    """The Table's config as the GM's maild.toml, for the command line."""
+    config = table._config  # noqa: SLF001 - the harness keeps it as its TOML would read
+    lines = [f"[database]\nurl = {_toml(config['database']['url'])}"]
+    for part in ("inbound", "outbound"):
+        lines.append(f"[mail.{part}]")
+        lines += [f"{k} = {_toml(v)}" for k, v in config["mail"][part].items()]
+    lines.append(f"[daemon]\ngm = {_toml(config['daemon']['gm'])}")
+    for game in config["games"]:
+        lines.append("[[games]]")
+        lines += [f"{k} = {_toml(v)}" for k, v in game.items()]
+    path = Path(table.folder) / "maild.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def gm_update(table: Table, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`maild gm update aztlan FILE` as the GM types it, now; its exit status and what it printed."""
+    update = Path(table.folder) / f"update-{len(list(Path(table.folder).glob('update-*')))}.toml"
+    update.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    code = main(["--config", str(write_config(table)), "--now", table.now().isoformat(), "gm", "update", GAME,
+                 str(update)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+UNIT_GAIN = '''
+[[events]]
+kind = "gain"
+unit = "Jaguar Warriors"
+xp = 2
+fame = 1
+gold = 5
+general = "Great General"
+'''
+
+
+def test_a_unit_s_gain_reaches_every_character_in_it_and_the_general_s_staff(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    """CHARACTERS IN A UNIT: "When a military unit gains XP, Fame or gold through any of its actions, all
+    characters within the unit earn the same amount"; "When a military unit receiveing the combat bonus from a
+    nearby General gains ..., all characters within the General's unit earn the same amount" (LJ-OQ-47).
+    The Jaguar Warriors gain 2 XP, 1 Fame, 5 gold with the Great General's bonus: Ocelotl (ana, XP 5, Fame 2)
+    has XP 7, Fame 3; Mixtli (ana, XP 1) XP 3, Fame 1; Atl (ben, XP 3) XP 5, Fame 1; Itzel of the General's
+    staff (cal, XP 1) XP 3, Fame 1; Xochitl (cal), in no unit, nothing. Gold goes to each character's house:
+    ana has two in the unit, 5 + 5 = 10; ben 5; cal 5."""
+    start(table, house("ana", character("Ocelotl", xp=5, fame=2, unit="Jaguar Warriors", role="soldier",
+                                        city=None, hex=None),
+                       character("Mixtli", unit="Jaguar Warriors", role="soldier", city=None, hex=None)),
+          house("ben", character("Atl", xp=3, unit="Jaguar Warriors", role="soldier", city=None, hex=None)),
+          house("cal", character("Itzel", unit="Great General", role="soldier", city=None, hex=None),
+                character("Xochitl")))
+    code, said = gm_update(table, UNIT_GAIN, capsys)
+    assert code == 0 and "update from" in said and "recorded for turn 1" in said, said
+    table.run_turn(GAME)
+    ana = table.printout(GAME, 1, "ana", "morning")
+    assert "House of ana: food 0, gold 10" in ana, ana
+    assert "Ocelotl: soldier, XP 7, Fame 3," in ana and "Mixtli: soldier, XP 3, Fame 1," in ana, ana
+    assert "Ocelotl earns 2 XP with unit Jaguar Warriors." in ana
+    ben = table.printout(GAME, 1, "ben", "morning")
+    assert "House of ben: food 0, gold 5" in ben and "Atl: soldier, XP 5, Fame 1," in ben, ben
+    cal = table.printout(GAME, 1, "cal", "morning")
+    assert "House of cal: food 0, gold 5" in cal, cal
+    assert "Itzel: soldier, XP 3, Fame 1," in cal and "Xochitl: peasant, XP 1, Fame 0," in cal, cal
+    news = table.newsletter(GAME, 1, "morning")
+    assert "The unit Jaguar Warriors gains 2 XP, 1 Fame, 5 gold with the combat bonus of Great General." in \
+           " ".join(news.split()), news
+
+
+def test_a_unit_s_gain_given_as_its_figure_or_for_no_military_unit_is_refused_with_the_way(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    start(table, house("ana", character("Ocelotl", unit="Jaguar Warriors", role="soldier", city=None,
+                                        hex=None)))
+    code, said = gm_update(table, '[units."Jaguar Warriors"]\nxp = 2\n', capsys)
+    assert code == 2, said
+    assert 'units."Jaguar Warriors".xp: a unit\'s gain is an event, which every character in the unit earns: ' \
+           '[[events]] kind = "gain"' in said, said
+    code, said = gm_update(table, '[[events]]\nkind = "gain"\nunit = "Great General"\nfame = 1\n', capsys)
+    assert code == 2 and "Great General is not a military unit" in said, said
+    code, said = gm_update(table, '[[events]]\nkind = "gain"\nunit = "Jaguar Warriors"\n', capsys)
+    assert code == 2 and "give what the unit gained: xp, fame or gold" in said, said

@@ -69,7 +69,9 @@ def test_the_example_update_checks_and_applies(monkeypatch):
     assert w.cities["Tlatelolco"].hexes["Tlatelolco"].beakers == 1
     # Tenochtitlan's citizens 2 -> 4: two new citizens drawn; Tlatelolco 0 -> 1; Jaguar Warriors 10 -> 8.
     assert rec.calls == [("citizens_changed", ("Tenochtitlan", 2, 4)), ("citizens_changed", ("Tlatelolco", 0, 1)),
-                         ("health_changed", ("Jaguar Warriors", 10, 8))]
+                         ("health_changed", ("Jaguar Warriors", 10, 8)),
+                         ("share_unit_gain", ("Jaguar Warriors", "xp", 3, None)),
+                         ("share_unit_gain", ("Jaguar Warriors", "gold", 10, None))]
 
 
 def test_unknown_keys_and_bad_values_are_refused_with_their_place():
@@ -96,7 +98,7 @@ def test_unknown_keys_and_bad_values_are_refused_with_their_place():
         "without a level, not 'veteran'",
         "update: units.Ghosts: no unit Ghosts in the game (units: Jaguar Warriors); a new unit needs its kind",
         "update: events[1].kind: unknown event 'miracle' (events: technology, building, unit, policy, captured, "
-        "liberated, razed)",
+        "liberated, razed, gain)",
         "update: events[2] (technology).gameturn: must be a whole number from 1 to 10, not 11",
     ]
 

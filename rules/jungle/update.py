@@ -14,7 +14,9 @@ The file has up to five parts, every one optional; what it does not name stays a
   city, position, captain; a unit not in the game yet needs its ``kind``; ``remove = true`` destroys it;
 - ``[[events]]``: what happened in the ten gameturns, each crediting titles: a technology discovered
   (Inventor), a building completed (Builder), a unit completed (a new Captain character), a policy adopted
-  (Minister), a city captured, liberated or razed by a unit (Conqueror, Hero, Destroyer).
+  (Minister), a city captured, liberated or razed by a unit (Conqueror, Hero, Destroyer); and a military
+  unit's gain of XP, Fame or gold, which every character in it earns (and the staff of the General whose
+  combat bonus it had).
 
 `check_update` refuses a file with unknown keys or bad values when the GM gives it (the ruleset's
 ``check_gm``); `apply_update` applies it at the start of the next phase, in the order empire, cities, units,
@@ -43,8 +45,9 @@ UPDATE_ORDER = GmOrderSpec(
     description=(
         "Apply FILE, a TOML table of the empire's figures and deeds in the strategy game, at the start of the\n"
         "game's next phase: [empire], [cities.NAME], [units.NAME] and [[events]] (technology, building, unit,\n"
-        "policy, captured, liberated, razed), which credit the Inventor, Builder, Minister, Captain, Conqueror,\n"
-        "Hero and Destroyer titles by the last session's draws. Unknown keys and bad values are refused with\n"
+        "policy, captured, liberated, razed, gain), which credit the Inventor, Builder, Minister, Captain,\n"
+        "Conqueror, Hero and Destroyer titles by the last session's draws, and share a unit's gain of XP, Fame\n"
+        "or gold with every character in it. Unknown keys and bad values are refused with\n"
         "the reason. The same file twice is recorded once (add a different note = \"...\" to send it again).\n\n"
         "example: maild gm update aztlan update-session-3.toml"),
     args=(GmArg("file", "file", "the update (TOML): see examples/jungle/update-example.toml", metavar="FILE"),),
@@ -138,11 +141,12 @@ EVENT_KEYS: dict[str, dict[str, Check]] = {
                   "founded_by_aztecs": _flag},
     "razed": {"city": _name, "unit": _name, "citizens": COUNT, "previously_aztec": _flag,
               "founded_by_aztecs": _flag},
+    "gain": {"unit": _name, "xp": COUNT, "fame": COUNT, "gold": COUNT, "general": _name},
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
     "technology": ("name",), "building": ("name", "city", "era"), "unit": ("unit",), "policy": ("name",),
     "captured": ("city", "unit", "citizens"), "liberated": ("city", "unit", "citizens"),
-    "razed": ("city", "unit", "citizens"),
+    "razed": ("city", "unit", "citizens"), "gain": ("unit",),
 }
 TOP_KEYS = ("note", "empire", "cities", "units", "events")
 
@@ -246,8 +250,17 @@ def _check_city(p: _Problems, world: World, table: dict[str, Any], name: str, t:
                                 f"{'s' if len(dwellers) == 1 else ''} there")
 
 
+GAINS = ("xp", "fame", "gold")  # what a unit's gain is of: "XP, Fame or gold" (CHARACTERS IN A UNIT)
+GAIN_HINT = ('a unit\'s gain is an event, which every character in the unit earns: [[events]] kind = "gain", '
+             'unit = "NAME", xp = N (fame, gold; general = "UNIT" for the staff of the General whose bonus it had)')
+
+
 def _check_unit(p: _Problems, world: World, table: dict[str, Any], name: str, t: Any) -> None:
     path = f"units.{_quote(name)}"
+    if isinstance(t, dict) and any(k in t for k in GAINS):
+        for k in (k for k in GAINS if k in t):
+            p.add(f"{path}.{k}", GAIN_HINT)
+        t = {k: v for k, v in t.items() if k not in GAINS}
     if not p.keys(path, t, UNIT_KEYS):
         return
     unit = world.units.get(name)
@@ -298,6 +311,8 @@ def _check_event(p: _Problems, world: World, table: dict[str, Any], path: str, e
     elif kind == "policy":
         if "era" not in ev and _era(world, table, "policies", ev["name"]) is None:
             p.add(path, f"{ev['name']} is not an adoptable policy: give its era")
+    elif kind == "gain":
+        _check_gain(p, world, table, path, ev)
     else:
         if not _unit_known(world, table, ev["unit"]):
             p.add(f"{path}.unit", f"no unit {ev['unit']} in the game or in this update")
@@ -332,6 +347,33 @@ def _check_unit_event(p: _Problems, world: World, table: dict[str, Any], path: s
             p.add(path, f"give the city {name} was produced in")
             return
         _check_credit(p, world, path, ev, "production", city, item)
+
+
+def _check_gain(p: _Problems, world: World, table: dict[str, Any], path: str, ev: dict[str, Any]) -> None:
+    """CHARACTERS IN A UNIT: "When a military unit gains XP, Fame or gold through any of its actions": a
+    military unit, something gained, and the General's unit (if any) another unit of the game."""
+    name = ev["unit"]
+    if not _unit_known(world, table, name):
+        p.add(f"{path}.unit", f"no unit {name} in the game or in this update (add it under [units])")
+    elif not _unit_military(world, table, name):
+        p.add(f"{path}.unit", f"{name} is not a military unit: only a military unit's gains are shared")
+    if not any(ev.get(k) for k in GAINS):
+        p.add(path, "give what the unit gained: xp, fame or gold (a whole number above 0)")
+    general = ev.get("general")
+    if general is not None:
+        if not _unit_known(world, table, general):
+            p.add(f"{path}.general", f"no unit {general} in the game or in this update")
+        elif key(general) == key(name):
+            p.add(f"{path}.general", "the General's unit is another unit than the one that gained")
+
+
+def _unit_military(world: World, table: dict[str, Any], name: str) -> bool:
+    units = table.get("units", {})
+    new = units.get(name, {}) if isinstance(units, dict) else {}
+    if isinstance(new, dict) and "military" in new:
+        return bool(new["military"])
+    unit = world.units.get(name)
+    return unit is None or unit.military
 
 
 def _check_credit(p: _Problems, world: World, path: str, ev: dict[str, Any], kind: str, city: str | None,
@@ -635,7 +677,22 @@ def _city_deed(council: Council, ev: dict[str, Any], eras: Eras) -> None:
         _titled(council, c, award(c, title, city, n), f"{deed} {city} with {ev['unit']}")
 
 
+def _gain(council: Council, ev: dict[str, Any], eras: Eras) -> None:
+    """CHARACTERS IN A UNIT: "all characters within the unit earn the same amount of XP, Fame or Gold", and
+    those of the General's unit when it had his combat bonus; who is in the units is taken now (LJ-OQ-47)."""
+    world = council.world
+    unit = world.units[ev["unit"]]
+    general = world.units[ev["general"]] if ev.get("general") else None
+    for attribute in GAINS:
+        if ev.get(attribute):
+            _module("units").share_unit_gain(council, unit, attribute, ev[attribute], general)
+    gained = ", ".join(f"{ev[a]} {'XP' if a == 'xp' else a.capitalize() if a == 'fame' else 'gold'}"
+                       for a in GAINS if ev.get(a))
+    council.announce(f"The unit {unit.name} gains {gained}" + (f" with the combat bonus of {general.name}"
+                                                               if general is not None else "") + ".")
+
+
 EVENTS: dict[str, Callable[[Council, dict[str, Any], Eras], None]] = {
     "technology": _technology, "building": _building, "unit": _unit, "policy": _policy,
-    "captured": _city_deed, "liberated": _city_deed, "razed": _city_deed,
+    "captured": _city_deed, "liberated": _city_deed, "razed": _city_deed, "gain": _gain,
 }
