@@ -239,3 +239,44 @@ def test_a_unit_s_gain_given_as_its_figure_or_for_no_military_unit_is_refused_wi
     assert code == 2 and "Great General is not a military unit" in said, said
     code, said = gm_update(table, '[[events]]\nkind = "gain"\nunit = "Jaguar Warriors"\n', capsys)
     assert code == 2 and "give what the unit gained: xp, fame or gold" in said, said
+
+
+# -- An action that names nobody, and a character the GM's update brings ------------------------------------
+
+NEW_CAPTAIN = '''
+[units."Eagle Scouts"]
+kind = "Scout"
+level = 1
+health = 10
+city = "Tenochtitlan"
+position = [5, 5]
+
+[[events]]
+kind = "unit"
+unit = "Eagle Scouts"
+house = "ana"
+captain = "Cuauhtli"
+'''
+
+
+def test_an_action_sent_when_the_house_had_one_character_stays_his_after_the_gm_gives_it_another(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    """The house of ana has Itzel alone when its Morning mail comes: "**Defend**" and, labelled for the
+    Afternoon, "**Toil**", naming nobody, as a house with one character writes. The GM's update, applied when
+    the Morning opens, gives the house Cuauhtli, Captain of the new Eagle Scouts. Both actions stay Itzel's:
+    she defends in the Morning and toils T2 (food 2) in the Afternoon; nothing asks to "name the character
+    who acts". A mail of the Afternoon, written when the printout showed both, must name him."""
+    start(table, house("ana", character("Itzel", hex="T2")))
+    ack = mail(table, "ana", "**Defend**\n\nAfternoon:\n**Toil**")
+    assert "Not understood" not in ack, ack
+    code, said = gm_update(table, NEW_CAPTAIN, capsys)
+    assert code == 0, said
+    table.run_turn(GAME)
+    morning = table.printout(GAME, 1, "ana", "morning")
+    assert "Cuauhtli" in morning and "Captain of Unit Eagle Scouts" in morning, morning
+    assert "name the character" not in morning, morning
+    assert "Itzel stands ready to defend" in morning, morning
+    table.run_turn(GAME)
+    afternoon = table.printout(GAME, 1, "ana", "afternoon")
+    assert "name the character" not in afternoon, afternoon
+    assert "Itzel toils on T2" in " ".join(afternoon.split()), afternoon

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, Order, PlacedOrder
@@ -100,9 +100,23 @@ def signup_open(world: World) -> bool:
 
 
 # -- gathering the actions of a part ------------------------------------------------------------------------
-def _acting_character(world: World, house: str, args: dict[str, Any]) -> Character | str:
-    """The character an order is for, or why none: an order that names nobody is the house's only one's."""
+def sole_characters(world: World) -> dict[str, str]:
+    """Each house with a single living character, and his name: the house as its mails for a part were read,
+    taken before the part's opening steps (the GM's update, JOINs) can bring it another character."""
+    out: dict[str, str] = {}
+    for c in world.living():
+        out[c.house] = "" if c.house in out else c.name
+    return {h: n for h, n in out.items() if n}
+
+
+def _acting_character(world: World, house: str, args: dict[str, Any],
+                      sole: dict[str, str] | None = None) -> Character | str:
+    """The character an order is for, or why none: an order that names nobody is the house's only one's, as
+    the house was when the part opened to mail (`sole`): a character the GM's update gave the house since
+    does not make the player's action ambiguous (docs: "An action that names nobody")."""
     name = args.get("character")
+    if not name and sole and house in sole:
+        name = sole[house]
     if not name:
         mine = world.members(house)
         if len(mine) == 1:
@@ -155,6 +169,7 @@ def gather(council: Council, orders: dict[str, list[PlacedOrder]]) -> list[Actio
     told to the house that sent it, with the reason."""
     world, part = council.world, council.part
     session = council.session
+    sole: dict[str, str] = council.scratch.get("sole", {})
     own: dict[str, list[Action]] = {}
     dictated: dict[str, list[Action]] = {}
     for house in sorted(orders):
@@ -165,15 +180,18 @@ def gather(council: Council, orders: dict[str, list[PlacedOrder]]) -> list[Actio
                 continue
             label = placed.order.args.get("part")
             if label == "afternoon" and part == "morning":  # one mail for both parts: kept for the Afternoon
+                kept = placed.order
+                if not kept.args.get("character") and house in sole:  # his, as when the mail was read
+                    kept = replace(kept, args={**kept.args, "character": sole[house]})
                 world.settings.setdefault("afternoon_orders", []).append(
-                    {"house": house, "seq": placed.seq, "order": placed.order.to_json()})
+                    {"house": house, "seq": placed.seq, "order": kept.to_json()})
                 council.tell(house, f"{placed.order.summary or placed.order.text}: kept for the Afternoon.")
                 continue
             if label == "morning" and part == "afternoon":
                 council.tell(house, f"{placed.order.summary or placed.order.text}: not carried out: it is for the "
                                     "Morning, which is over.")
                 continue
-            c = _acting_character(world, house, placed.order.args)
+            c = _acting_character(world, house, placed.order.args, sole)
             if isinstance(c, str):
                 council.tell(house, f"{placed.order.summary or placed.order.text}: not carried out: {c}.")
                 continue
@@ -348,6 +366,7 @@ def morning(world: World, orders: dict[str, list[PlacedOrder]], rng: random.Rand
     """Resolve the Morning of the session `world.session + 1`."""
     council = Council(world, rng, "morning")
     world.settings.pop("acted", None)  # the actions used last session, shown until this one begins
+    council.scratch["sole"] = sole_characters(world)  # the houses as this part's mails were read
     _gm_updates(council, orders.get(GM_ORDERS, []))
     _joins(council, orders, emails or {})
     if world.kicked_off:
@@ -369,6 +388,7 @@ def afternoon(world: World, orders: dict[str, list[PlacedOrder]], rng: random.Ra
               emails: dict[str, str] | None = None) -> tuple[Part, Part]:
     """Resolve the Afternoon and then the Evening of the session `world.session + 1`."""
     council = Council(world, rng, "afternoon")
+    council.scratch["sole"] = sole_characters(world)  # the houses as this part's mails were read
     _joins(council, orders, emails or {})
     orders = with_kept(world, orders)
     actions = gather(council, orders)
