@@ -261,6 +261,30 @@ def test_joint_attack_miscoordination_voids_every_participant():
         attack(c, x, ax)
 
 
+def test_a_partner_attacking_another_target_attacks_alone_and_the_printout_says_what_did_not_match():
+    """Xolotl names Ixchel as his partner on Yaretzi; Ixchel attacks Other, naming nobody: she takes no part in
+    the attack on Yaretzi, so hers stands (Other, XP 1 (1) against her XP 4 (2), L 4: 7/5; 0.50 * 7/5 = 0.7: a
+    draw) and Xolotl's is void, saying why. Then Ixchel names Xolotl and Coyotl: Xolotl's is void again."""
+    w = small_world()
+    x = person(w, "Xolotl", "ana", xp=9)
+    i = person(w, "Ixchel", "cal", xp=4)
+    person(w, "Yaretzi", "ben", xp=16)
+    person(w, "Other", "ben")
+    person(w, "Coyotl", "ben")
+    ax = act(x, "attack", target="Yaretzi", type="duel", joint=["Ixchel"])
+    ai = act(i, "attack", target="Other", type="duel")
+    c = council_of(w, ScriptedRandom(50), actions=[ax, ai])
+    with pytest.raises(Void, match="miscoordination: Ixchel attacks Other, not Yaretzi$"):
+        attack(c, x, ax)
+    c.position = 1
+    attack(c, i, ai)
+    assert c.events[-1]["band"] == st.DRAW
+    ai = act(i, "attack", target="Yaretzi", type="duel", joint=["Xolotl", "Coyotl"])
+    c = council_of(w, ScriptedRandom(), actions=[ax, ai])
+    with pytest.raises(Void, match="miscoordination: Ixchel's attack names Xolotl and Coyotl as joint attackers$"):
+        attack(c, x, ax)
+
+
 def test_designated_principal_attacker_alone_fails():
     """Both name Xolotl principal. A = 3 + 2 = 5, D = 4, L = 4: 13/8; 0.40 * 13/8 = 0.65: the principal
     attacker fails: Xolotl loses 0.50 * 9 * 1.5 = 6.75 -> 6 XP; Yaretzi gains 0.50 * 6 = 3; Ixchel unharmed."""

@@ -144,8 +144,9 @@ def _mismatch(world: World, mine: Action, theirs: Action, people: set[str]) -> s
         return f"{who}'s attack is not valid: {why}"
     if their_people != people:
         partners = [str(n) for n in b.get("joint") or []]
-        return (f"{who}'s attack names " + (" and ".join(partners) if partners else "no joint attackers")
-                + f", not {_names(world, people - {key(who)})}")
+        if not partners:
+            return f"{who}'s attack names no joint attackers"
+        return f"{who}'s attack names {' and '.join(partners)} as joint attacker{'s' if len(partners) > 1 else ''}"
     if str(a.get("type")).lower() != str(b.get("type")).lower():
         return f"{who}'s attack is a {b.get('type')}, not a {a.get('type')}"
     if key(str(a.get("principal") or "")) != key(str(b.get("principal") or "")):
@@ -154,10 +155,6 @@ def _mismatch(world: World, mine: Action, theirs: Action, people: set[str]) -> s
     if _item_key(a.get("item")) != _item_key(b.get("item")):
         return f"{who}'s attack is not for the same item"
     return None
-
-
-def _names(world: World, people: set[str]) -> str:
-    return " and ".join(sorted(world.character(n).name if world.character(n) else n for n in people))
 
 
 def _item_key(item: dict[str, Any] | None) -> tuple[str, str] | None:
