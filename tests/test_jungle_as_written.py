@@ -276,6 +276,7 @@ def test_an_action_sent_when_the_house_had_one_character_stays_his_after_the_gm_
     assert "Cuauhtli" in morning and "Captain of Unit Eagle Scouts" in morning, morning
     assert "name the character" not in morning, morning
     assert "Itzel stands ready to defend" in morning, morning
+    assert "Afternoon: Itzel toils: kept for the Afternoon." in morning, morning
     table.run_turn(GAME)
     afternoon = table.printout(GAME, 1, "ana", "afternoon")
     assert "name the character" not in afternoon, afternoon

@@ -180,12 +180,13 @@ def gather(council: Council, orders: dict[str, list[PlacedOrder]]) -> list[Actio
                 continue
             label = placed.order.args.get("part")
             if label == "afternoon" and part == "morning":  # one mail for both parts: kept for the Afternoon
-                kept = placed.order
+                kept, text = placed.order, placed.order.summary or placed.order.text
                 if not kept.args.get("character") and house in sole:  # his, as when the mail was read
                     kept = replace(kept, args={**kept.args, "character": sole[house]})
+                    text = text.replace("your character", sole[house], 1)
                 world.settings.setdefault("afternoon_orders", []).append(
                     {"house": house, "seq": placed.seq, "order": kept.to_json()})
-                council.tell(house, f"{placed.order.summary or placed.order.text}: kept for the Afternoon.")
+                council.tell(house, f"{text}: kept for the Afternoon.")
                 continue
             if label == "morning" and part == "afternoon":
                 council.tell(house, f"{placed.order.summary or placed.order.text}: not carried out: it is for the "
