@@ -206,14 +206,26 @@ def _named_by_another(council: Council, actor: Character, action: Action) -> Non
     submit a matching action ... Otherwise the joint attack fails to happen (action voided)". A character whom
     another's attack on the same target names as a partner takes part in that joint attack: when his own
     attack on that target names nobody, both actions are void, his as well."""
-    for other in council.actions:
-        if other is action or other.keyword != "attack" or key(other.character) == key(actor.name):
-            continue
-        if key(str(other.args.get("target"))) != key(str(action.args.get("target"))):
-            continue
-        if any(key(str(n)) == key(actor.name) for n in other.args.get("joint") or []):
-            raise Void(f"{MISCOORDINATION}: {other.character}'s attack names {actor.name} as a joint attacker, "
-                       f"and {actor.name}'s names no joint attackers")
+    namer = _partners_named(council).get((key(str(action.args.get("target"))), key(actor.name)))
+    if namer is not None:
+        raise Void(f"{MISCOORDINATION}: {namer}'s attack names {actor.name} as a joint attacker, "
+                   f"and {actor.name}'s names no joint attackers")
+
+
+def _partners_named(council: Council) -> dict[tuple[str, str], str]:
+    """(target, partner) -> the first character whose attack of this part on that target names that partner;
+    worked out once per part (a session of thousands of actions asks it for every lone attack)."""
+    cached = council.scratch.get("attacks.partners")
+    if cached is not None and cached[0] is council.actions:
+        return cached[1]
+    named: dict[tuple[str, str], str] = {}
+    for a in council.actions:
+        if a.keyword == "attack":
+            for n in a.args.get("joint") or []:
+                if key(str(n)) != key(a.character):
+                    named.setdefault((key(str(a.args.get("target"))), key(str(n))), a.character)
+    council.scratch["attacks.partners"] = (council.actions, named)
+    return named
 
 
 def _attackers(council: Council, actor: Character, plan: list[tuple[Character, Action]],
