@@ -59,7 +59,7 @@ class Recorder:
 def stand_in_modules(monkeypatch: Any) -> Recorder:
     """Put recording stand-ins for the units, cities and transfers modules where the update imports them."""
     rec = Recorder()
-    for name, functions in {"units": ["health_changed", "share_unit_gain"], "cities": ["citizens_changed"],
+    for name, functions in {"units": ["health_changed", "share_unit_gains"], "cities": ["citizens_changed"],
                             "transfers": ["transfer_rulership", "transfer_captaincy"]}.items():
         monkeypatch.setitem(sys.modules, f"maild_rules.jungle.{name}", rec.module(name, functions))
     return rec

@@ -216,7 +216,7 @@ def test_a_unit_s_gain_reaches_every_character_in_it_and_the_general_s_staff(
     ana = table.printout(GAME, 1, "ana", "morning")
     assert "House of ana: food 0, gold 10" in ana, ana
     assert "Ocelotl: soldier, XP 7, Fame 3," in ana and "Mixtli: soldier, XP 3, Fame 1," in ana, ana
-    assert "Ocelotl earns 2 XP with unit Jaguar Warriors." in ana
+    assert "Ocelotl earns 2 XP, 1 Fame and 5 gold with unit Jaguar Warriors." in ana, ana
     ben = table.printout(GAME, 1, "ben", "morning")
     assert "House of ben: food 0, gold 5" in ben and "Atl: soldier, XP 5, Fame 1," in ben, ben
     cal = table.printout(GAME, 1, "cal", "morning")

@@ -70,8 +70,7 @@ def test_the_example_update_checks_and_applies(monkeypatch):
     # Tenochtitlan's citizens 2 -> 4: two new citizens drawn; Tlatelolco 0 -> 1; Jaguar Warriors 10 -> 8.
     assert rec.calls == [("citizens_changed", ("Tenochtitlan", 2, 4)), ("citizens_changed", ("Tlatelolco", 0, 1)),
                          ("health_changed", ("Jaguar Warriors", 10, 8)),
-                         ("share_unit_gain", ("Jaguar Warriors", "xp", 3, None)),
-                         ("share_unit_gain", ("Jaguar Warriors", "gold", 10, None))]
+                         ("share_unit_gains", ("Jaguar Warriors", {"xp": 3, "gold": 10}, None))]
 
 
 def test_unknown_keys_and_bad_values_are_refused_with_their_place():

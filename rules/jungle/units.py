@@ -123,21 +123,35 @@ def health_changed(council: Council, unit: Unit | str, old: int, new: int) -> No
 
 def share_unit_gain(council: Council, unit: Unit, attribute: str, amount: int, general: Unit | None = None
                     ) -> list[Character]:
+    """"all characters within the unit earn the same amount of XP, Fame or Gold": `share_unit_gains` of one
+    attribute ("xp", "fame" or "gold")."""
+    return share_unit_gains(council, unit, {attribute: amount}, general)
+
+
+def share_unit_gains(council: Council, unit: Unit, gains: dict[str, int], general: Unit | None = None
+                     ) -> list[Character]:
     """"all characters within the unit earn the same amount of XP, Fame or Gold": each player character in
-    `unit` (and in the General's unit whose combat bonus it had) gains `amount` of "xp", "fame" or "gold"
-    (gold to his house: each character earns it). Who is in the unit is taken now (LJ-OQ-47). Returns them."""
-    if attribute not in ("xp", "fame", "gold"):
-        raise ValueError(f"a unit shares XP, Fame or gold, not {attribute!r}")
+    `unit` (and in the General's unit whose combat bonus it had) gains each amount of `gains` ("xp", "fame",
+    "gold"; gold to his house: each character earns it), told in one line. Who is in the unit is taken now
+    (LJ-OQ-47). Returns them."""
+    for attribute in gains:
+        if attribute not in ("xp", "fame", "gold"):
+            raise ValueError(f"a unit shares XP, Fame or gold, not {attribute!r}")
+    gains = {a: n for a, n in gains.items() if n}
     world = council.world
     people = members(world, unit)
     if general is not None and general.name != unit.name:
         people += [c for c in members(world, general) if c not in people]
+    words = [f"{n} {_word(a)}" for a, n in gains.items()]
+    earned = " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
     for c in people:
-        if attribute == "gold":
-            pool(world, c.house).gold += amount
-        else:
-            setattr(c, attribute, getattr(c, attribute) + amount)
-        council.tell(c.house, f"{c.name} earns {amount} {_word(attribute)} with unit {unit.name}.")
+        for attribute, amount in gains.items():
+            if attribute == "gold":
+                pool(world, c.house).gold += amount
+            else:
+                setattr(c, attribute, getattr(c, attribute) + amount)
+        if earned:
+            council.tell(c.house, f"{c.name} earns {earned} with unit {unit.name}.")
     return people
 
 

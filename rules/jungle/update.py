@@ -683,9 +683,7 @@ def _gain(council: Council, ev: dict[str, Any], eras: Eras) -> None:
     world = council.world
     unit = world.units[ev["unit"]]
     general = world.units[ev["general"]] if ev.get("general") else None
-    for attribute in GAINS:
-        if ev.get(attribute):
-            _module("units").share_unit_gain(council, unit, attribute, ev[attribute], general)
+    _module("units").share_unit_gains(council, unit, {a: ev[a] for a in GAINS if ev.get(a)}, general)
     gained = ", ".join(f"{ev[a]} {'XP' if a == 'xp' else a.capitalize() if a == 'fame' else 'gold'}"
                        for a in GAINS if ev.get(a))
     council.announce(f"The unit {unit.name} gains {gained}" + (f" with the combat bonus of {general.name}"
