@@ -126,8 +126,10 @@ def test_nullified_bid_is_explained_in_the_printout(results: dict[int, TurnResul
 
 def test_printout_announces_the_next_auction(results: dict[int, TurnResult]) -> None:
     text = printout_text(results[1], "alice", 1)
-    assert "Next: turn 2, the first common auction (Monday), offering:" in text
-    assert "1 x opera (asset giving force 0, popularity 20, influence 0)" in text
+    # The auction is named by its turn and name; its real day is the deadline below (the rules' weekday
+    # would contradict a schedule that does not start on a Sunday).
+    assert "Next: turn 2, the first common auction, offering:" in text and "(Monday)" not in text
+    assert "  units  item" in text and "      1  opera" in text  # the lineup, a table of what each item is
     assert "Send your bids before Monday 17:15." in text
 
 
@@ -153,7 +155,7 @@ def test_help_renders_before_during_and_after_the_game(results: dict[int, TurnRe
                    info=RULESET.template_context(new_game(), 1))
     assert "You may borrow up to 500$; interest is 5% of the loan a day" in first
     assert "bid X$ for N of ITEM" in first
-    assert "2 x silk tax (agenda worth 20$, needs force 0, popularity 10, influence 20)" in first
+    assert "      2  silk tax          agenda    20$      0          10         20" in first
     # The framework passes an empty context once the game is over.
     over = render("venice", "help.txt.j2", game="venice1", turn=8, info={})
     assert "bid X$ for N of ITEM" in over
