@@ -177,7 +177,8 @@ def later_mail_changes(ruleset: Any) -> bool:
     """Whether a later accepted mail can change the orders an earlier one put on file; a ruleset that names
     no policy adds every mail's orders to those on file, so a line not understood can be sent again."""
     policy = ruleset.resubmission
-    return policy.later_mail_changes if policy is not None else True
+    # A policy of a ruleset's own written before this attribute: its mails are taken as changeable, as most are.
+    return bool(getattr(policy, "later_mail_changes", True)) if policy is not None else True
 
 
 @dataclass(frozen=True)
