@@ -7,6 +7,7 @@ from typing import Any
 
 from maild.render import render
 from maild_rules.venice import RULESET
+from tests.mailcheck import long_prose_lines
 from tests.venice_fixtures import new_game, play, play_quiet_turns, printout_text
 
 
@@ -47,6 +48,7 @@ def test_a_lost_zero_bid_is_explained_and_no_money_is_warned() -> None:
     assert "0$ each for up to 1 of silk tax: lost" in text
     assert "a 0$ bid wins only units that no one bids more for" in text
     assert "You have 0$: a bid above 0$ will be nullified (no loan was taken" in text
+    assert long_prose_lines(text) == []  # the warning is wrapped like the rest of the mail
     assert "You have 0$" not in printout_text(result, "alice", 1)  # 100 - 20 = 80$
 
 
