@@ -17,7 +17,8 @@ What is listed is what still stood when the turn ran, each once:
   understood stand whatever came after. A mail none of whose lines was understood put nothing on file: a later
   accepted mail answers it under every policy (Renaissance: the family's orders sent again, corrected).
 - a line the player wrote in several mails (a greeting, a sign-off, the same mistake sent twice) once, at its
-  first listing.
+  first listing; the lines of a mail that share a reason (but for what it quotes of the line) together,
+  under the reason given once, and a reason given for an earlier mail's line by a pointer to that line.
 
 In a game of several phases a turn, each phase's printout lists the mails booked for that phase only
 (`phase`), so the turn's list is not repeated in every phase's mail.
@@ -27,7 +28,8 @@ Bounded (MAILS_SHOWN mails, and as an ack's echo within each: `limits.ack_lines`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -103,6 +105,7 @@ def not_carried_out(s: Session, game_id: int, turn: int, tz: ZoneInfo, limits: R
     orders = {r.id: r.orders for r in s.execute(_ORDERS, {"ids": refused})} if refused else {}
     out: dict[str, NotCarriedOut] = {}
     seen: dict[str, set[str]] = {}  # per player, the lines listed so far (as `_same`)
+    explained: dict[str, dict[str, str]] = {}  # per player, reason given so far (as `_reason`) -> where
     for r in rows:
         said = seen.setdefault(r.name, set())
         mail_orders = _once([Order.from_json(o) for o in orders.get(r.id, [])], said)
@@ -114,6 +117,8 @@ def not_carried_out(s: Session, game_id: int, turn: int, tz: ZoneInfo, limits: R
         if len(player.mails) >= MAILS_SHOWN:
             player.more_mails += 1
             continue
+        where = f'your mail "{r.subject}"' if r.subject else f"your mail of {format_deadline(r.received_at, tz)}"
+        errors = _grouped(errors, explained.setdefault(r.name, {}), where, limits.ack_lines)
         player.mails.append(_mail(r.received_at, r.subject, reason, mail_orders, errors, tz, limits))
     return out
 
@@ -132,6 +137,33 @@ def _once(items: list[Listed], said: set[str]) -> list[Listed]:
             said.add(key)
             kept.append(item)
     return kept
+
+
+# What a player wrote, quoted in a reason ("but found 'see'", "no item called 'silk tx'"): the line itself is
+# listed with its reason, so two reasons that differ only there say the same thing.
+_QUOTED = re.compile(r"'[^']*'")
+
+
+def _reason(message: str) -> str:
+    return _QUOTED.sub("''", message)
+
+
+def _grouped(errors: list[Diagnostic], explained: dict[str, str], where: str, shown: int) -> list[Diagnostic]:
+    """A mail's lines not understood grouped by reason (the same but for what it quotes of the line), each
+    group in the order of its first line, its reason given once, under its last line (the others get an
+    empty message): a mail of chatter gets one explanation, not one a line. A reason given for an earlier
+    mail's line is named by it ("as for line 2 of your mail ..."). The reasons of the first `shown` lines
+    (those the printout lists) go into `explained`, reason -> that pointer."""
+    groups: dict[str, list[Diagnostic]] = {}
+    for error in errors:
+        groups.setdefault(_reason(error.message), []).append(error)
+    out: list[Diagnostic] = []
+    for key, members in groups.items():
+        message = f"(as for {explained[key]})" if key in explained else members[0].message
+        if key not in explained and len(out) < shown:
+            explained[key] = f"line {members[0].line} of {where}"
+        out += [replace(e, message="") for e in members[:-1]] + [replace(members[-1], message=message)]
+    return out
 
 
 def _mail(received: datetime, subject: str | None, reason: str | None, orders: list[Order],
