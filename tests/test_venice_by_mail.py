@@ -117,3 +117,17 @@ def test_a_whole_game_of_venice_by_mail(tmp_path: Path, db_url: str, venice_setu
     assert "     1  alice     35$      2  silk tax: won 2" in every
     assert "     7  bob       30$      1  exile competitor: won 1" in every
     assert "The game is over." in mails[7]["[venice1] turn 7 newsletter"]
+
+
+def test_the_welcome_names_the_real_day_of_the_opening_auction(tmp_path: Path, db_url: str,
+                                                                venice_setup: Path) -> None:
+    # The rules' week starts on a Sunday; this game's schedule on Monday 07 December: the welcome says when
+    # the opening auction really is, and no weekday of the rules' week beside it.
+    start = datetime(2026, 12, 7, 9, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, start, venice_setup, schedule={"timezone": "Europe/Rome", "at": DEADLINES})
+    run_pass(app, start)
+    for message in sent(app, welcomes=True):
+        text = message.get_content()
+        assert "the opening auction, is due\nMonday 07 December 2026, 17:15 CET" in text
+        assert "Sunday" not in text and "(Monday)" not in text
+
