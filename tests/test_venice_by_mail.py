@@ -117,6 +117,9 @@ def test_a_whole_game_of_venice_by_mail(tmp_path: Path, db_url: str, venice_setu
     assert "     1  alice     35$      2  silk tax: won 2" in every
     assert "     7  bob       30$      1  exile competitor: won 1" in every
     assert "The game is over." in mails[7]["[venice1] turn 7 newsletter"]
+    # A long list of holdings is broken between items, never inside an item's name.
+    assert ("  carol: 1 x silk tax, 1 x exile competitor, 2 x opera, 1 x senator,\n      1 x swiss mercenaries\n"
+            in mails[7]["[venice1] turn 7 newsletter"])
 
 
 def test_the_welcome_names_the_real_day_of_the_opening_auction(tmp_path: Path, db_url: str,
