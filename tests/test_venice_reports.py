@@ -165,3 +165,14 @@ def test_help_renders_before_during_and_after_the_game(results: dict[int, TurnRe
     no_credit = render("venice", "help.txt.j2", game="venice1", turn=1,
                        info=RULESET.template_context(new_game(credit_limit=0), 1))
     assert "This game gives no credit." in no_credit
+
+
+def test_a_long_title_is_wrapped_in_every_mail() -> None:
+    title = "The Doge's Favour: a week of intrigue, loans and sealed bids in the Venice of 1520, by mail"
+    state = new_game(title=title)
+    result = play(state, 1, [("alice", "borrow 100$\nbid 10$ for 1 of silk tax")])
+    welcome = render("venice", "welcome.txt.j2", game="venice1", player="alice", turn=1, deadline="Monday 17:15",
+                     **RULESET.welcome(state, "alice", turn=1))
+    for text in (printout_text(result, "alice", 1), newsletter_text(result, 1), welcome):
+        assert long_prose_lines(text) == []
+        assert title in " ".join(text.split())
