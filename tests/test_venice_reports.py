@@ -13,7 +13,7 @@ import pytest
 from maild.render import render
 from maild.ruleset import TurnResult
 from maild_rules.venice import RULESET
-from tests.mailcheck import long_prose_lines
+from tests.mailcheck import long_prose_lines, repeated_lines
 from tests.venice_fixtures import new_game, newsletter_text, play, printout_text
 
 MAILS = {
@@ -159,6 +159,7 @@ def test_help_renders_before_during_and_after_the_game(results: dict[int, TurnRe
     assert "You may borrow up to 500$; interest is 5% of the loan a day" in first
     assert "bid X$ for N of ITEM" in first
     assert "      2  silk tax          agenda    20$      0          10         20" in first
+    assert long_prose_lines(first) == [] and repeated_lines(first) == {}
     # The framework passes an empty context once the game is over.
     over = render("venice", "help.txt.j2", game="venice1", turn=8, info={})
     assert "bid X$ for N of ITEM" in over
