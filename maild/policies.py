@@ -21,6 +21,10 @@ policy as the class attribute ``resubmission`` of the base class `maild.ruleset.
 "Receipt order" is always the mail's receipt sequence (`OrderSet.seq`), never the order of the list given:
 order sets are sorted by it (stably) first.
 
+Each policy says whether a later mail can change what an earlier one put on file (``later_mail_changes``):
+a printout's "Orders not carried out" (maild/notcarried.py) repeats an earlier mail's lines not understood
+only when no later mail could have put them right (`later_mail_changes` finds it for any ruleset).
+
 Each policy carries ``second_mail``: the sentence an ack shows to tell the player what a second mail this
 turn will do (the ack template reads ``ruleset.resubmission.second_mail``; `second_mail_words` finds it for
 any ruleset, the words of the base class's default for one that names no policy). A ruleset may give its
@@ -41,6 +45,8 @@ from maild.ruleset import LatePolicy, Order, OrderSet, PlacedOrder
 
 class ResubmissionPolicy(Protocol):
     second_mail: str  # what the ack tells a player a second mail this turn will do
+    # Whether a later accepted mail can change or add to the orders an earlier one put on file.
+    later_mail_changes: bool
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         """None to accept `new` beside the accepted sets `on_file`, or the reason it is refused."""
@@ -76,6 +82,8 @@ class FirstSetStands:
     keys: Callable[[list[Order]], list[str]] | None = None
     refusal: Callable[[list[str]], str] = _refused_again
     second_mail: str = "A second mail this turn will be refused: these orders stand."
+    # A later mail for the same key is refused, and one for another key cannot correct this one's lines.
+    later_mail_changes: bool = False
 
     def _keys_of(self, orders: list[Order]) -> list[str]:
         if self.keys is None:
@@ -102,6 +110,7 @@ class LaterReplacesSameKey:
     key: Callable[[Order], Hashable]
     second_mail: str = ("Send a later mail any time before the deadline: an order in it replaces the order on "
                         "file for the same thing, and the other orders on file stand.")
+    later_mail_changes: bool = True
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         return None
@@ -126,6 +135,7 @@ class LaterReplacesSameGroup:
     group: Callable[[Order], Hashable]
     second_mail: str = ("Send a later mail any time before the deadline: its orders replace the orders of the "
                         "same kind on file, and the others stand.")
+    later_mail_changes: bool = True
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         return None
@@ -141,6 +151,7 @@ class LastMailReplacesAll:
     """Every mail is accepted; only the last mail's orders are in force."""
 
     second_mail: str = "Send a corrected mail any time before the deadline: it replaces these orders."
+    later_mail_changes: bool = True
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         return None
@@ -160,6 +171,14 @@ def second_mail_words(ruleset: Any) -> str:
     """What a second mail this turn will do, in the ruleset's words."""
     policy = ruleset.resubmission
     return policy.second_mail if policy is not None else EVERY_MAIL_COUNTS
+
+
+def later_mail_changes(ruleset: Any) -> bool:
+    """Whether a later accepted mail can change the orders an earlier one put on file; a ruleset that names
+    no policy adds every mail's orders to those on file, so a line not understood can be sent again."""
+    policy = ruleset.resubmission
+    # A policy of a ruleset's own written before this attribute: its mails are taken as changeable, as most are.
+    return bool(getattr(policy, "later_mail_changes", True)) if policy is not None else True
 
 
 @dataclass(frozen=True)

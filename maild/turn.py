@@ -329,7 +329,9 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
     if phase is not None:
         key_suffix = f":{phase}{key_suffix}"
         subject_note = f" ({phase}){subject_note}"
-    missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits)
+    # In a game of phases, each phase's printout lists what was booked for that phase only.
+    missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits,
+                             ruleset_named(game.ruleset), phase)
     printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed, phase)
     rows = []
     for player in players:

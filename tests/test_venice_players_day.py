@@ -7,6 +7,7 @@ from typing import Any
 
 from maild.render import render
 from maild_rules.venice import RULESET
+from tests.mailcheck import long_prose_lines
 from tests.venice_fixtures import new_game, play, play_quiet_turns, printout_text
 
 
@@ -19,7 +20,7 @@ def test_printout_shows_each_agendas_value_and_what_it_still_lacks() -> None:
     one = play(new_game(), 1, [("alice", "borrow 100$\nbid 40$ for 1 of exile competitor\n"
                                           "bid 10$ for 1 of silk tax")])
     two = play(one.state, 2, [("alice", "bid 5$ for 1 of swiss mercenaries\nbid 5$ for 1 of senator")])
-    text = printout_text(two, "alice", 2)
+    text = " ".join(printout_text(two, "alice", 2).split())  # read as words: the lines are wrapped
     assert ("1 x exile competitor: 50$ each, needs force 20, popularity 5, influence 10; "
             "still lacking force 10, influence 5") in text
     assert ("1 x silk tax: 20$ each, needs force 0, popularity 10, influence 20; "
@@ -33,7 +34,7 @@ def test_an_agenda_the_assets_cover_says_so() -> None:
     one = play(new_game(), 1, [("bob", "borrow 100$\nbid 10$ for 1 of silk tax")])
     two = play(one.state, 2, [("bob", "bid 5$ for 1 of opera")])
     three = play(two.state, 3, [("bob", "bid 5$ for 2 of spy network")])
-    text = printout_text(three, "bob", 3)
+    text = " ".join(printout_text(three, "bob", 3).split())  # read as words: the lines are wrapped
     assert "1 x silk tax: 20$ each, needs force 0, popularity 10, influence 20; your assets cover it" in text
     assert "all together" not in text
 
@@ -47,6 +48,7 @@ def test_a_lost_zero_bid_is_explained_and_no_money_is_warned() -> None:
     assert "0$ each for up to 1 of silk tax: lost" in text
     assert "a 0$ bid wins only units that no one bids more for" in text
     assert "You have 0$: a bid above 0$ will be nullified (no loan was taken" in text
+    assert long_prose_lines(text) == []  # the warning is wrapped like the rest of the mail
     assert "You have 0$" not in printout_text(result, "alice", 1)  # 100 - 20 = 80$
 
 
@@ -66,8 +68,9 @@ def test_welcome_shows_money_loan_terms_and_what_agendas_need() -> None:
     assert "Your money: 0$." in text
     # 5% a day for 7 days: the setup's interest_per_day and the rules' seven days.
     assert "you may borrow up to 500$" in text and "5% of it a day for\n7 days" in text
-    assert "exile competitor: agenda worth 50$, needs force 20, popularity 5, influence 10" in text
-    assert "swiss mercenaries: asset giving force 10, popularity 0, influence 0" in text
+    # The items, a table: an agenda's worth and the resources it needs, an asset's resources.
+    assert "  exile competitor   agenda    50$     20           5         10" in text
+    assert "  swiss mercenaries  asset       -     10           0          0" in text
     assert "bid X$ for N of ITEM" in text  # the order sheet follows
 
 

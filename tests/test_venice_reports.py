@@ -13,6 +13,7 @@ import pytest
 from maild.render import render
 from maild.ruleset import TurnResult
 from maild_rules.venice import RULESET
+from tests.mailcheck import long_prose_lines, repeated_lines
 from tests.venice_fixtures import new_game, newsletter_text, play, printout_text
 
 MAILS = {
@@ -121,13 +122,17 @@ def test_nullified_bid_is_explained_in_the_printout(results: dict[int, TurnResul
     # carol: 100$ - 2 x 13$ = 74$ before turn 3; 1 x 99$ = 99 > 74.
     text = printout_text(results[3], "carol", 3)
     assert "99$ each for up to 1 of senator: NULLIFIED" in text
-    assert "1 at 99$ would have cost 99$ but you had only 74$ when the bid was reached" in text
+    # The reason is wrapped within 78 columns: read it as words.
+    assert "1 at 99$ would have cost 99$ but you had only 74$ when the bid was reached" in " ".join(text.split())
+    assert long_prose_lines(text) == []
 
 
 def test_printout_announces_the_next_auction(results: dict[int, TurnResult]) -> None:
     text = printout_text(results[1], "alice", 1)
-    assert "Next: turn 2, the first common auction (Monday), offering:" in text
-    assert "1 x opera (asset giving force 0, popularity 20, influence 0)" in text
+    # The auction is named by its turn and name; its real day is the deadline below (the rules' weekday
+    # would contradict a schedule that does not start on a Sunday).
+    assert "Next: turn 2, the first common auction, offering:" in text and "(Monday)" not in text
+    assert "  units  item" in text and "      1  opera" in text  # the lineup, a table of what each item is
     assert "Send your bids before Monday 17:15." in text
 
 
@@ -153,10 +158,22 @@ def test_help_renders_before_during_and_after_the_game(results: dict[int, TurnRe
                    info=RULESET.template_context(new_game(), 1))
     assert "You may borrow up to 500$; interest is 5% of the loan a day" in first
     assert "bid X$ for N of ITEM" in first
-    assert "2 x silk tax (agenda worth 20$, needs force 0, popularity 10, influence 20)" in first
+    assert "      2  silk tax          agenda    20$      0          10         20" in first
+    assert long_prose_lines(first) == [] and repeated_lines(first) == {}
     # The framework passes an empty context once the game is over.
     over = render("venice", "help.txt.j2", game="venice1", turn=8, info={})
     assert "bid X$ for N of ITEM" in over
     no_credit = render("venice", "help.txt.j2", game="venice1", turn=1,
                        info=RULESET.template_context(new_game(credit_limit=0), 1))
     assert "This game gives no credit." in no_credit
+
+
+def test_a_long_title_is_wrapped_in_every_mail() -> None:
+    title = "The Doge's Favour: a week of intrigue, loans and sealed bids in the Venice of 1520, by mail"
+    state = new_game(title=title)
+    result = play(state, 1, [("alice", "borrow 100$\nbid 10$ for 1 of silk tax")])
+    welcome = render("venice", "welcome.txt.j2", game="venice1", player="alice", turn=1, deadline="Monday 17:15",
+                     **RULESET.welcome(state, "alice", turn=1))
+    for text in (printout_text(result, "alice", 1), newsletter_text(result, 1), welcome):
+        assert long_prose_lines(text) == []
+        assert title in " ".join(text.split())
