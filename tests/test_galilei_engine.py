@@ -341,7 +341,10 @@ def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
     assert state["shortage"]["chaosed"] == ["bob", "frank"]
     assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
                                                    "military": True, "master_art": False}
-    assert luck(state, "bob") == Fraction("0.0972") - Fraction(7, 72)
+    # The decimal the GM typed from a printout is the 72nds it shows: 0.0972 is 7/72, no remainder is left.
+    assert luck(state, "bob") == 0
+    assert [r["line"] for r in state["rolls"]] == ["GM correction (slip): bob -0.0972. Score bob -0.0972.",
+                                                   "GM correction (amendment): bob +0.0972. Score bob 0.0000."]
     assert RULESET.check_gm(state, "gm_advances", {"advances": "telescope"}) is not None
     assert RULESET.check_gm(state, "gm_luck", {"change": "lots"}) is not None
 

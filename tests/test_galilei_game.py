@@ -129,7 +129,7 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
             table.send(address(name), "turn bid 1")
         table.intake()
         news = table.newsletter("gal", 2, "bids")
-        assert "GM: erin's luck corrected by 0.0972 (a roll misread)" in news, news
+        assert "GM correction (a roll misread): erin +0.0972" in news, news
         assert "Choosing cards" not in news  # the opening was turn 1's
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from maild.ledger import display
@@ -24,6 +23,7 @@ from maild.ruleset import (
 
 from . import cards, orders, setup, shortage, turn
 from . import state as st
+from .luck import read_correction
 
 GM_ORDERS = (
     GmOrderSpec(
@@ -102,9 +102,9 @@ def amendment_problem(state: dict[str, Any], doc: dict[str, Any]) -> str | None:
             return f"players.{name}.cards: a list of card ids of the deck"
         if "luck" in t:
             try:
-                Fraction(str(t["luck"]).replace(",", "."))
-            except (ValueError, ZeroDivisionError):
-                return f"players.{name}.luck: an exact score, \"-0.0972\" or \"-7/72\""
+                read_correction(str(t["luck"]))
+            except ValueError as e:
+                return f"players.{name}.luck: {e}"
     return None
 
 
@@ -234,8 +234,19 @@ class Galilei(Ruleset):
                 out.append(orders.diagnostic(o, f"{a['target']} is neither a player nor a capital held"))
             elif o.kind == "battle" and isinstance(why := turn.battle_declaration(state, player, a), str):
                 out.append(orders.diagnostic(o, why))  # a spend that names no whole rows, rows beyond the table
+            elif o.kind == "war" and a.get("spend"):
+                out.append(orders.diagnostic(
+                    o, f"no luck may be spent on a war: send it without 'spend {a['spend']}' (rule 3.7: \"No "
+                       "luck points can be used to modify the war dice rolls\")", rule="3.7"))
             elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:
                 out.append(orders.diagnostic(o, f"{a['opponent']} is neither a player nor a capital held"))
+            elif o.kind == "mill" and isinstance(why := turn.mill_steps(state, a), str):
+                out.append(orders.diagnostic(o, why, rule="3.9"))
+            elif o.kind == "discard" and not state["players"][player]["advances"].get("master_art"):
+                out.append(orders.diagnostic(
+                    o, "you do not hold Master Art, so this discard will not be carried out "
+                       "unless the GM records the advance for you before the cards are drawn (rule 2)",
+                    warning=True))
             elif o.kind in ("number", "shortage"):
                 why = shortage.check(st.order(state), set(state["shortage"]["chaosed"]),
                                      state["shortage"]["history"], turn.submission(state, player, o, 0))
@@ -254,9 +265,9 @@ class Galilei(Ruleset):
             return amendment_problem(state, fields["amendment"])
         if kind == "gm_luck":
             try:
-                Fraction(str(fields["change"]).replace(",", "."))
-            except (ValueError, ZeroDivisionError):
-                return f"the change must be a decimal or a fraction, found {fields['change']!r}"
+                read_correction(str(fields["change"]))
+            except ValueError as e:
+                return f"the change: {e}"
         return None
 
     def status(self, state: dict[str, Any], turn_: int, player: str) -> dict[str, Any]:

@@ -1,0 +1,167 @@
+"""Galilei from the player's side (issue 23): what he mails and what he gets back, for the points the first
+games by mail met: chaos's stand-in, the setup's choices and the starting cash, luck spent on a war or a mill,
+the GM's luck corrections in the public history, the capitals in every printout, and the warnings in the ack
+about an order the state already says will fail."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from maild.games import get_game, state_before
+from maild.gmcli import GmUsageError, record
+from maild.phases import state_after_phases
+from maild.testing import Table
+from maild_rules.galilei import RULESET, orders
+from maild_rules.galilei import state as st
+from tests.galilei_engine_fixtures import new_state
+
+PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank"]
+# Turn order after BIDS (fewest first, ties by receipt): erin 0, frank 1, dave 2, bob 3, carol 4, alice 5.
+BIDS = {"alice": "turn bid 5", "bob": "turn bid 3", "carol": "turn bid 4", "dave": "turn bid 2",
+        "erin": "turn bid 0", "frank": "turn bid 1"}
+OPENING = {"alice": "bid 12 for cards, 8 for capitals\nprefer capitals: Venice",
+           "bob": "bid 10 for cards, 10 for capitals\nprefer capitals: Genoa",
+           "carol": "bid 9 for cards, 9 for capitals\nprefer capitals: Barcelona",
+           "dave": "bid 8 for cards, 7 for capitals\nprefer capitals: Paris",
+           "erin": "bid 3 for cards, 6 for capitals\nprefer capitals: London",
+           "frank": "bid 0 for cards, 5 for capitals\nprefer capitals: Hamburg"}
+
+
+def address(name: str) -> str:
+    return f"{name}@example.org"
+
+
+def gm(table: Table, *argv: str) -> str:
+    with table.app.db.session() as s:
+        said = record(s, table.app, "gal", argv[0], ["gal", *argv[1:]])
+        s.commit()
+    return said
+
+
+def phase_state(table: Table) -> dict[str, Any]:
+    with table.app.db.session() as s:
+        game = get_game(s, "gal")
+        return state_after_phases(s, game.id, game.turn) or state_before(s, game, game.turn)
+
+
+def open_game(table: Table, setup: dict[str, Any] | str = "example:galilei") -> None:
+    table.create_game("gal", "galilei", setup)
+    table.intake()  # the welcomes
+
+
+def play_bids(table: Table) -> None:
+    for name in PLAYERS:
+        table.send(address(name), f"{OPENING[name]}\n{BIDS[name]}")
+    table.intake()
+
+
+def play_shortage(table: Table) -> None:
+    """erin 1st, frank 2nd, dave 3rd, bob 4th: numbers; carol 5th, alice 6th: sides."""
+    for name, text in {"erin": "number 2", "frank": "number 3", "dave": "number 4", "bob": "number 5",
+                       "carol": "surplus", "alice": "shortage"}.items():
+        table.send(address(name), text)
+    table.intake()
+
+
+# -- 3: luck spent on a war, on a mill; the GM's corrections ---------------------------------------------------------
+def test_a_spend_on_a_war_is_refused_by_rule_3_7_with_the_figure_as_written(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        open_game(table)
+        play_bids(table)
+        play_shortage(table)
+        table.send(address("alice"), "war against bob, spend 0.3889")
+        table.intake()
+        ack = table.ack(address("alice"))
+        assert "spend 0.3889" in ack and "rule 3.7" in ack, ack
+        assert "0 3889" not in ack and "at position 2" not in ack, ack  # no battle's hints for a war
+    [d] = RULESET.check(new_state(), 1, "alice", orders.parse("war against bob, spend 0.3889").orders)
+    assert d.rule == "3.7" and not d.warning
+
+
+def test_a_clause_not_understood_is_quoted_as_written_with_the_orders_own_hints() -> None:
+    [d] = orders.parse("war against Genoa, cities 3 2, bribe 0.25").diagnostics
+    assert "'bribe 0.25' was not understood" in d.message and "'my modifier +2'" in d.message
+    assert "position" not in d.message and "spend" not in d.message.split("e.g.")[1]
+
+
+def test_a_mill_spend_written_as_an_amount_is_read_at_intake_and_rolled(tmp_path: Path) -> None:
+    """3.9 "in the same conditions as the attacks": as a battle's spend, an amount is read as the steps it
+    pays for (0.1667 is one step of 1/6), and one that pays for no whole steps is refused in the ack."""
+    with Table(tmp_path) as table:
+        open_game(table)
+        gm(table, "luck", "alice", "-0.1667")  # the 72nds shown: -1/6 exactly
+        gm(table, "luck", "bob", "1/6")
+        play_bids(table)
+        play_shortage(table)
+        table.send(address("alice"), "mill against bob, need 3, spend 0.15")
+        table.intake()
+        ack = table.ack(address("alice"))
+        assert "0.15 is not the cost of whole steps of the mill: steps 1 for 0.1667" in ack, ack
+        table.send(address("alice"), "mill against bob, need 3, spend 0.1667")
+        for name in PLAYERS[1:]:
+            table.send(address(name), "pass")
+        table.intake()
+        news = table.newsletter("gal", 1, "battles")
+        assert "Wind/Watermill alice after taking a city from bob: needs 3 or less, chance 0.5000; spends " \
+               "0.1667 (1 step, needs 4 or less" in " ".join(news.split()), news
+
+
+def test_gm_corrections_are_in_the_public_history_and_a_typed_figure_leaves_no_remainder(tmp_path: Path) -> None:
+    """Hand-worked: alice (6th, position 6) attacks frank and the roll decides; the GM then puts alice back
+    to 0 by typing the four digits her printout shows. The history shows the battle's entries and the
+    correction, and each score is the sum of the entries shown: alice's -0.4167 (lost at 30/72) or +0.5833
+    (won at 42/72), then the GM's opposite, 0.0000; exactly 0, so she may neither spend nor be spent against
+    (GA-OQ-08), which a remainder of -0.00003 would hide."""
+    with Table(tmp_path) as table:
+        open_game(table)
+        play_bids(table)
+        play_shortage(table)
+        table.send(address("alice"), "attack frank")
+        for name in PLAYERS[1:]:
+            table.send(address(name), "pass")
+        table.intake()
+        table.send(address("alice"), "card Stone-1")
+        for name in PLAYERS[1:]:
+            table.send(address(name), "pass")
+        table.intake()
+        shown = re.search(r"^\s*alice\s+(-?\d\.\d{4})$", table.printout("gal", 1, "alice", "cards"), re.M)
+        assert shown is not None and shown.group(1) in ("-0.4167", "0.5833")
+        typed = shown.group(1).removeprefix("-") if shown.group(1).startswith("-") else "-" + shown.group(1)
+        assert "recorded" in gm(table, "luck", "alice", typed, "--reason", "battle replayed")
+        with pytest.raises(GmUsageError, match="0.15 is no whole number of 72nds"):
+            gm(table, "luck", "frank", "0.15")  # no score can show it: the GM is asked for a figure that can
+        for name in PLAYERS:
+            table.send(address(name), "turn bid 1")
+        table.intake()
+        printout = table.printout("gal", 2, "bob", "bids")
+        history = printout.split("History of rolls")[1]
+        assert f"GM correction (battle replayed): alice {'+' if typed[0] != '-' else ''}{typed}" in \
+            " ".join(history.split()), history
+        assert re.search(r"^\s*alice\s+0\.0000$", printout, re.M), printout
+        state = phase_state(table)
+        assert Fraction(st.luck_ledger(state).balance("alice", st.LUCK)) == 0
+
+
+# -- 5: warnings in the ack about an order the state says will fail --------------------------------------------------
+def test_a_discard_without_master_art_is_accepted_with_a_warning(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        open_game(table)
+        gm(table, "advances", "bob", "master_art")
+        play_bids(table)
+        play_shortage(table)
+        for name in PLAYERS:
+            table.send(address(name), "pass")
+        table.intake()
+        table.send(address("alice"), "card Stone-1\ndiscard Stone-1")
+        table.send(address("bob"), "discard Stone-2")
+        table.intake()
+        ack = table.ack(address("alice"))
+        assert "Please note" in ack and "you do not hold Master Art" in ack and "(rule 2)" in ack, ack
+        assert "Master Art" not in table.ack(address("bob"))
+    [d] = RULESET.check(new_state(), 1, "alice", orders.parse("discard Stone-1").orders)
+    assert d.warning
