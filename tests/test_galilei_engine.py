@@ -355,9 +355,12 @@ def test_every_phase_prints_the_ledger_and_the_history() -> None:
     p = placed({"alice": ("battle: attack bob, 2 tokens", 1)})
     result = RULESET.resolve_phase(state, 1, "battles", p, ScriptedRandom(0))
     titles = [s["title"] for s in result.printouts["bob"]["sections"]]
-    assert titles[:3] == ["Results of the battles phase", "The luck ledger (running scores)", "History of rolls"]
-    ledger = result.newsletter["sections"][1]["lines"]
-    assert ledger[0].split() == ["alice", "0.1944"] and ledger[1].split() == ["bob", "-0.1944"]
+    assert titles[:3] == ["Results of the battles phase",
+                          "Players in turn order: capitals, luck scores (3.4), cards held (3.1)",
+                          "History of rolls and GM corrections before this phase"]
+    table = result.newsletter["sections"][1]["lines"]  # no capital yet: the opening is not resolved here
+    assert table[1].split() == ["1", "alice", "-", "0.1944", "-"] and table[2].split() == ["2", "bob", "-",
+                                                                                          "-0.1944", "-"]
 
 
 def test_a_mill_after_a_battle_won_rolls_against_the_city_lost() -> None:

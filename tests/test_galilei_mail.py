@@ -60,10 +60,12 @@ def play_bids(table: Table) -> None:
     table.intake()
 
 
-def play_shortage(table: Table) -> None:
-    """erin 1st, frank 2nd, dave 3rd, bob 4th: numbers; carol 5th, alice 6th: sides."""
+def play_shortage(table: Table, turn: int = 1) -> None:
+    """erin 1st, frank 2nd, dave 3rd, bob 4th: numbers; carol 5th, alice 6th: sides, the other side in turn
+    2 (rule 3.3's balance)."""
+    sides = ("surplus", "shortage") if turn == 1 else ("shortage", "surplus")
     for name, text in {"erin": "number 2", "frank": "number 3", "dave": "number 4", "bob": "number 5",
-                       "carol": "surplus", "alice": "shortage"}.items():
+                       "carol": sides[0], "alice": sides[1]}.items():
         table.send(address(name), text)
     table.intake()
 
@@ -129,20 +131,23 @@ def test_gm_corrections_are_in_the_public_history_and_a_typed_figure_leaves_no_r
         for name in PLAYERS[1:]:
             table.send(address(name), "pass")
         table.intake()
-        shown = re.search(r"^\s*alice\s+(-?\d\.\d{4})$", table.printout("gal", 1, "alice", "cards"), re.M)
+        shown = re.search(r"^\s*\d\s+alice\s+\S+\s+(-?\d\.\d{4})\s", table.printout("gal", 1, "alice", "cards"),
+                          re.M)
         assert shown is not None and shown.group(1) in ("-0.4167", "0.5833")
         typed = shown.group(1).removeprefix("-") if shown.group(1).startswith("-") else "-" + shown.group(1)
         assert "recorded" in gm(table, "luck", "alice", typed, "--reason", "battle replayed")
         with pytest.raises(GmUsageError, match="0.15 is no whole number of 72nds"):
             gm(table, "luck", "frank", "0.15")  # no score can show it: the GM is asked for a figure that can
         for name in PLAYERS:
-            table.send(address(name), "turn bid 1")
+            table.send(address(name), BIDS[name])
         table.intake()
         printout = table.printout("gal", 2, "bob", "bids")
+        assert re.search(r"^\s*\d\s+alice\s+\S+\s+0\.0000\s", printout, re.M), printout
+        play_shortage(table, 2)
+        printout = table.printout("gal", 2, "bob", "shortage")
         history = printout.split("History of rolls")[1]
         assert f"GM correction (battle replayed): alice {'+' if typed[0] != '-' else ''}{typed}" in \
             " ".join(history.split()), history
-        assert re.search(r"^\s*alice\s+0\.0000$", printout, re.M), printout
         state = phase_state(table)
         assert Fraction(st.luck_ledger(state).balance("alice", st.LUCK)) == 0
 
@@ -165,3 +170,19 @@ def test_a_discard_without_master_art_is_accepted_with_a_warning(tmp_path: Path)
         assert "Master Art" not in table.ack(address("bob"))
     [d] = RULESET.check(new_state(), 1, "alice", orders.parse("discard Stone-1").orders)
     assert d.warning
+
+
+# -- 4: who holds which capital, in every printout ------------------------------------------------------------------
+def test_every_printout_and_newsletter_names_each_players_capital(tmp_path: Path) -> None:
+    """Battles and wars are written by capital ("attack Genoa"): after the opening every phase's mail says who
+    holds which, in the table of the players in turn order."""
+    with Table(tmp_path) as table:
+        open_game(table)
+        play_bids(table)
+        play_shortage(table)
+        capitals = {"alice": "Venice", "bob": "Genoa", "carol": "Barcelona", "dave": "Paris", "erin": "London",
+                    "frank": "Hamburg"}
+        for text in (table.printout("gal", 1, "dave", "bids"), table.printout("gal", 1, "dave", "shortage"),
+                     table.newsletter("gal", 1, "shortage")):
+            for name, capital in capitals.items():
+                assert re.search(rf"^\s*\d\s+{name}\s+{capital}\s", text, re.M), (name, text)

@@ -21,7 +21,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import cards, orders, setup, shortage, turn
+from . import cards, orders, printed, setup, shortage, turn
 from . import state as st
 from .luck import read_correction
 
@@ -151,25 +151,27 @@ class Galilei(Ruleset):
 
     def resolve_phase(self, state: dict[str, Any], turn_: int, phase: str, placed: dict[str, list[PlacedOrder]],
                       rng: random.Random) -> TurnResult:
+        earlier = len(state["rolls"])  # the history before this phase: its own rolls are in its results
         report = turn.run_phase(state, turn_, phase, placed, rng)
         following = turn.PHASES[(turn.PHASES.index(phase) + 1) % len(turn.PHASES)]
-        ledger = {"title": "The luck ledger (running scores)", "lines": turn.ledger_lines(state)}
-        history = {"title": "History of rolls", "lines": turn.history_lines(state) or ["(none yet)"]}
-        public = {"title": f"Results of the {phase} phase", "lines": report.public or ["Nothing to resolve."]}
+        public = {"title": f"Results of the {phase} phase", "lines": printed.wrap(report.public)
+                  or ["Nothing to resolve."]}
+        players = {"title": "Players in turn order: capitals, luck scores (3.4), cards held (3.1)",
+                   "lines": printed.players_table(state)}
+        history = {"title": "History of rolls and GM corrections before this phase",
+                   "lines": printed.wrap(turn.history_lines(state)[:earlier]) or ["(none yet)"]}
+        sections = [public, players, history]
+        if following == turn.CARDS:  # 3.1: "one selects which card wants ... among those available"
+            sections.append({"title": "Cards on offer for the draw (3.1; write the id)",
+                             "lines": turn.offer_lines(state)})
         printouts = {}
         for name in state["players"]:
-            mine = [{"title": "For you", "lines": report.private[name]}] if name in report.private else []
-            held = {"title": "Cards held (3.1: public)",
-                    "lines": [f"{n}: {', '.join(c) or '-'}" for n, c in state["held"].items()]}
-            printouts[name] = {"sections": [public, *mine, ledger, history, held], "phase_done": phase,
+            mine = [{"title": "For you", "lines": printed.wrap(report.private[name])}] \
+                if name in report.private else []
+            printouts[name] = {"sections": [public, *mine, *sections[1:]], "phase_done": phase,
                                "position": st.position(state, name), "next_phase": following,
                                "to_send": self.to_send(state, following, name)}
-        newsletter = {"sections": [public, ledger, history], "phase_done": phase, "next_phase": following}
-        if following == turn.CARDS:  # 3.1: "one selects which card wants ... among those available"
-            offer = {"title": "Cards on offer for the draw (3.1; write the id)", "lines": turn.offer_lines(state)}
-            newsletter["sections"].append(offer)
-            for printout in printouts.values():
-                printout["sections"].append(offer)
+        newsletter = {"sections": sections, "phase_done": phase, "next_phase": following}
         return TurnResult(state, printouts, newsletter, events=report.events)
 
     @staticmethod
