@@ -15,10 +15,11 @@ import pytest
 from maild.games import get_game, state_before
 from maild.gmcli import GmUsageError, record
 from maild.phases import state_after_phases
+from maild.ruleset import SetupError
 from maild.testing import Table
 from maild_rules.galilei import RULESET, orders
 from maild_rules.galilei import state as st
-from tests.galilei_engine_fixtures import new_state
+from tests.galilei_engine_fixtures import example_setup, new_state
 
 PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank"]
 # Turn order after BIDS (fewest first, ties by receipt): erin 0, frank 1, dave 2, bob 3, carol 4, alice 5.
@@ -186,3 +187,49 @@ def test_every_printout_and_newsletter_names_each_players_capital(tmp_path: Path
                      table.newsletter("gal", 1, "shortage")):
             for name, capital in capitals.items():
                 assert re.search(rf"^\s*\d\s+{name}\s+{capital}\s", text, re.M), (name, text)
+
+
+# -- 2: the setup's choices and the starting cash -------------------------------------------------------------------
+def test_an_opening_bid_over_the_starting_cash_is_refused_in_the_ack_with_the_figures(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        open_game(table)  # the example setup: starting_cash = 40
+        assert "may not exceed your starting cash of 40" in table.welcome("gal", "alice")
+        table.send(address("alice"), "bid 500 for cards, 1 for capitals")
+        table.intake()
+        ack = table.ack(address("alice"))
+        assert "the two bids together (501) are more than your starting cash (40)" in ack, ack
+        assert "Orders on file" not in ack  # the bid is not filed
+        table.send(address("alice"), "bid 30 for cards, 10 for capitals")
+        table.intake()
+        assert "more than your starting cash" not in table.ack(address("alice"))
+
+
+def test_the_setup_chooses_the_most_first_ties_by_the_later_capital_choice_and_two_cards_each(
+        tmp_path: Path) -> None:
+    """fewest_first = false: the most tokens bought go first. ties = "capital choice": bob and carol both
+    bid 3; in the opening bob chose his capital 1st and carol 2nd (their capital bids 10 and 9), so carol, who
+    chose later, goes first. cards_each = 2: twelve cards drafted, two a player."""
+    setup = example_setup() | {"fewest_first": False, "ties": "capital choice", "cards_each": 2}
+    with Table(tmp_path) as table:
+        open_game(table, setup)
+        assert "the most tokens bought first; ties go to who chose his capital later" in \
+            " ".join(table.welcome("gal", "bob").split())
+        bids = {"alice": "turn bid 1", "bob": "turn bid 3", "carol": "turn bid 3", "dave": "turn bid 5",
+                "erin": "turn bid 0", "frank": "turn bid 2"}
+        for name in PLAYERS:
+            table.send(address(name), f"{OPENING[name]}\n{bids[name]}")
+        table.intake()
+        state = phase_state(table)
+        assert st.order(state) == ["dave", "carol", "bob", "frank", "alice", "erin"]
+        assert all(len(hand) == 2 for hand in state["held"].values())
+        news = " ".join(table.newsletter("gal", 1, "bids").split())
+        assert "3rd bob: bid 3 (after carol by the later choice of capital)" in news, news
+
+
+def test_a_setup_with_a_wrong_choice_is_refused_naming_it() -> None:
+    setup = example_setup() | {"fewest_first": "no", "ties": "dice", "starting_cash": -5, "cards_each": 9}
+    with pytest.raises(SetupError) as err:
+        RULESET.new_game(setup)
+    text = str(err.value)
+    assert "fewest_first must be true" in text and "ties must be \"receipt\" or \"capital choice\"" in text
+    assert "starting_cash must be a whole number >= 0" in text and "cards_each" in text

@@ -21,7 +21,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import cards, orders, printed, setup, shortage, turn
+from . import cards, opening, orders, printed, setup, shortage, turn
 from . import state as st
 from .luck import read_correction
 
@@ -106,6 +106,21 @@ def amendment_problem(state: dict[str, Any], doc: dict[str, Any]) -> str | None:
             except ValueError as e:
                 return f"players.{name}.luck: {e}"
     return None
+
+
+def setup_words(state: dict[str, Any]) -> list[str]:
+    """The setup's choices as the welcome tells them: the starting cash, the turn order, the cards drawn."""
+    cash = st.choice(state, "starting_cash")
+    each = st.choice(state, "cards_each")
+    ties = ("the earlier mail" if st.choice(state, "ties") == "receipt"
+            else "who chose his capital later in the opening, then the earlier mail")
+    return [("Your two opening bids together may not exceed your starting cash of "
+             f"{cash} (3.2; you pay both)." if cash is not None else
+             "The setup sets no starting cash: your two opening bids have no upper bound (you pay both)."),
+            f"In the opening each player drafts {each} card{'s' if each != 1 else ''} and one capital.",
+            "Turn order each turn: " + ("the fewest" if st.choice(state, "fewest_first") else "the most")
+            + f" tokens bought first; ties go to {ties}.",
+            f"Cards drawn each turn: {st.choice(state, 'cards_per_turn')} each, in turn order."]
 
 
 class Galilei(Ruleset):
@@ -197,6 +212,7 @@ class Galilei(Ruleset):
         lines = [f"Players, in seat order: {', '.join(state['players'])}.",
                  f"Capitals: {', '.join(state['capitals'])}.",
                  "Option 3.12 is " + ("in force." if state["option_312"] else "not in force."),
+                 *setup_words(state),
                  "Each turn has four phases, each closing as soon as all six have sent: bids, shortage, battles, "
                  "cards. Send pass in a phase where you have nothing to declare."]
         first = ["bid 12 for cards, 8 for capitals", "prefer cards: War, Armor; capitals: Venice, Genoa",
@@ -218,6 +234,9 @@ class Galilei(Ruleset):
             a = o.args
             if o.kind in ("bid", "prefer") and state["opening"] is not None:
                 out.append(orders.diagnostic(o, "the opening double bid is over (turn 1 only)"))
+            elif o.kind == "bid" and (why := opening.check_bid(a["cards"], a["capitals"],
+                                                               st.choice(state, "starting_cash"))):
+                out.append(orders.diagnostic(o, why, rule="3.2"))
             elif o.kind == "prefer":
                 for w in a.get("capitals", []):
                     if w.lower() not in low_caps:

@@ -145,7 +145,8 @@ def run_opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], pla
             cards=tuple(c.id for w in lists["cards"] if (c := cards.find_card(deck, w)) is not None),
             capitals=tuple(low[w.lower()] for w in lists["capitals"] if w.lower() in low))
     result = opening.resolve_opening(bids, state["capitals"], [c.id for c in cards.opening_pool(deck)], prefs,
-                                     players=players)
+                                     players=players, cards_each=st.choice(state, "cards_each"),
+                                     cash=st.choice(state, "starting_cash"))
     for name, got in result.cards_of.items():
         state["held"][name].extend(got)
     for name, capital in result.capital_of.items():
@@ -157,11 +158,14 @@ def run_opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], pla
 
 def run_turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players: list[str],
                    report: Report) -> None:
-    """The turn-order bids by turnorder.turn_order (its reading of the base game's direction, GA-OQ-27); ties
-    by the first mail received (issue 12). A player who sent none bids 0, after every mail."""
+    """The turn-order bids by turnorder.turn_order in the setup's direction (`fewest_first`, GA-OQ-27), ties
+    by the setup's `ties`: the first mail received, or the later choice of capital in the opening. A player
+    who sent none bids 0, after every mail."""
     bids = [turnorder.TurnBid(n, b.order.args["amount"], b.seq) for n in players
             if (b := last_of(placed, n, "turn")) is not None]
-    ranked = turnorder.turn_order(bids, players=players)
+    picks = [p["player"] for p in (state["opening"] or {}).get("capital_picks", [])]
+    ranked = turnorder.turn_order(bids, players=players, fewest_first=st.choice(state, "fewest_first"),
+                                  ties=st.choice(state, "ties"), capital_picks=picks)
     state["order"] = [p.entry.player for p in ranked]
     state["turn_bids"] = {p.entry.player: p.entry.amount for p in ranked}
     report.public += ["Turn order:", *draftwords.turn_order_lines(ranked)]
@@ -343,7 +347,7 @@ def resolve_cards(state: dict[str, Any], turn: int, placed: dict[str, list[Place
     offered = cards.offer(deck, state["epoch"], held, state["discarded"])
     wanted = {n: [c.id for p in orders_of(placed, n, "card") for w in p.order.args["cards"]
                   if (c := cards.find_card(deck, w)) is not None] for n in order}
-    picks = cards.draw(order, offered, wanted)
+    picks = cards.draw(order, offered, wanted, per_player=st.choice(state, "cards_per_turn"))
     for pick in picks:
         if pick.item is not None:
             state["held"][pick.chooser].append(pick.item)
