@@ -14,6 +14,7 @@ import pytest
 
 from maild.games import get_game, state_before
 from maild.gmcli import GmUsageError, record
+from maild.orderbook import players_without_orders
 from maild.phases import state_after_phases
 from maild.ruleset import SetupError
 from maild.testing import Table
@@ -233,3 +234,31 @@ def test_a_setup_with_a_wrong_choice_is_refused_naming_it() -> None:
     text = str(err.value)
     assert "fewest_first must be true" in text and "ties must be \"receipt\" or \"capital choice\"" in text
     assert "starting_cash must be a whole number >= 0" in text and "cards_each" in text
+
+
+# -- 1: chaos: the stand-in answers for two seats, and the phase waits for both ---------------------------------------
+def test_the_shortage_phase_waits_until_the_stand_in_has_answered_for_the_chaosed_seat(tmp_path: Path) -> None:
+    """3.3 "In case of players chaosed, the player occupying a position 3 greater than him will act twice".
+    carol (5th) is chaosed; frank (2nd) acts for her seat too (GA-OQ-23: 5 -> 2 counting round). His own
+    number does not close the phase: the ack reminds him of carol's seat, the phase stays open, and only his
+    "surplus for carol" (or for carol's capital) closes it, with the side he chose, not a drawn one."""
+    with Table(tmp_path) as table:
+        open_game(table)
+        gm(table, "chaos", "carol")
+        play_bids(table)
+        printout = table.printout("gal", 1, "frank", "bids")
+        assert "send number 1-6 (seat 2); shortage or surplus for carol (seat 5)" in \
+            " ".join(printout.split()), printout
+        for name, text in {"erin": "number 2", "frank": "number 3", "dave": "number 4", "bob": "number 5",
+                           "alice": "shortage"}.items():
+            table.send(address(name), text)
+        table.intake()
+        ack = " ".join(table.ack(address("frank")).split())
+        assert "you also act for carol this turn (seat 5, rule 3.3)" in ack, ack
+        assert phase_state(table)["shortage"]["results"] == [], "closed before the chaosed seat was answered"
+        with table.app.db.session() as s:  # the reminders and `maild status` name him
+            assert [p.name for p in players_without_orders(s, get_game(s, "gal"), 1)] == ["frank"]
+        table.send(address("frank"), "surplus for Barcelona")  # carol's capital names her seat
+        table.intake()
+        news = " ".join(table.newsletter("gal", 1, "shortage").split())
+        assert "5 carol (chaosed; frank acting): surplus" in news and "(no answer: drawn)" not in news, news

@@ -160,6 +160,16 @@ class Galilei(Ruleset):
             return [p for p in st.order(state) if asks.get(p)]
         return None
 
+    def still_owed(self, state: dict[str, Any], turn_: int, phase: str,
+                   orders_: dict[str, list[PlacedOrder]]) -> list[str]:
+        """In the shortage phase, every player who has not answered for each seat he acts for: a stand-in
+        answers for his own seat and the chaosed player's (3.3 "will act twice"), and the phase waits for
+        both (GA-OQ-23)."""
+        if phase != turn.SHORTAGE:
+            return []
+        return shortage.missing(st.order(state), turn.chaosed(state), state["shortage"]["history"],
+                                turn.submissions(state, orders_))
+
     def resolve(self, state: dict[str, Any], turn_: int, orders_: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
         raise NotImplementedError("Galilei's turns are resolved phase by phase")
@@ -273,7 +283,26 @@ class Galilei(Ruleset):
                                      state["shortage"]["history"], turn.submission(state, player, o, 0))
                 if why:
                     out.append(orders.diagnostic(o, why))
+                else:
+                    out += self._other_seat(state, player, o, given)
         return out
+
+    def _other_seat(self, state: dict[str, Any], player: str, order: Order, given: list[Order]) -> list[Diagnostic]:
+        """A note on a stand-in's answer for one of his two seats when this mail has none for the other: the
+        phase waits for it (3.3 "will act twice", GA-OQ-23), and this is how he writes it."""
+        asks = shortage.who_answers(st.order(state), set(state["shortage"]["chaosed"])).get(player, [])
+        answered = {turn.submission(state, player, o, 0).for_player or player for o in given
+                    if o.kind in ("number", "shortage")}
+        if len(asks) < 2 or order.args.get("for"):
+            return []
+        notes = []
+        for ask in asks:
+            if ask.stand_in and ask.for_player not in answered:
+                how = ("number N" if ask.kind == "number" else "shortage or surplus") + f" for {ask.for_player}"
+                notes.append(orders.diagnostic(
+                    order, f"you also act for {ask.for_player} this turn (seat {ask.seat}, rule 3.3): unless "
+                           f"you have already, send {how}; the phase waits for it", warning=True))
+        return notes
 
     def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
                  pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
