@@ -111,8 +111,8 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
             assert re.search(rf"{name}\s+[A-Z][a-z]+\s+-?\d\.\d{{4}}", printout), printout
         assert "History of rolls" in printout and "T1 Battle: dave" not in printout  # in the results above
         assert "Cards on offer for the draw" in printout and "War: War!, epoch 1, event" in printout, printout
-        assert "Cards of the opening draft (write the id): Stone-1 (Stone, commodity)" in table.welcome("gal",
-                                                                                                     "bob")
+        assert "Cards of the opening draft (write the id)\n  Stone-1: Stone, commodity" in table.welcome("gal",
+                                                                                                   "bob")
 
         # -- cards ----------------------------------------------------------------------------------------------
         table.send(address("alice"), "card War, Stirrups\ndiscard Papal Decree")

@@ -19,12 +19,19 @@ WIDTH = 76
 
 
 def wrap(lines: list[str]) -> list[str]:
-    """Each line within WIDTH, a continued line indented; words (card ids, figures) are never cut."""
+    """Each line within WIDTH, a continued line indented; words (card ids, figures) are never cut. A line
+    is broken before its last parenthesis that starts within the width, when there is one past the middle:
+    the reason in it ("(after bob by the first mail received)") then stays whole, with the name that makes
+    it this line's own, and no two continued lines read alike."""
     out: list[str] = []
     for line in lines:
         lead = line[:len(line) - len(line.lstrip())]
-        out += textwrap.wrap(line, WIDTH, initial_indent="", subsequent_indent=lead + "  ",
-                             break_long_words=False, break_on_hyphens=False) or [line]
+        rest = line
+        if len(line) > WIDTH and (cut := line.rfind(" (", 0, WIDTH)) > WIDTH // 2:
+            out.append(line[:cut])
+            rest = lead + "  " + line[cut + 1:]
+        out += textwrap.wrap(rest, WIDTH, subsequent_indent=lead + "  ", break_long_words=False,
+                             break_on_hyphens=False) or [rest]
     return out
 
 

@@ -227,9 +227,9 @@ class Galilei(Ruleset):
                  "cards. Send pass in a phase where you have nothing to declare."]
         first = ["bid 12 for cards, 8 for capitals", "prefer cards: War, Armor; capitals: Venice, Genoa",
                  "turn bid 3"]
-        pool = [f"{c.id} ({c.name}, {c.kind})" for c in cards.opening_pool(st.deck(state))]
-        lines.append("Cards of the opening draft (write the id): " + "; ".join(pool) + ".")
-        return {"sections": [{"title": "The game", "lines": lines},
+        pool = [f"{c.id}: {c.name}, {c.kind}" for c in cards.opening_pool(st.deck(state))]
+        return {"sections": [{"title": "The game", "lines": printed.wrap(lines)},
+                             {"title": "Cards of the opening draft (write the id)", "lines": pool},
                              {"title": "Your first mail (the opening, 3.2, and the turn order)", "lines": first}]}
 
     def check(self, state: dict[str, Any], turn_: int, player: str, given: list[Order]) -> list[Diagnostic]:
