@@ -253,9 +253,9 @@ def test_the_shortage_phase_waits_until_the_stand_in_has_answered_for_the_chaose
                            "alice": "shortage"}.items():
             table.send(address(name), text)
         table.intake()
+        assert phase_state(table)["shortage"]["results"] == [], "closed before the chaosed seat was answered"
         ack = " ".join(table.ack(address("frank")).split())
         assert "you also act for carol this turn (seat 5, rule 3.3)" in ack, ack
-        assert phase_state(table)["shortage"]["results"] == [], "closed before the chaosed seat was answered"
         with table.app.db.session() as s:  # the reminders and `maild status` name him
             assert [p.name for p in players_without_orders(s, get_game(s, "gal"), 1)] == ["frank"]
         table.send(address("frank"), "surplus for Barcelona")  # carol's capital names her seat
