@@ -275,8 +275,8 @@ class Galilei(Ruleset):
                 out.append(orders.diagnostic(o, why, rule="3.9"))
             elif o.kind == "discard" and not state["players"][player]["advances"].get("master_art"):
                 out.append(orders.diagnostic(
-                    o, "you do not hold Master Art, so this discard will not be carried out "
-                       "unless the GM records the advance for you before the cards are drawn (rule 2)",
+                    o, "you do not hold Master Art: this discard fails unless the GM gives you the advance "
+                       "before the draw (rule 2)",
                     warning=True))
             elif o.kind in ("number", "shortage"):
                 why = shortage.check(st.order(state), set(state["shortage"]["chaosed"]),
