@@ -382,14 +382,9 @@ def offer_lines(state: dict[str, Any]) -> list[str]:
 
 
 # -- the public ledger ------------------------------------------------------------------------------------------------
-def ledger_lines(state: dict[str, Any]) -> list[str]:
-    """Every player's running luck score (four digits, half up: 3.10), in turn order."""
-    ledger = st.luck_ledger(state)
-    return [f"{n:<12} {display(ledger.balance(n, st.LUCK)):>9}" for n in st.order(state)]
-
-
 def history_lines(state: dict[str, Any]) -> list[str]:
-    """The public history of rolls (3.4): every battle, war and mill with its odds, dice and luck."""
+    """The public history (3.4): every battle, war and mill with its odds, dice and luck, and every GM
+    correction of a score, in the order posted (printed.py shows those before the phase)."""
     return [f"T{r['turn']} {r['line']}" for r in state["rolls"]]
 
 
