@@ -423,3 +423,16 @@ def test_an_amendment_file_corrects_advances_capital_hand_and_sets_a_score_exact
     assert state["players"]["bob"]["advances"]["cathedral"] is True
     bad = {"players": {"bob": {"cards": ["Dragon"]}}}
     assert "card ids of the deck" in RULESET.check_gm(state, "gm_amend", {"amendment": bad})
+
+
+def test_a_gm_figure_is_the_72nds_it_shows_or_exact_as_a_fraction() -> None:
+    """GA-OQ-04: every luck figure is a whole number of 72nds, so a decimal typed from a printout is read as
+    the 72nds it shows (0.9028 is 65/72: no remainder hides behind the digits); a fraction is exact; a
+    decimal no number of 72nds shows is refused with the two nearest."""
+    from maild_rules.galilei.luck import read_correction
+
+    assert [read_correction(w) for w in ("0.9028", "-0,0972", "0.97222", "7/72", "-65/72", "2", "1/7")] == \
+        [Fraction(65, 72), Fraction(-7, 72), Fraction(70, 72), Fraction(7, 72), Fraction(-65, 72), 2,
+         Fraction(1, 7)]
+    with pytest.raises(ValueError, match=r"nearest are 0.1389 \(10/72\) and 0.1528 \(11/72\)"):
+        read_correction("0.15")

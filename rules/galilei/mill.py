@@ -118,11 +118,12 @@ def spend_cost(steps: int, option_312: bool = False) -> Fraction:
 _STEPS = re.compile(r"^(\d+)\s*(?:steps?|positions?|rows?|faces?)$")
 
 
-def read_steps(written: str, option_312: bool = False) -> int:
+def read_steps(written: str, option_312: bool = False, most: int = 6) -> int:
     """The steps of 1/6 a player asks to spend on a mill, from what he wrote, as a battle's spend is read
     (spending.read_spend): "1 step", "2 steps" (also positions, rows, faces); or the amount, "0.1667",
     "0,3333" (3.12: "1", "2"), within 0.0001 a step of the exact cost; "0" or "none" is no spend. An amount
-    that is no whole number of steps is refused with the costs, never rounded (SpendUnreadable)."""
+    that is no whole number of steps is refused with the costs of the `most` steps there are, never rounded
+    (SpendUnreadable)."""
     text = " ".join(written.strip().lower().split())
     if text in ("", "0", "none", "nothing", "no"):
         return 0
@@ -137,8 +138,8 @@ def read_steps(written: str, option_312: bool = False) -> int:
     steps = round(amount / step)
     if steps and abs(amount - steps * step) <= Fraction(steps, 10000):
         return steps
-    costs = ", ".join(f"{k} for {display(k * step)}" for k in range(1, 4))
-    raise SpendUnreadable(f"{written.strip()} is not the cost of whole steps of the mill: steps {costs}, ...")
+    costs = ", ".join(f"{k} for {display(k * step)}" for k in range(1, most + 1)) or "none"
+    raise SpendUnreadable(f"{written.strip()} is not the cost of whole steps of the mill: steps {costs}")
 
 
 def check_form(declaration: MillDeclaration) -> str | None:

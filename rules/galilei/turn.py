@@ -301,7 +301,7 @@ def mill_steps(state: dict[str, Any], a: dict[str, Any]) -> int | str:
     amount that is no whole number of steps, or steps beyond certainty (mill.check_form). The intake's check
     and the roll read it alike, so a spend the ack accepted is the spend rolled."""
     try:
-        steps = mills.read_steps(a["spend"], state["option_312"]) if a.get("spend") else 0
+        steps = mills.read_steps(a["spend"], state["option_312"], 6 - a["need"]) if a.get("spend") else 0
     except spending.SpendUnreadable as e:
         return str(e)
     if a["need"] + steps > 6:
