@@ -25,15 +25,16 @@ ORDER_KINDS = (
     OrderKind("turn", "turn bid N", "your sealed turn-order bid", "turn bid 5"),
     OrderKind("number", "number 1-6 [for PLAYER]", "your secret number at positions 1 to 4 (3.3); for a "
               "chaosed PLAYER you act for", "number 4"),
-    OrderKind("shortage", "shortage | surplus [for PLAYER]", "your decision at positions 5 and 6 (3.3)",
-              "surplus"),
+    OrderKind("shortage", "shortage | surplus [for PLAYER]", "your decision at positions 5 and 6 (3.3); for a "
+              "chaosed PLAYER you act for (or his capital)", "surplus"),
     OrderKind("battle", "battle: attack TARGET [at position P] [with military advantage, proselytism, "
               "cathedral] [, N tokens] [, spend X | spend N positions]",
               "a battle for maild to roll (3.4-3.6, 3.8, 3.11)",
               "battle: attack Paris at position 2 with military advantage, 4 tokens, spend 1 position"),
     OrderKind("war", "war against PLAYER[, my modifier +M][, his modifier +M][, cities V V][, his cities V V]",
-              "a war for maild to roll (3.7, 3.12)", "war against Genoa, my modifier +2, cities 3 2 1"),
-    OrderKind("mill", "mill [against PLAYER], need N [, spend N steps]",
+              "a war for maild to roll (3.7, 3.12; no luck may be spent on it)",
+              "war against Genoa, my modifier +2, cities 3 2 1"),
+    OrderKind("mill", "mill [against PLAYER], need N [, spend N steps | spend 0.1667]",
               "a Wind/Watermill roll after a city taken (3.9)", "mill against Paris, need 3"),
     OrderKind("card", "card NAME[, NAME...]", "the card you draw (a preference list, first free taken)",
               "card Papal Decree"),
