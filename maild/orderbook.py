@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from maild.games import players_of
 from maild.models import Game, GmOrder, InboundMail, OrderSetRow, Player, Turn
-from maild.phases import open_row
+from maild.phases import open_row, still_owed
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder, Ruleset
 
 # The status of a mail's order set none of whose lines could be read: it holds only diagnostics, booked so the
@@ -107,11 +107,12 @@ def orders_for_turn(session: Session, ruleset: Ruleset, game: Game, turn: int, b
 
 def players_without_orders(s: Session, game: Game, turn: int) -> list[Player]:
     """Who has nothing on file for the turn; in a turn of phases, who must send in its open phase and has
-    nothing on file for it."""
+    nothing on file for it, or still owes orders in it (`Ruleset.still_owed`)."""
     phase = open_row(s, game.id, turn)
     if phase is None:
         book = accepted_sets(s, game, turn)
         return [p for p in players_of(s, game) if p.name not in book]
     book = accepted_sets(s, game, turn, phase=phase.name)
+    owing = set(still_owed(s, phase)) if book else set()  # sent, but not all he answers for
     return [p for p in players_of(s, game)
-            if p.name not in book and (phase.must_send is None or p.name in phase.must_send)]
+            if (p.name not in book or p.name in owing) and (phase.must_send is None or p.name in phase.must_send)]

@@ -186,9 +186,25 @@ def closed_early(s: Session) -> list[tuple[str, int]]:
         must = row.must_send
         if must is None:
             must = list(s.scalars(select(Player.name).where(Player.game_id == row.game_id)))
-        if must and set(must) <= sent:
+        if must and set(must) <= sent and not still_owed(s, row):
             due.append((name, row.turn))
     return due
+
+
+def still_owed(s: Session, row: TurnPhase) -> list[str]:
+    """Who has sent for the open phase `row` but still owes orders in it (`Ruleset.still_owed`)."""
+    from maild.games import players_of, ruleset_named, state_before
+    from maild.orderbook import accepted_sets, orders_in_force
+
+    game = s.get(Game, row.game_id)
+    assert game is not None
+    ruleset = ruleset_named(game.ruleset)
+    if type(ruleset).still_owed is Ruleset.still_owed:  # the default owes nothing: no state to read
+        return []
+    state = state_after_phases(s, game.id, row.turn) or state_before(s, game, row.turn)
+    players = [p.name for p in players_of(s, game)]
+    orders = orders_in_force(ruleset, accepted_sets(s, game, row.turn, phase=row.name), players)
+    return ruleset.still_owed(state, row.turn, row.name, orders)
 
 
 @dataclass(frozen=True)

@@ -359,6 +359,14 @@ class Ruleset:
         from the state when the phase opens; None (the default) for every player."""
         return None
 
+    def still_owed(self, state: dict[str, Any], turn: int, phase: str, orders: dict[str, list[PlacedOrder]]
+                   ) -> list[str]:
+        """Who still owes orders in `phase` although he has sent some, from the orders in force (`orders`,
+        every player's, as `resolve_phase` gets them) and the state the phase opened on: a player who answers
+        for two seats and has answered for one. A phase that closes early waits for them as for those who sent
+        nothing (its deadline still closes it), and reminders name them. Default: nobody."""
+        return []
+
     def resolve_phase(self, state: dict[str, Any], turn: int, phase: str, orders: dict[str, list[PlacedOrder]],
                       rng: random.Random) -> TurnResult:
         """Run phase `phase` of turn `turn`, as `resolve` runs a turn: `orders` are those sent for this

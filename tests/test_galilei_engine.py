@@ -341,7 +341,10 @@ def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
     assert state["shortage"]["chaosed"] == ["bob", "frank"]
     assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
                                                    "military": True, "master_art": False}
-    assert luck(state, "bob") == Fraction("0.0972") - Fraction(7, 72)
+    # The decimal the GM typed from a printout is the 72nds it shows: 0.0972 is 7/72, no remainder is left.
+    assert luck(state, "bob") == 0
+    assert [r["line"] for r in state["rolls"]] == ["GM correction (slip): bob -0.0972. Score bob -0.0972.",
+                                                   "GM correction (amendment): bob +0.0972. Score bob 0.0000."]
     assert RULESET.check_gm(state, "gm_advances", {"advances": "telescope"}) is not None
     assert RULESET.check_gm(state, "gm_luck", {"change": "lots"}) is not None
 
@@ -352,9 +355,12 @@ def test_every_phase_prints_the_ledger_and_the_history() -> None:
     p = placed({"alice": ("battle: attack bob, 2 tokens", 1)})
     result = RULESET.resolve_phase(state, 1, "battles", p, ScriptedRandom(0))
     titles = [s["title"] for s in result.printouts["bob"]["sections"]]
-    assert titles[:3] == ["Results of the battles phase", "The luck ledger (running scores)", "History of rolls"]
-    ledger = result.newsletter["sections"][1]["lines"]
-    assert ledger[0].split() == ["alice", "0.1944"] and ledger[1].split() == ["bob", "-0.1944"]
+    assert titles[:3] == ["Results of the battles phase",
+                          "Players in turn order: capitals, luck scores (3.4), cards held (3.1)",
+                          "History of rolls and GM corrections before this phase"]
+    table = result.newsletter["sections"][1]["lines"]  # no capital yet: the opening is not resolved here
+    assert table[1].split() == ["1", "alice", "-", "0.1944", "-"] and table[2].split() == ["2", "bob", "-",
+                                                                                          "-0.1944", "-"]
 
 
 def test_a_mill_after_a_battle_won_rolls_against_the_city_lost() -> None:
@@ -417,3 +423,16 @@ def test_an_amendment_file_corrects_advances_capital_hand_and_sets_a_score_exact
     assert state["players"]["bob"]["advances"]["cathedral"] is True
     bad = {"players": {"bob": {"cards": ["Dragon"]}}}
     assert "card ids of the deck" in RULESET.check_gm(state, "gm_amend", {"amendment": bad})
+
+
+def test_a_gm_figure_is_the_72nds_it_shows_or_exact_as_a_fraction() -> None:
+    """GA-OQ-04: every luck figure is a whole number of 72nds, so a decimal typed from a printout is read as
+    the 72nds it shows (0.9028 is 65/72: no remainder hides behind the digits); a fraction is exact; a
+    decimal no number of 72nds shows is refused with the two nearest."""
+    from maild_rules.galilei.luck import read_correction
+
+    assert [read_correction(w) for w in ("0.9028", "-0,0972", "0.97222", "7/72", "-65/72", "2", "1/7")] == \
+        [Fraction(65, 72), Fraction(-7, 72), Fraction(70, 72), Fraction(7, 72), Fraction(-65, 72), 2,
+         Fraction(1, 7)]
+    with pytest.raises(ValueError, match=r"nearest are 0.1389 \(10/72\) and 0.1528 \(11/72\)"):
+        read_correction("0.15")

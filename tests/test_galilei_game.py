@@ -22,6 +22,11 @@ def address(name: str) -> str:
     return f"{name}@example.org"
 
 
+def flat(text: str) -> str:
+    """A mail's text with its lines joined: prose is wrapped at 78 columns, so a sentence may span lines."""
+    return " ".join(text.split())
+
+
 def phase_state(table: Table) -> dict:
     with table.app.db.session() as s:
         game = get_game(s, "gal")
@@ -56,7 +61,7 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         assert phase_state(table)["opening"] is None
         table.send(address("frank"), bids["frank"])
         table.intake()
-        news = table.newsletter("gal", 1, "bids")
+        news = flat(table.newsletter("gal", 1, "bids"))
         # Cards: alice 12 first; bob and carol tie at 10 and on the global 20: bob's mail came first.
         assert "3rd carol: the card bid 10; 10 for cards, 10 for capitals, global 20 (after bob by the first " \
                "mail received)" in news, news
@@ -70,7 +75,7 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         assert st.order(state) == ["erin", "frank", "dave", "bob", "carol", "alice"]
         assert state["players"]["alice"]["advances"]["master_art"] is True  # the GM's order
         printout = table.printout("gal", 1, "carol", "bids")
-        assert "The luck ledger" in printout and "(position 5)" in printout
+        assert "Players in turn order: capitals, luck scores" in printout and "(position 5)" in printout
         assert "Next: the shortage phase; send shortage or surplus (seat 5)" in printout, printout
         assert "welcome to Galilei, alice" in table.welcome("gal", "alice")
 
@@ -82,7 +87,7 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
                            "carol": "surplus", "alice": "Shortage"}.items():
             table.send(address(name), text)
         table.intake()
-        news = table.newsletter("gal", 1, "shortage")
+        news = flat(table.newsletter("gal", 1, "shortage"))
         assert "1&3 with 5: 2 + 5 = 7: Wine, surplus" in news, news
         assert "2&4 with 6: 6 + 6 = 12: Gold, shortage" in news, news
 
@@ -93,7 +98,7 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         for name in ("carol", "erin", "frank"):
             table.send(address(name), "pass")
         table.intake()
-        news = table.newsletter("gal", 1, "battles")
+        news = flat(table.newsletter("gal", 1, "battles"))
         # dave (3rd) before bob (4th) before alice (6th, fighting as 1st as she wrote).
         assert news.index("Battle: dave (3rd, military advantage) attacks bob, 2 tokens: 79.17%") < \
             news.index("War bob (+1) v carol") < news.index("Battle: alice (1st) attacks frank, 3 tokens: 90.28%"), news
@@ -102,12 +107,12 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         assert sum(scores.values()) == 0 and any(scores.values())
         assert [r["type"] for r in state["rolls"]] == ["battle", "war", "battle"]
         printout = table.printout("gal", 1, "erin", "battles")
-        for name in PLAYERS:  # every running score in every printout, four digits
-            assert re.search(rf"{name}\s+-?\d\.\d{{4}}", printout), printout
-        assert "History of rolls" in printout and "T1 Battle: dave" in printout
+        for name in PLAYERS:  # every capital and running score in every printout, four digits
+            assert re.search(rf"{name}\s+[A-Z][a-z]+\s+-?\d\.\d{{4}}", printout), printout
+        assert "History of rolls" in printout and "T1 Battle: dave" not in printout  # in the results above
         assert "Cards on offer for the draw" in printout and "War: War!, epoch 1, event" in printout, printout
-        assert "Cards of the opening draft (write the id): Stone-1 (Stone, commodity)" in table.welcome("gal",
-                                                                                                     "bob")
+        assert "Cards of the opening draft (write the id)\n  Stone-1: Stone, commodity" in table.welcome("gal",
+                                                                                                   "bob")
 
         # -- cards ----------------------------------------------------------------------------------------------
         table.send(address("alice"), "card War, Stirrups\ndiscard Papal Decree")
@@ -116,11 +121,12 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         for name in ("dave", "erin", "frank"):
             table.send(address(name), "pass")
         table.intake()
-        news = table.newsletter("gal", 1, "cards")
+        news = flat(table.newsletter("gal", 1, "cards"))
         assert "4. bob takes War! (from his list)" in news, news
         assert "6. alice takes Stirrups (from his list; War! already taken)" in news, news
         assert "alice discards Papal Decree." in news and "carol discards" not in news
         assert "only a player with Master Art discards" in table.printout("gal", 1, "carol", "cards")
+        assert "T1 Battle: dave" in table.printout("gal", 1, "carol", "cards")  # the history of what came before
 
         # -- turn 2 is open; the GM's amendment takes effect with its first phase -------------------------------
         gm(table, "luck", "erin", "7/72", "--reason", "a roll misread")
@@ -128,8 +134,8 @@ def test_a_full_turn_of_six_players_by_mail(db_url: str, tmp_path: Path) -> None
         for name in PLAYERS:
             table.send(address(name), "turn bid 1")
         table.intake()
-        news = table.newsletter("gal", 2, "bids")
-        assert "GM: erin's luck corrected by 0.0972 (a roll misread)" in news, news
+        news = flat(table.newsletter("gal", 2, "bids"))
+        assert "GM correction (a roll misread): erin +0.0972" in news, news
         assert "Choosing cards" not in news  # the opening was turn 1's
 
 
@@ -150,5 +156,5 @@ def test_a_phase_closes_early_or_at_its_longest_wait(tmp_path: Path) -> None:
         assert phase_state(table)["shortage"]["results"] == []  # still open: one day of two
         table.advance(days=1, hours=1)
         table.intake()
-        news = table.newsletter("gal", 1, "shortage")
+        news = flat(table.newsletter("gal", 1, "shortage"))
         assert news.count("(no answer: drawn)") >= 4, news

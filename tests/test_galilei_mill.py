@@ -157,3 +157,19 @@ def test_declaration_checks():
         MillDeclaration("A", "B", target=7)
     with pytest.raises(ValueError):
         MillDeclaration("A", "B", target=2, steps=-1)
+
+
+def test_read_steps_as_a_battles_spend_is_read():
+    """3.9 "in the same conditions as the attacks": steps, or the amount they cost (x 6 under 3.12), within
+    0.0001 a step; an amount that is no whole number of steps is refused with the costs, never rounded."""
+    from maild_rules.galilei.mill import read_steps
+    from maild_rules.galilei.spending import SpendUnreadable
+
+    assert [read_steps(w) for w in ("1 step", "2 steps", "0.1667", "0,3333", "-0.5", "none", "0")] == \
+        [1, 2, 1, 2, 3, 0, 0]
+    assert [read_steps(w, option_312=True) for w in ("1", "2", "1 step")] == [1, 2, 1]
+    with pytest.raises(SpendUnreadable, match=r"^0.15 is not the cost of whole steps of the mill: steps 1 for "
+                                              r"0.1667, 2 for 0.3333$"):
+        read_steps("0.15", most=2)
+    with pytest.raises(SpendUnreadable, match="cannot read"):
+        read_steps("lots")

@@ -59,6 +59,37 @@ def read_amount(text: str) -> Fraction:
     return -value if sign == "-" else value
 
 
+#: Every figure the rules score or charge is a whole number of 72nds: battles 7r/72 and 5r/72 (times tokens),
+#: wars k/36 (times city values), the mill k/6 (times 6). A score is a sum of them.
+UNIT = Fraction(1, 72)
+
+
+def read_correction(text: str) -> Fraction:
+    """A GM's luck figure, exact: a fraction as written ("7/72", "-65/72"), or a decimal read as the whole
+    number of 72nds it shows to four digits ("0.9028" is 65/72, not 9028/10000), so that a correction typed
+    from a printout leaves no hidden remainder behind the digits shown. ValueError, with the nearest figures,
+    for a decimal that no number of 72nds shows."""
+    written = text.strip().replace(",", ".")
+    if "/" in written:
+        try:
+            return Fraction(written.replace(" ", ""))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"not a figure: {text.strip()!r}; write e.g. -0.0972 or -7/72") from None
+    value = read_amount(written)
+    nearest = round(value / UNIT) * UNIT
+    if display(nearest) == display(value):
+        return nearest
+    below, above = (nearest - UNIT, nearest) if nearest > value else (nearest, nearest + UNIT)
+    raise ValueError(f"{text.strip()} is no whole number of 72nds, which every luck figure is; "
+                     f"the nearest are {display(below)} ({_fraction(below)}) and {display(above)} "
+                     f"({_fraction(above)}); write one of them, or an exact fraction")
+
+
+def _fraction(amount: Fraction) -> str:
+    n = amount / UNIT
+    return f"{n.numerator}/72" if n.denominator == 1 else str(amount)
+
+
 class LuckLedger:
     """The luck ledger over the JSON dict `data` the game keeps in its state (changed in place)."""
 

@@ -37,14 +37,15 @@ The step arithmetic is the mill's own (one die, 1/6); the bounds are the battles
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from maild.ledger import display
 
-from .luck import LuckPosting, show_signed
-from .spending import refusal
+from .luck import LuckPosting, read_amount, show_signed
+from .spending import SpendUnreadable, refusal
 
 #: One step of the mill: one face of one die.
 STEP = Fraction(1, 6)
@@ -112,6 +113,33 @@ def mill_chance(target: int, steps: int = 0) -> Fraction:
 def spend_cost(steps: int, option_312: bool = False) -> Fraction:
     """The luck `steps` steps cost: steps x 1/6, times 6 under 3.12 (a whole point a step)."""
     return steps * STEP * (FACTOR_312 if option_312 else 1)
+
+
+_STEPS = re.compile(r"^(\d+)\s*(?:steps?|positions?|rows?|faces?)$")
+
+
+def read_steps(written: str, option_312: bool = False, most: int = 6) -> int:
+    """The steps of 1/6 a player asks to spend on a mill, from what he wrote, as a battle's spend is read
+    (spending.read_spend): "1 step", "2 steps" (also positions, rows, faces); or the amount, "0.1667",
+    "0,3333" (3.12: "1", "2"), within 0.0001 a step of the exact cost; "0" or "none" is no spend. An amount
+    that is no whole number of steps is refused with the costs of the `most` steps there are, never rounded
+    (SpendUnreadable)."""
+    text = " ".join(written.strip().lower().split())
+    if text in ("", "0", "none", "nothing", "no"):
+        return 0
+    if m := _STEPS.match(text):
+        return int(m.group(1))
+    step = spend_cost(1, option_312)
+    try:
+        amount = abs(read_amount(text))
+    except ValueError:
+        raise SpendUnreadable(f"cannot read the luck to spend on the mill: {written.strip()!r}; write e.g. "
+                              f"\"1 step\" or the amount, \"{display(step)}\"") from None
+    steps = round(amount / step)
+    if steps and abs(amount - steps * step) <= Fraction(steps, 10000):
+        return steps
+    costs = ", ".join(f"{k} for {display(k * step)}" for k in range(1, most + 1)) or "none"
+    raise SpendUnreadable(f"{written.strip()} is not the cost of whole steps of the mill: steps {costs}")
 
 
 def check_form(declaration: MillDeclaration) -> str | None:

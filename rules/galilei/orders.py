@@ -25,15 +25,16 @@ ORDER_KINDS = (
     OrderKind("turn", "turn bid N", "your sealed turn-order bid", "turn bid 5"),
     OrderKind("number", "number 1-6 [for PLAYER]", "your secret number at positions 1 to 4 (3.3); for a "
               "chaosed PLAYER you act for", "number 4"),
-    OrderKind("shortage", "shortage | surplus [for PLAYER]", "your decision at positions 5 and 6 (3.3)",
-              "surplus"),
+    OrderKind("shortage", "shortage | surplus [for PLAYER]", "your decision at positions 5 and 6 (3.3); for a "
+              "chaosed PLAYER you act for (or his capital)", "surplus"),
     OrderKind("battle", "battle: attack TARGET [at position P] [with military advantage, proselytism, "
               "cathedral] [, N tokens] [, spend X | spend N positions]",
               "a battle for maild to roll (3.4-3.6, 3.8, 3.11)",
               "battle: attack Paris at position 2 with military advantage, 4 tokens, spend 1 position"),
     OrderKind("war", "war against PLAYER[, my modifier +M][, his modifier +M][, cities V V][, his cities V V]",
-              "a war for maild to roll (3.7, 3.12)", "war against Genoa, my modifier +2, cities 3 2 1"),
-    OrderKind("mill", "mill [against PLAYER], need N [, spend N steps]",
+              "a war for maild to roll (3.7, 3.12; no luck may be spent on it)",
+              "war against Genoa, my modifier +2, cities 3 2 1"),
+    OrderKind("mill", "mill [against PLAYER], need N [, spend N steps | spend 0.1667]",
               "a Wind/Watermill roll after a city taken (3.9)", "mill against Paris, need 3"),
     OrderKind("card", "card NAME[, NAME...]", "the card you draw (a preference list, first free taken)",
               "card Papal Decree"),
@@ -140,7 +141,16 @@ def build(tree: Tree, line: int, text: str) -> Order:
 
 
 # -- battle, war and mill details -------------------------------------------------------------------------------
-_FILLER = re.compile(r"\b(?:with|and|at|a|the|my|of|on|using|uses?)\b|[,.;]", re.I)
+# Words and punctuation between a clause and the next; a point or comma between digits is part of a figure
+# ("0.3889"), never filler, so what is left over is quoted as the player wrote it.
+_FILLER = re.compile(r"\b(?:with|and|at|a|the|my|of|on|using|uses?)\b|;|[,.](?!\d)|(?<!\d)[,.]", re.I)
+#: What each order's clauses look like, for the hint on a clause not understood.
+_CLAUSES = {
+    "battle": "'at position 2', 'with military advantage', 'proselytism', 'cathedral', '4 tokens', "
+              "'spend 0.0972' or 'spend 1 position'",
+    "war": "'my modifier +2', 'his modifier +1', 'cities 3 2 1' or 'his cities 2'",
+    "mill": "'need 3' or 'spend 1 step'",
+}
 _DECIMAL = r"\d+(?:[.,]\d+)?"
 
 
@@ -154,9 +164,7 @@ def _take(pattern: str, text: str) -> tuple[re.Match[str] | None, str]:
 def _leftover(text: str, what: str) -> None:
     left = " ".join(_FILLER.sub(" ", text).split())
     if left:
-        raise OrderError(f"in the {what}, '{left}' was not understood (expected e.g. 'at position 2', "
-                         "'with military advantage', 'proselytism', 'cathedral', '4 tokens', 'spend 0.0972' "
-                         "or 'spend 1 position')")
+        raise OrderError(f"in the {what}, '{left}' was not understood (expected e.g. {_CLAUSES[what]})")
 
 
 _SPEND = (r"\bspend(?:s|ing)?\s+(to\s+(?:position|row)\s+\d+(?:st|nd|rd|th)?|[0-9.,]+\s*%"
@@ -218,7 +226,7 @@ def war_details(rest: str) -> dict[str, Any]:
     """The details of 'war against Genoa, my modifier +2, cities 3 2 1': opponent, modifier, his_modifier,
     cities (the values of the cities at stake, in the order they would be taken)."""
     text = re.sub(r"^\s*(?:against|on|with)?\s*", "", rest, flags=re.I)
-    m = re.match(r"\s*([^,]+?)(?=\s+(?:my|his|her|their|modifier|cities)\b|,|$)", text, re.I)
+    m = re.match(r"\s*([^,]+?)(?=\s+(?:my|his|her|their|modifier|cities|spend\w*)\b|,|$)", text, re.I)
     if m is None or not m.group(1).strip():
         raise OrderError("name whom you make war on: 'war against Genoa, cities 3 2 1'")
     args: dict[str, Any] = {"opponent": " ".join(m.group(1).split())}
@@ -233,6 +241,10 @@ def war_details(rest: str) -> dict[str, Any]:
     args["his_cities"] = [int(v) for v in re.findall(r"\d+", theirs.group(1))] if theirs else []
     if any(v < 1 for v in args["cities"] + args["his_cities"]):
         raise OrderError("a city's value is 1 or more")
+    # Read, not passed over: a spend on a war is understood and refused by rule 3.7 (the ruleset's check).
+    text = _spend(text, args)
+    if args["spend"] is None:
+        del args["spend"]
     _leftover(text, "war")
     return args
 
@@ -242,7 +254,7 @@ def describe_war(a: dict[str, Any]) -> str:
     mods += f", his modifier {a['his_modifier']:+d}" if a["his_modifier"] else ""
     cities = f", cities {' '.join(map(str, a['cities']))}" if a["cities"] else ""
     cities += f", his cities {' '.join(map(str, a['his_cities']))}" if a["his_cities"] else ""
-    return f"war against {a['opponent']}{mods}{cities}"
+    return f"war against {a['opponent']}{mods}{cities}" + _spend_words(a)
 
 
 def mill_details(rest: str) -> dict[str, Any]:
@@ -264,6 +276,7 @@ def mill_details(rest: str) -> dict[str, Any]:
     return args
 
 
-def diagnostic(order: Order, message: str) -> Diagnostic:
-    """A check's diagnostic on the line of `order`."""
-    return Diagnostic(order.line, order.text, message)
+def diagnostic(order: Order, message: str, *, rule: str | None = None, warning: bool = False) -> Diagnostic:
+    """A check's diagnostic on the line of `order`; `rule` names the rule that refuses an order understood
+    ("3.7"), `warning` makes it a note on an order that stands."""
+    return Diagnostic(order.line, order.text, message, warning=warning, rule=rule)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from maild.ledger import display
@@ -22,8 +21,9 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import cards, orders, setup, shortage, turn
+from . import cards, opening, orders, printed, setup, shortage, turn
 from . import state as st
+from .luck import read_correction
 
 GM_ORDERS = (
     GmOrderSpec(
@@ -37,8 +37,10 @@ GM_ORDERS = (
         summary="advances of {player}: {advances}", idempotent=True),
     GmOrderSpec(
         "luck", "gm_luck", "correct a player's luck score",
-        "Add CHANGE (exact, signed: -0.0972 or 7/72) to PLAYER's luck score, with a reason printed in the\n"
-        "ledger. It takes effect at the start of the open turn's first phase.\n\n"
+        "Add CHANGE (signed: -0.0972 or 7/72) to PLAYER's luck score, with a reason printed in the public\n"
+        "history. A decimal is the whole number of 72nds it shows (0.0972 is 7/72, as every luck figure is a\n"
+        "number of 72nds); a fraction is exact (a negative one after --: ... alice -- -7/72). It takes effect\n"
+        "at the start of the open turn's first phase.\n\n"
         "example: maild gm luck gal1 alice -0.0972 --reason \"battle of turn 2 rolled twice\"",
         (GmArg("player", "player", "the player"),
          GmArg("change", "text", "the signed change, a decimal or a fraction"),
@@ -102,10 +104,25 @@ def amendment_problem(state: dict[str, Any], doc: dict[str, Any]) -> str | None:
             return f"players.{name}.cards: a list of card ids of the deck"
         if "luck" in t:
             try:
-                Fraction(str(t["luck"]).replace(",", "."))
-            except (ValueError, ZeroDivisionError):
-                return f"players.{name}.luck: an exact score, \"-0.0972\" or \"-7/72\""
+                read_correction(str(t["luck"]))
+            except ValueError as e:
+                return f"players.{name}.luck: {e}"
     return None
+
+
+def setup_words(state: dict[str, Any]) -> list[str]:
+    """The setup's choices as the welcome tells them: the starting cash, the turn order, the cards drawn."""
+    cash = st.choice(state, "starting_cash")
+    each = st.choice(state, "cards_each")
+    ties = ("the earlier mail" if st.choice(state, "ties") == "receipt"
+            else "who chose his capital later in the opening, then the earlier mail")
+    return [("Your two opening bids together may not exceed your starting cash of "
+             f"{cash} (3.2; you pay both)." if cash is not None else
+             "The setup sets no starting cash: your two opening bids have no upper bound (you pay both)."),
+            f"In the opening each player drafts {each} card{'s' if each != 1 else ''} and one capital.",
+            "Turn order each turn: " + ("the fewest" if st.choice(state, "fewest_first") else "the most")
+            + f" tokens bought first; ties go to {ties}.",
+            f"Cards drawn each turn: {st.choice(state, 'cards_per_turn')} each, in turn order."]
 
 
 class Galilei(Ruleset):
@@ -145,31 +162,43 @@ class Galilei(Ruleset):
             return [p for p in st.order(state) if asks.get(p)]
         return None
 
+    def still_owed(self, state: dict[str, Any], turn_: int, phase: str,
+                   orders_: dict[str, list[PlacedOrder]]) -> list[str]:
+        """In the shortage phase, every player who has not answered for each seat he acts for: a stand-in
+        answers for his own seat and the chaosed player's (3.3 "will act twice"), and the phase waits for
+        both (GA-OQ-23)."""
+        if phase != turn.SHORTAGE:
+            return []
+        return shortage.missing(st.order(state), turn.chaosed(state), state["shortage"]["history"],
+                                turn.submissions(state, orders_))
+
     def resolve(self, state: dict[str, Any], turn_: int, orders_: dict[str, list[PlacedOrder]],
                 rng: random.Random) -> TurnResult:
         raise NotImplementedError("Galilei's turns are resolved phase by phase")
 
     def resolve_phase(self, state: dict[str, Any], turn_: int, phase: str, placed: dict[str, list[PlacedOrder]],
                       rng: random.Random) -> TurnResult:
+        earlier = len(state["rolls"])  # the history before this phase: its own rolls are in its results
         report = turn.run_phase(state, turn_, phase, placed, rng)
         following = turn.PHASES[(turn.PHASES.index(phase) + 1) % len(turn.PHASES)]
-        ledger = {"title": "The luck ledger (running scores)", "lines": turn.ledger_lines(state)}
-        history = {"title": "History of rolls", "lines": turn.history_lines(state) or ["(none yet)"]}
-        public = {"title": f"Results of the {phase} phase", "lines": report.public or ["Nothing to resolve."]}
+        public = {"title": f"Results of the {phase} phase", "lines": printed.wrap(report.public)
+                  or ["Nothing to resolve."]}
+        players = {"title": "Players in turn order: capitals, luck scores (3.4), cards held (3.1)",
+                   "lines": printed.players_table(state)}
+        history = {"title": "History of rolls and GM corrections before this phase",
+                   "lines": printed.wrap(turn.history_lines(state)[:earlier]) or ["(none yet)"]}
+        sections = [public, players, history]
+        if following == turn.CARDS:  # 3.1: "one selects which card wants ... among those available"
+            sections.append({"title": "Cards on offer for the draw (3.1; write the id)",
+                             "lines": turn.offer_lines(state)})
         printouts = {}
         for name in state["players"]:
-            mine = [{"title": "For you", "lines": report.private[name]}] if name in report.private else []
-            held = {"title": "Cards held (3.1: public)",
-                    "lines": [f"{n}: {', '.join(c) or '-'}" for n, c in state["held"].items()]}
-            printouts[name] = {"sections": [public, *mine, ledger, history, held], "phase_done": phase,
+            mine = [{"title": "For you", "lines": printed.wrap(report.private[name])}] \
+                if name in report.private else []
+            printouts[name] = {"sections": [public, *mine, *sections[1:]], "phase_done": phase,
                                "position": st.position(state, name), "next_phase": following,
                                "to_send": self.to_send(state, following, name)}
-        newsletter = {"sections": [public, ledger, history], "phase_done": phase, "next_phase": following}
-        if following == turn.CARDS:  # 3.1: "one selects which card wants ... among those available"
-            offer = {"title": "Cards on offer for the draw (3.1; write the id)", "lines": turn.offer_lines(state)}
-            newsletter["sections"].append(offer)
-            for printout in printouts.values():
-                printout["sections"].append(offer)
+        newsletter = {"sections": sections, "phase_done": phase, "next_phase": following}
         return TurnResult(state, printouts, newsletter, events=report.events)
 
     @staticmethod
@@ -195,13 +224,14 @@ class Galilei(Ruleset):
         lines = [f"Players, in seat order: {', '.join(state['players'])}.",
                  f"Capitals: {', '.join(state['capitals'])}.",
                  "Option 3.12 is " + ("in force." if state["option_312"] else "not in force."),
+                 *setup_words(state),
                  "Each turn has four phases, each closing as soon as all six have sent: bids, shortage, battles, "
                  "cards. Send pass in a phase where you have nothing to declare."]
         first = ["bid 12 for cards, 8 for capitals", "prefer cards: War, Armor; capitals: Venice, Genoa",
                  "turn bid 3"]
-        pool = [f"{c.id} ({c.name}, {c.kind})" for c in cards.opening_pool(st.deck(state))]
-        lines.append("Cards of the opening draft (write the id): " + "; ".join(pool) + ".")
-        return {"sections": [{"title": "The game", "lines": lines},
+        pool = [f"{c.id}: {c.name}, {c.kind}" for c in cards.opening_pool(st.deck(state))]
+        return {"sections": [{"title": "The game", "lines": printed.wrap(lines)},
+                             {"title": "Cards of the opening draft (write the id)", "lines": pool},
                              {"title": "Your first mail (the opening, 3.2, and the turn order)", "lines": first}]}
 
     def check(self, state: dict[str, Any], turn_: int, player: str, given: list[Order]) -> list[Diagnostic]:
@@ -216,6 +246,9 @@ class Galilei(Ruleset):
             a = o.args
             if o.kind in ("bid", "prefer") and state["opening"] is not None:
                 out.append(orders.diagnostic(o, "the opening double bid is over (turn 1 only)"))
+            elif o.kind == "bid" and (why := opening.check_bid(a["cards"], a["capitals"],
+                                                               st.choice(state, "starting_cash"))):
+                out.append(orders.diagnostic(o, why, rule="3.2"))
             elif o.kind == "prefer":
                 for w in a.get("capitals", []):
                     if w.lower() not in low_caps:
@@ -234,14 +267,44 @@ class Galilei(Ruleset):
                 out.append(orders.diagnostic(o, f"{a['target']} is neither a player nor a capital held"))
             elif o.kind == "battle" and isinstance(why := turn.battle_declaration(state, player, a), str):
                 out.append(orders.diagnostic(o, why))  # a spend that names no whole rows, rows beyond the table
+            elif o.kind == "war" and a.get("spend"):
+                out.append(orders.diagnostic(
+                    o, f"no luck may be spent on a war: send it without 'spend {a['spend']}' (rule 3.7: \"No "
+                       "luck points can be used to modify the war dice rolls\")", rule="3.7"))
             elif o.kind == "war" and st.owner_of(state, a["opponent"]) is None:
                 out.append(orders.diagnostic(o, f"{a['opponent']} is neither a player nor a capital held"))
+            elif o.kind == "mill" and isinstance(why := turn.mill_steps(state, a), str):
+                out.append(orders.diagnostic(o, why, rule="3.9"))
+            elif o.kind == "discard" and not state["players"][player]["advances"].get("master_art"):
+                out.append(orders.diagnostic(
+                    o, "you do not hold Master Art: this discard fails unless the GM gives you the advance "
+                       "before the draw (rule 2)",
+                    warning=True))
             elif o.kind in ("number", "shortage"):
                 why = shortage.check(st.order(state), set(state["shortage"]["chaosed"]),
                                      state["shortage"]["history"], turn.submission(state, player, o, 0))
                 if why:
                     out.append(orders.diagnostic(o, why))
+                else:
+                    out += self._other_seat(state, player, o, given)
         return out
+
+    def _other_seat(self, state: dict[str, Any], player: str, order: Order, given: list[Order]) -> list[Diagnostic]:
+        """A note on a stand-in's answer for one of his two seats when this mail has none for the other: the
+        phase waits for it (3.3 "will act twice", GA-OQ-23), and this is how he writes it."""
+        asks = shortage.who_answers(st.order(state), set(state["shortage"]["chaosed"])).get(player, [])
+        answered = {turn.submission(state, player, o, 0).for_player or player for o in given
+                    if o.kind in ("number", "shortage")}
+        if len(asks) < 2 or order.args.get("for"):
+            return []
+        notes = []
+        for ask in asks:
+            if ask.stand_in and ask.for_player not in answered:
+                how = ("number N" if ask.kind == "number" else "shortage or surplus") + f" for {ask.for_player}"
+                notes.append(orders.diagnostic(
+                    order, f"you also act for {ask.for_player} this turn (seat {ask.seat}, rule 3.3): unless "
+                           f"you have already, send {how}; the phase waits for it", warning=True))
+        return notes
 
     def check_gm(self, state: dict[str, Any], kind: str, fields: dict[str, Any],
                  pending: tuple[Order, ...] = (), turn: int | None = None) -> str | None:
@@ -254,9 +317,9 @@ class Galilei(Ruleset):
             return amendment_problem(state, fields["amendment"])
         if kind == "gm_luck":
             try:
-                Fraction(str(fields["change"]).replace(",", "."))
-            except (ValueError, ZeroDivisionError):
-                return f"the change must be a decimal or a fraction, found {fields['change']!r}"
+                read_correction(str(fields["change"]))
+            except ValueError as e:
+                return f"the change: {e}"
         return None
 
     def status(self, state: dict[str, Any], turn_: int, player: str) -> dict[str, Any]:

@@ -14,7 +14,10 @@ from maild.setupfile import Problems, array_of_tables, email, password, unknown_
 from . import cards, shortage
 from .state import ADVANCES, PLAYERS, deck_json
 
-TOP_KEYS = {"title", "option_312", "capitals", "players", "cards", "shortage_table", "epoch"}
+TOP_KEYS = {"title", "option_312", "capitals", "players", "cards", "shortage_table", "epoch", "starting_cash",
+            "fewest_first", "ties", "cards_each", "cards_per_turn"}
+#: How `ties` may break a tie of turn-order bids (turnorder.py, GA-OQ-27).
+TIES = ("receipt", "capital choice")
 
 PLAYER_KEYS = {"name", "email", "password", "advances"}
 # A player's name is a word of the `#GAME PLAYER PASSWORD` header line.
@@ -87,6 +90,23 @@ def new_game(setup: dict[str, Any]) -> dict[str, Any]:
         problems.add(f"shortage_table: one commodity for each of the rows \"2\" to \"12\" of the 2d6 table ({e})")
         table = {}
     epoch = whole(problems, "epoch", setup.get("epoch", 1), 1, 3)
+    # The choices the readings leave to the GM (docs/galilei.md, GA-OQ-25, GA-OQ-27, GA-OQ-28).
+    cash = setup.get("starting_cash")
+    cash = None if cash is None else whole(problems, "starting_cash", cash, 0)
+    fewest_first = setup.get("fewest_first", True)
+    if not isinstance(fewest_first, bool):
+        problems.add(f"fewest_first must be true (the base game's: the fewest tokens bought go first) or false, "
+                     f"found {fewest_first!r}")
+        fewest_first = True
+    ties = setup.get("ties", "receipt")
+    if ties not in TIES:
+        problems.add(f"ties must be \"receipt\" or \"capital choice\", found {ties!r}")
+        ties = "receipt"
+    cards_each = whole(problems, "cards_each", setup.get("cards_each", 1), 0, 4)
+    if deck and len(cards.opening_pool(deck)) < PLAYERS * cards_each:
+        problems.add(f"cards_each: {cards_each} cards for each of {PLAYERS} players need "
+                     f"{PLAYERS * cards_each} cards in the opening draft, found {len(cards.opening_pool(deck))}")
+    per_turn = whole(problems, "cards_per_turn", setup.get("cards_per_turn", 1), 0, 4)
     problems.raise_any()
 
     first = list(players)
@@ -97,6 +117,11 @@ def new_game(setup: dict[str, Any]) -> dict[str, Any]:
         "players": players,
         "deck": deck_json(deck),
         "epoch": epoch,
+        "starting_cash": cash,
+        "fewest_first": fewest_first,
+        "ties": ties,
+        "cards_each": cards_each,
+        "cards_per_turn": per_turn,
         "held": {n: [] for n in players},
         "discarded": [],
         "order": first,

@@ -16,6 +16,9 @@ Layout (every key is written by `setup.new_game`):
 - ``shortage``: ``{"history": name -> the sides he determined, oldest first (shortage.py's balance),
   "chaosed": [names] (this turn's, set by the GM), "results": [the last two results]}``.
 - ``option_312``: whether option 3.12 is in force; ``table``: the shortage/surplus table of the setup.
+- the setup's choices (`setup.py`; read with `choice`, which gives the default to a game created before
+  they existed): ``starting_cash`` (the bound of the opening's two bids together, None: none),
+  ``fewest_first`` and ``ties`` (the turn order), ``cards_each`` (the opening's cards), ``cards_per_turn``.
 - ``opening``: the published result of the opening double bid (3.2), None before it.
 - ``turn_bids``: the last turn-order bids, published; ``draws``: the last card draft, published.
 """
@@ -38,6 +41,16 @@ ADVANCE_WORDS = {"proselytism": "Proselytism", "cathedral": "Cathedral", "mill":
                  "military": "military advantage", "master_art": "Master Art"}
 #: Rule 1: "Basic Rules (6 players)".
 PLAYERS = 6
+
+
+#: The setup's choices and their defaults, for a state written before a choice existed.
+CHOICES: dict[str, Any] = {"starting_cash": None, "fewest_first": True, "ties": "receipt", "cards_each": 1,
+                           "cards_per_turn": 1}
+
+
+def choice(state: dict[str, Any], key: str) -> Any:
+    """The setup's choice `key` (CHOICES), its default if the state predates it."""
+    return state.get(key, CHOICES[key])
 
 
 def luck_ledger(state: dict[str, Any]) -> Ledger:

@@ -17,7 +17,6 @@ Every function here is pure: a state dict in, the new state and report lines out
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -29,7 +28,7 @@ from . import battles, cards, draftwords, opening, shortage, spending, turnorder
 from . import mill as mills
 from . import state as st
 from . import war as wars
-from .luck import LuckPosting
+from .luck import LuckPosting, read_correction, show_signed
 
 BIDS, SHORTAGE, BATTLES, CARDS = "bids", "shortage", "battles", "cards"
 PHASES = (BIDS, SHORTAGE, BATTLES, CARDS)
@@ -62,7 +61,6 @@ def last_of(placed: dict[str, list[PlacedOrder]], player: str, kind: str) -> Pla
 # -- GM orders (the turn's first phase) -----------------------------------------------------------------------------
 def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Report) -> None:
     """The GM's amendments, before the phase: a player's advances, a luck correction, chaos, the epoch."""
-    ledger = st.luck_ledger(state)
     for p in gm:
         a = p.order.args
         if p.order.kind == "gm_advances":
@@ -72,11 +70,8 @@ def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Re
             names = ", ".join(st.ADVANCE_WORDS[k] for k in st.ADVANCES if k in wanted) or "none"
             report.public.append(f"GM: {who}'s advances are now: {names}.")
         elif p.order.kind == "gm_luck":
-            who = a["player"]
-            change = Fraction(str(a["change"]).replace(",", "."))
-            ledger.post(turn, who, st.LUCK, change, f"GM correction: {a.get('reason') or 'amendment'}")
-            report.public.append(f"GM: {who}'s luck corrected by {display(change)} "
-                                 f"({a.get('reason') or 'amendment'}); now {display(ledger.balance(who, st.LUCK))}.")
+            correct_luck(state, turn, a["player"], read_correction(str(a["change"])),
+                         str(a.get("reason") or "amendment"), report)
         elif p.order.kind == "gm_amend":
             amend(state, turn, a["amendment"], report)
         elif p.order.kind == "gm_chaos":
@@ -86,6 +81,21 @@ def apply_gm(state: dict[str, Any], turn: int, gm: list[PlacedOrder], report: Re
         elif p.order.kind == "gm_epoch":
             state["epoch"] = int(a["epoch"])
             report.public.append(f"GM: the cards of epoch {state['epoch']} are now available.")
+
+
+def correct_luck(state: dict[str, Any], turn: int, who: str, change: Fraction, reason: str,
+                 report: Report, posted_as: str = "GM correction") -> None:
+    """A GM's change of a luck score: posted to the ledger and kept in the public history with the rolls
+    (3.4 "a recorded history ... is kept publicly"), so the history shows every posting and each score is
+    the sum of the entries it shows."""
+    ledger = st.luck_ledger(state)
+    ledger.post(turn, who, st.LUCK, change, f"{posted_as}: {reason}")
+    line = (f"GM correction ({reason}): {who} {show_signed(change)}. "
+            f"Score {who} {display(ledger.balance(who, st.LUCK))}.")
+    entry = {"turn": turn, "type": "gm", "line": line, "player": who, "change": str(change)}
+    state["rolls"].append(entry)
+    report.events.append(entry)
+    report.public.append(line)
 
 
 def amend(state: dict[str, Any], turn: int, doc: dict[str, Any], report: Report) -> None:
@@ -102,8 +112,8 @@ def amend(state: dict[str, Any], turn: int, doc: dict[str, Any], report: Report)
         if "cards" in t:
             state["held"][who] = [c.id for w in t["cards"] if (c := cards.find_card(deck, str(w))) is not None]
         if "luck" in t:
-            target = Fraction(str(t["luck"]).replace(",", "."))
-            ledger.post(turn, who, st.LUCK, target - Fraction(ledger.balance(who, st.LUCK)), f"GM: {note}")
+            target = read_correction(str(t["luck"]))
+            correct_luck(state, turn, who, target - Fraction(ledger.balance(who, st.LUCK)), note, report, "GM")
         changed = ", ".join(f"{k} {v}" for k, v in t.items())
         report.public.append(f"GM amendment ({note}): {who}: {changed}.")
 
@@ -135,7 +145,8 @@ def run_opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], pla
             cards=tuple(c.id for w in lists["cards"] if (c := cards.find_card(deck, w)) is not None),
             capitals=tuple(low[w.lower()] for w in lists["capitals"] if w.lower() in low))
     result = opening.resolve_opening(bids, state["capitals"], [c.id for c in cards.opening_pool(deck)], prefs,
-                                     players=players)
+                                     players=players, cards_each=st.choice(state, "cards_each"),
+                                     cash=st.choice(state, "starting_cash"))
     for name, got in result.cards_of.items():
         state["held"][name].extend(got)
     for name, capital in result.capital_of.items():
@@ -147,11 +158,14 @@ def run_opening(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], pla
 
 def run_turn_order(state: dict[str, Any], placed: dict[str, list[PlacedOrder]], players: list[str],
                    report: Report) -> None:
-    """The turn-order bids by turnorder.turn_order (its reading of the base game's direction, GA-OQ-27); ties
-    by the first mail received (issue 12). A player who sent none bids 0, after every mail."""
+    """The turn-order bids by turnorder.turn_order in the setup's direction (`fewest_first`, GA-OQ-27), ties
+    by the setup's `ties`: the first mail received, or the later choice of capital in the opening. A player
+    who sent none bids 0, after every mail."""
     bids = [turnorder.TurnBid(n, b.order.args["amount"], b.seq) for n in players
             if (b := last_of(placed, n, "turn")) is not None]
-    ranked = turnorder.turn_order(bids, players=players)
+    picks = [p["player"] for p in (state["opening"] or {}).get("capital_picks", [])]
+    ranked = turnorder.turn_order(bids, players=players, fewest_first=st.choice(state, "fewest_first"),
+                                  ties=st.choice(state, "ties"), capital_picks=picks)
     state["order"] = [p.entry.player for p in ranked]
     state["turn_bids"] = {p.entry.player: p.entry.amount for p in ranked}
     report.public += ["Turn order:", *draftwords.turn_order_lines(ranked)]
@@ -282,6 +296,20 @@ def war(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], rng: r
              "scored": str(result.luck_by_player[player])}, report)
 
 
+def mill_steps(state: dict[str, Any], a: dict[str, Any]) -> int | str:
+    """The steps of 1/6 a mill order spends (mill.read_steps), or why it cannot be rolled as written: an
+    amount that is no whole number of steps, or steps beyond certainty (mill.check_form). The intake's check
+    and the roll read it alike, so a spend the ack accepted is the spend rolled."""
+    try:
+        steps = mills.read_steps(a["spend"], state["option_312"], 6 - a["need"]) if a.get("spend") else 0
+    except spending.SpendUnreadable as e:
+        return str(e)
+    if a["need"] + steps > 6:
+        return (f"{steps} step{'s' if steps != 1 else ''} on a die that succeeds on {a['need']} or less go "
+                f"beyond certainty: at most {6 - a['need']}")
+    return steps
+
+
 def mill_roll(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], rng: random.Random,
               report: Report, last_won: dict[str, str]) -> None:
     """A Wind/Watermill roll (3.9) by mill.resolve_mill, against the player who lost the city (named, or the
@@ -291,14 +319,10 @@ def mill_roll(state: dict[str, Any], turn: int, player: str, a: dict[str, Any], 
         report.tell(player, "Your Wind/Watermill roll was not rolled: name the player who lost the city "
                             "('mill against Paris, need 3'), or win a battle before it.")
         return
-    steps = 0
-    if a.get("spend"):
-        m = re.fullmatch(r"(\d+)\s*(?:steps?|positions?|rows?)?", a["spend"])
-        if m is None:
-            report.tell(player, f"Your Wind/Watermill spend '{a['spend']}' is not a number of steps of 1/6 "
-                                "('spend 1 step'): rolled without it.")
-        else:
-            steps = int(m.group(1))
+    steps = mill_steps(state, a)
+    if isinstance(steps, str):  # checked at intake; an order on file from before that check
+        report.tell(player, f"Your Wind/Watermill roll was not rolled: {steps}.")
+        return
     decl = mills.MillDeclaration(player, loser, a["need"], steps, state["option_312"])
     wrong = mills.check_form(decl)
     if wrong:
@@ -323,7 +347,7 @@ def resolve_cards(state: dict[str, Any], turn: int, placed: dict[str, list[Place
     offered = cards.offer(deck, state["epoch"], held, state["discarded"])
     wanted = {n: [c.id for p in orders_of(placed, n, "card") for w in p.order.args["cards"]
                   if (c := cards.find_card(deck, w)) is not None] for n in order}
-    picks = cards.draw(order, offered, wanted)
+    picks = cards.draw(order, offered, wanted, per_player=st.choice(state, "cards_per_turn"))
     for pick in picks:
         if pick.item is not None:
             state["held"][pick.chooser].append(pick.item)
@@ -358,14 +382,9 @@ def offer_lines(state: dict[str, Any]) -> list[str]:
 
 
 # -- the public ledger ------------------------------------------------------------------------------------------------
-def ledger_lines(state: dict[str, Any]) -> list[str]:
-    """Every player's running luck score (four digits, half up: 3.10), in turn order."""
-    ledger = st.luck_ledger(state)
-    return [f"{n:<12} {display(ledger.balance(n, st.LUCK)):>9}" for n in st.order(state)]
-
-
 def history_lines(state: dict[str, Any]) -> list[str]:
-    """The public history of rolls (3.4): every battle, war and mill with its odds, dice and luck."""
+    """The public history (3.4): every battle, war and mill with its odds, dice and luck, and every GM
+    correction of a score, in the order posted (printed.py shows those before the phase)."""
     return [f"T{r['turn']} {r['line']}" for r in state["rolls"]]
 
 
