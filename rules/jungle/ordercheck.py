@@ -146,8 +146,11 @@ class _Checker:
                                "JOIN NAME in CITY")
                 return None
             listed = ", ".join(sorted(c.name for c in own))
-            self.error(f"your house has {len(own)} characters ({listed}): say who acts with a line such as "
-                       f"'{sorted(c.name for c in own)[0]}:' before his actions")
+            heading = args.get("heading")  # a line ending in a colon that names nobody (orders.refine)
+            unknown = (f"'{heading}:' names none of your characters{wording.did_you_mean(heading, listed.split(', '))}"
+                       "; " if heading else "")
+            self.error(f"{unknown}your house has {len(own)} characters ({listed}): say who acts with a line such "
+                       f"as '{sorted(c.name for c in own)[0]}:' before his actions")
             return None
         if wording.fold(name) in self.joining and character(self.world, name) is None:
             return None  # he joins with this mail: his actions are checked when he is in the game

@@ -38,6 +38,7 @@ from maild.wordlimit import count_words
 from . import wording
 from .actions import ATTACK_TYPES, KEYWORDS
 from .captains import word_limit
+from .model import World
 from .ordercheck import acting_character, check
 from .phrases import NAME, Phrase, PhraseError, read
 
@@ -46,7 +47,7 @@ from .phrases import NAME, Phrase, PhraseError, read
 _TYPE_WORDS = ("duel", "assassinate", "assassination", "debate", "discredit", "challenge", "overthrow", "steal",
                "capture", "escape")
 assert {w for w in _TYPE_WORDS if w in ATTACK_TYPES} == set(ATTACK_TYPES)
-__all__ = ["EXAMPLES", "ORDER_KINDS", "acting_character", "check", "join_args", "parse", "word_limit"]
+__all__ = ["EXAMPLES", "ORDER_KINDS", "acting_character", "check", "join_args", "parse", "refine", "word_limit"]
 
 KEYWORD_TABLE = Keywords.of({**KEYWORDS, "attack": (*KEYWORDS["attack"], *_TYPE_WORDS)})
 FREE_TEXT = ("order", "propose", "propose rule", "spend")  # read over every line up to the next action
@@ -198,6 +199,38 @@ def parse(text: str) -> ParsedOrders:
     result.orders.sort(key=lambda o: o.line)
     result.diagnostics.sort(key=lambda d: d.line)
     return result
+
+
+def refine(world: World, house: str, orders: list[Order]) -> list[Order]:
+    """The orders of `house`'s mail with their name headings read against the state: a line ending in a colon
+    is a heading only when it names a character of the game (his own, a slave he owns, or another, whom `check`
+    then refuses by name); any other ("Changed my mind:") is text, and the actions under it are the earlier
+    heading's character's, else the house's only character's. The summary names who acts."""
+    joining = {wording.fold(str(o.args.get("name"))) for o in orders if o.kind == "join"}
+    own = world.members(house)
+    only = own[0].name if len(own) == 1 else None  # who "your character" is in the summary
+    current: str | None = None  # the last heading that named a character
+    out: list[Order] = []
+    for o in sorted(orders, key=lambda o: o.line):
+        if o.kind == "join":
+            out.append(o)
+            continue
+        args = dict(o.args)
+        written = args.get("character")
+        if written is not None:
+            if acting_character(world, house, {"character": written}) is not None or \
+                    wording.fold(written) in joining:
+                current = written
+            else:
+                args["heading"] = written  # text, not a heading: the ack names it if nobody else acts
+                args["character"] = current
+        prefix = f"{str(args['part']).title()}: " if args.get("part") else ""
+        before = f"{prefix}{written or 'your character'} "
+        summary = o.summary
+        if summary.startswith(before):
+            summary = f"{prefix}{args['character'] or only or 'your character'} {summary[len(before):]}"
+        out.append(Order(o.line, o.text, o.kind, args, summary))
+    return out
 
 
 def _heading(line: str, leads: bool) -> _Heading | None:

@@ -60,6 +60,9 @@ class Jungle(Ruleset):
     def parse(self, text: str) -> ParsedOrders:
         return orders.parse(text)
 
+    def refine(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Order]:
+        return orders.refine(self._world_to_read(state), player, given)
+
     def check(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Diagnostic]:
         joins = [o for o in given if o.kind == engine.JOIN]
         world = World.load(state) if joins else self._world_to_read(state)

@@ -1,0 +1,90 @@
+"""The Law of the Jungle as players read and write it by mail (issue 23): name headings, what the ack says
+of orders that stand together or will fail, a Captain's word count, and the world each printout gives.
+
+Each test mails a game through maild.testing's Table and reads the answer as the player gets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from maild.testing import Table
+
+HEXES = [{"name": h, "food": 2, "hammers": 1, "beakers": 1, "gold": 1}
+         for h in ("Tenochtitlan", "Lakeshore", "Cornfield", "Quarry", "Marsh")]
+
+# A game under way (no sign-up period): anna's house has one character, carl's two; Xolotl (bob) rules
+# Tenochtitlan, Coyotl (carl) is a citizen on Cornfield with Tochtli (dora) his tenant; Ome owns Itzel.
+UNDER_WAY: dict[str, Any] = {
+    "title": "Aztlan, by mail",
+    "signup_sessions": 0,
+    "festival": "Tlaloc",
+    "empire": {"treasury": 90, "expenses": 0, "beakers_per_citizen": 1, "hammers_per_citizen": 1,
+               "technologies": {"Bronze Working": 1, "Writing": 1, "Masonry": 1}, "known": ["Pottery"],
+               "policies": {"Tradition": 1, "Liberty": 1}},
+    "cities": [
+        {"name": "Tenochtitlan", "centre": "Tenochtitlan", "citizens": 2, "strength": 3, "income": 10,
+         "food": 2, "position": [10, 10], "builds": {"Monument": 40, "Warrior": 25},
+         "hexes": HEXES},
+        {"name": "Texcoco", "centre": "Texcoco", "citizens": 1, "strength": 2, "position": [30, 30],
+         "puppet": True, "hexes": [{"name": "Texcoco", "food": 1}, {"name": "Forest", "hammers": 2}]},
+    ],
+    "units": [{"name": "Jaguar Warriors", "kind": "Warrior", "level": 3, "health": 10, "melee": 4,
+               "city": "Tenochtitlan", "position": [10, 10], "captain": "Yaotl"}],
+    "houses": [
+        {"name": "anna", "email": "anna@example.org", "gold": 20, "characters": [
+            {"name": "Itzel", "city": "Tenochtitlan", "hex": "Lakeshore", "fame": 1,
+             "titles": [{"kind": "Slave", "subject": "Ome"}]}]},
+        {"name": "bob", "email": "bob@example.org", "gold": 5, "characters": [
+            {"name": "Xolotl", "role": "tlatoani", "city": "Tenochtitlan", "hex": "Tenochtitlan", "fame": 3}]},
+        {"name": "carl", "email": "carl@example.org", "food": 6, "characters": [
+            {"name": "Coyotl", "role": "citizen", "city": "Tenochtitlan", "hex": "Cornfield", "fame": 2},
+            {"name": "Ome", "city": "Tenochtitlan", "hex": "Quarry", "xp": 3,
+             "titles": [{"kind": "Owner", "subject": "Itzel"}]}]},
+        {"name": "dora", "email": "dora@example.org", "characters": [
+            {"name": "Tochtli", "city": "Tenochtitlan", "hex": "Cornfield",
+             "titles": [{"kind": "Tenant", "subject": "Coyotl"}]}]},
+        {"name": "emil", "email": "emil@example.org", "characters": [
+            {"name": "Yaotl", "role": "soldier", "unit": "Jaguar Warriors", "xp": 4,
+             "titles": [{"kind": "Captain", "subject": "Jaguar Warriors"}]}]},
+    ],
+}
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with Table(tmp_path) as t:
+        t.create_game("aztlan", "jungle", UNDER_WAY)
+        t.intake()
+        yield t
+
+
+def ack_of(table: Table, who: str, body: str) -> str:
+    table.send(f"{who}@example.org", body)
+    table.intake()
+    return table.ack(f"{who}@example.org")
+
+
+# ---- 1. a line ending in a colon is a heading only when it names a character ------------------------------------
+def test_a_line_ending_in_a_colon_that_names_no_character_is_text(table: Table) -> None:
+    ack = ack_of(table, "anna", "Changed my mind:\n\n**Purchase** 3 food")
+    assert "Changed my mind" not in ack.split("Understood")[1], ack
+    assert "Not understood" not in ack, ack
+    assert "Itzel purchases 3 food for 9 gold" in ack, ack
+
+
+def test_in_a_house_of_two_the_earlier_heading_still_names_who_acts(table: Table) -> None:
+    ack = ack_of(table, "carl", "Ome:\n**Toil**\n\nChanged my mind:\n**Purchase** 2 food\n\n"
+                                "Coyotl:\n**Defend**")
+    assert "Not understood" not in ack, ack
+    assert "Ome purchases 2 food for 6 gold" in ack, ack
+    assert "Coyotl defends" in ack, ack
+
+
+def test_a_misspelled_heading_in_a_house_of_two_is_refused_with_the_nearest_name(table: Table) -> None:
+    ack = ack_of(table, "carl", "Coyotll:\n**Toil**")
+    assert "'Coyotll:' names none of your characters (did you mean Coyotl?)" in ack, ack
