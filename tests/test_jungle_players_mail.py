@@ -88,3 +88,35 @@ def test_in_a_house_of_two_the_earlier_heading_still_names_who_acts(table: Table
 def test_a_misspelled_heading_in_a_house_of_two_is_refused_with_the_nearest_name(table: Table) -> None:
     ack = ack_of(table, "carl", "Coyotll:\n**Toil**")
     assert "'Coyotll:' names none of your characters (did you mean Coyotl?)" in ack, ack
+
+
+# ---- 2. the ack says what will happen: pre-game purchases all stand -------------------------------------------
+SIGN_UP: dict[str, Any] = {**{k: v for k, v in UNDER_WAY.items() if k not in ("houses", "festival")},
+                           "signup_sessions": 1, "starting_gold": 30}
+
+
+@pytest.fixture
+def signup(tmp_path: Path) -> Iterator[Table]:
+    with Table(tmp_path) as t:
+        t.create_game("aztlan", "jungle", SIGN_UP)
+        t.intake()
+        yield t
+
+
+def test_pregame_purchases_in_one_mail_are_each_carried_out_and_the_ack_says_so(signup: Table) -> None:
+    ack = ack_of(signup, "nina", "JOIN Nochtli in Tenochtitlan\n**Purchase** 3 food\n**Purchase** 2 beakers\n"
+                                 "**Train** Fame")
+    assert "replaces" not in ack.split("Deadline")[0], ack
+    for line in ("Nochtli purchases 3 food for 9 gold", "Nochtli purchases 2 beakers for 6 gold",
+                 "Nochtli trains Fame (+1)"):
+        assert line in ack, ack
+    signup.run_turn("aztlan")
+    morning = signup.printout("aztlan", 1, "Nochtli", "morning")
+    # 30 gold - 9 - 6 - 1 (Fame 0 -> 1) = 14: every purchase was carried out.
+    assert "gold 14" in morning, morning
+    ack = ack_of(signup, "nina", "**Purchase** 1 hammers\n**Purchase** 1 food\n**Attack** Itzel, duel")
+    assert "replaces" not in ack.split("Deadline")[0], ack
+    assert "the game has not begun" in ack and "will not be carried out" in ack, ack
+    signup.run_turn("aztlan")
+    afternoon = signup.printout("aztlan", 1, "Nochtli", "afternoon")
+    assert "gold 8" in afternoon, afternoon

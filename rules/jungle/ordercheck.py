@@ -117,6 +117,8 @@ class _Checker:
 
     # -- the checks ---------------------------------------------------------------------------------------
     def run(self, orders: list[Order]) -> list[Diagnostic]:
+        from .engine import PREGAME  # the engine imports every part of the game, this module among them
+
         seen: dict[tuple[str, str | None], int] = {}
         for order in orders:
             self.order = order
@@ -125,6 +127,12 @@ class _Checker:
                 continue
             actor = self.actor(order.args)
             if actor is None:
+                continue
+            if not self.world.kicked_off:
+                # The sign-up period: each purchase is carried out, one after another; nothing else is.
+                if order.kind not in PREGAME:
+                    self.warn("the game has not begun: before the kick-off a house may only Purchase, Train and "
+                              "Recruit, so this action will not be carried out")
                 continue
             slot = (actor.name, order.args.get("part"))
             if slot in seen:

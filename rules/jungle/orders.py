@@ -206,9 +206,10 @@ def refine(world: World, house: str, orders: list[Order]) -> list[Order]:
     is a heading only when it names a character of the game (his own, a slave he owns, or another, whom `check`
     then refuses by name); any other ("Changed my mind:") is text, and the actions under it are the earlier
     heading's character's, else the house's only character's. The summary names who acts."""
-    joining = {wording.fold(str(o.args.get("name"))) for o in orders if o.kind == "join"}
     own = world.members(house)
-    only = own[0].name if len(own) == 1 else None  # who "your character" is in the summary
+    joins = [str(o.args.get("name")) for o in orders if o.kind == "join"]
+    joining = {wording.fold(n) for n in joins}
+    only = own[0].name if len(own) == 1 else (joins[-1] if joins and not own else None)  # "your character"
     current: str | None = None  # the last heading that named a character
     out: list[Order] = []
     for o in sorted(orders, key=lambda o: o.line):
