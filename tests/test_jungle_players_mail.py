@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from maild.testing import Table
+from tests.mailcheck import section
 
 HEXES = [{"name": h, "food": 2, "hammers": 1, "beakers": 1, "gold": 1}
          for h in ("Tenochtitlan", "Lakeshore", "Cornfield", "Quarry", "Marsh")]
@@ -120,3 +121,19 @@ def test_pregame_purchases_in_one_mail_are_each_carried_out_and_the_ack_says_so(
     signup.run_turn("aztlan")
     afternoon = signup.printout("aztlan", 1, "Nochtli", "afternoon")
     assert "gold 8" in afternoon, afternoon
+
+
+# ---- 5. a Captain's word count: the same in the ack and when the order runs, the text whole -------------------
+ORDERS = "march to Tenochtitlan, guard the Bronze Working scholars near Lakeshore until the festival of Tlaloc"
+
+
+def test_the_ack_counts_a_captains_words_as_the_order_runs_and_shows_them_whole(table: Table) -> None:
+    # 15 words as written; "Bronze Working", a technology of the game, is one word to the unit: 14, within
+    # the 15 of level 3 (CONTROLLING UNITS: 5 * the unit's current level).
+    ack = ack_of(table, "emil", f"**Order** Jaguar Warriors: {ORDERS}")
+    understood = section(ack, "Understood")
+    assert "Yaotl orders Jaguar Warriors (14 words; the limit is 15, level 3)" in understood, ack
+    assert ORDERS in understood, ack
+    table.run_turn("aztlan")
+    morning = table.printout("aztlan", 1, "emil", "morning")
+    assert f"(14 of 15 words): {ORDERS}" in " ".join(morning.split()), morning

@@ -33,11 +33,10 @@ from typing import Any
 from maild.intake.prose import prose_kind
 from maild.keywords import Keywords, extract
 from maild.ruleset import Diagnostic, Order, OrderKind, ParsedOrders
-from maild.wordlimit import count_words
 
 from . import wording
 from .actions import ATTACK_TYPES, KEYWORDS
-from .captains import word_limit
+from .captains import captain_orders, limit_reason, word_limit
 from .model import World
 from .ordercheck import acting_character, check
 from .phrases import NAME, Phrase, PhraseError, read
@@ -230,6 +229,9 @@ def refine(world: World, house: str, orders: list[Order]) -> list[Order]:
         summary = o.summary
         if summary.startswith(before):
             summary = f"{prefix}{args['character'] or only or 'your character'} {summary[len(before):]}"
+        actor = args["character"] or only
+        if o.kind == "order" and actor is not None:
+            summary = _counted(world, actor, args, summary)
         out.append(Order(o.line, o.text, o.kind, args, summary))
     return out
 
@@ -875,11 +877,24 @@ def _order(text: str) -> tuple[dict[str, Any], str]:
         names = _names(ph)
         if names:
             unit, body = names[0], m.group("rest").strip()
-    words = len(count_words(body))
-    args: dict[str, Any] = {"unit": unit, "text": body, "words": words}
+    # No count here: a known name counts as one word, so the words are counted against the state, by
+    # captains.captain_orders, in `refine` for the ack and again when the order runs (LJ-OQ-51).
+    args: dict[str, Any] = {"unit": unit, "text": body, "words": None}
     if unit is not None:
         args["written"] = text.strip()
-    return args, f"orders {unit or 'his unit'} ({words} words): {_short(body)}"
+    return args, f"orders {unit or 'his unit'}: {' '.join(body.split())}"
+
+
+def _counted(world: World, actor: str, args: dict[str, Any], summary: str) -> str:
+    """An Order's summary with its words counted as they will be when it runs, and the unit's limit."""
+    read = captain_orders(world, actor, args)
+    if read.unit is None or read.count is None:
+        return summary
+    args["words"] = read.count.count
+    head = f"orders {read.unit.name if args.get('unit') else 'his unit'}: "
+    counted = (f"orders {read.unit.name} ({read.count.count} words; the limit is {read.count.limit}, "
+               f"{limit_reason(read.unit, bool(args.get('both')))}): ")
+    return summary.replace(head, counted, 1)
 
 
 READERS: dict[str, Reader] = {
