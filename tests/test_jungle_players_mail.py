@@ -137,3 +137,32 @@ def test_the_ack_counts_a_captains_words_as_the_order_runs_and_shows_them_whole(
     table.run_turn("aztlan")
     morning = table.printout("aztlan", 1, "emil", "morning")
     assert f"(14 of 15 words): {ORDERS}" in " ".join(morning.split()), morning
+
+
+# ---- 3. the ack warns of an action the state already says will fail ------------------------------------------
+def notes(ack: str) -> str:
+    return " ".join(section(ack, "Please note").split())
+
+
+def test_the_ack_warns_of_afternoon_actions_that_will_not_be_carried_out(table: Table) -> None:
+    # In the Morning's mail: an Order on both actions and an Afternoon action for the same Captain.
+    ack = ack_of(table, "emil", "**Order** Jaguar Warriors: hold the hill (both actions)\nAfternoon:\n**Defend**")
+    assert "Yaotl spends both actions of this session on" in notes(ack), ack
+    assert "this Afternoon action will not be carried out" in notes(ack), ack
+    table.send("bob@example.org", "**Toil**")
+    table.intake()
+    table.run_turn("aztlan")  # the Morning
+    # The Afternoon's mails.
+    ack = ack_of(table, "dora", "**Attack** Coyotl, duel")
+    assert "Tochtli is a tenant of Coyotl: a tenant's second action is always to toil" in notes(ack), ack
+    ack = ack_of(table, "carl", "Itzel:\n**Toil**\nOme:\n**Defend**")
+    assert "Itzel is your slave: his owner may demand his action only for the Morning" in notes(ack), ack
+    assert "Ome" not in notes(ack), ack
+    ack = ack_of(table, "emil", "**Defend**")
+    assert "Yaotl spends both actions of this session on" in notes(ack), ack
+    ack = ack_of(table, "bob", "**Toil**")
+    assert "Please note" not in ack, ack
+    table.run_turn("aztlan")  # the Afternoon: what the acks warned of is not carried out
+    for house, who in (("dora", "Tochtli"), ("carl", "Itzel"), ("emil", "Yaotl")):
+        afternoon = " ".join(table.printout("aztlan", 1, house, "afternoon").split())
+        assert "not carried out" in afternoon and who in afternoon, afternoon

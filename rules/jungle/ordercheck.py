@@ -134,6 +134,7 @@ class _Checker:
                     self.warn("the game has not begun: before the kick-off a house may only Purchase, Train and "
                               "Recruit, so this action will not be carried out")
                 continue
+            self.will_fail(order, actor, orders)
             slot = (actor.name, order.args.get("part"))
             if slot in seen:
                 self.warn(f"{actor.name} already has an action in this mail (line {seen[slot]}); a character has "
@@ -175,6 +176,48 @@ class _Checker:
             self.error(f"{found.name} is not of your house (nor your slave)")
             return None
         return found
+
+    def part_of(self, order: Order) -> str:
+        """The part an action is for: its label, else the part whose orders are due. The Morning of this
+        session has resolved once the engine has noted who began it as a tenant (`tenants_at_start`)."""
+        label = order.args.get("part")
+        if label:
+            return str(label)
+        return "afternoon" if "tenants_at_start" in self.world.settings else "morning"
+
+    def will_fail(self, order: Order, actor: Character, orders: list[Order]) -> None:
+        """A warning for an action the state already says will not be carried out (the engine's `gather`
+        says the same when the part resolves): the player's chance to send another before the deadline."""
+        part = self.part_of(order)
+        if part == "morning" and "tenants_at_start" in self.world.settings and order.args.get("part"):
+            self.warn("the Morning of this session is over: this action will not be carried out")
+            return
+        if part != "afternoon":
+            return
+        if actor.house != self.house and self.owned(actor):
+            self.warn(f"{actor.name} is your slave: his owner may demand his action only for the Morning (SLAVE "
+                      "OF CHARACTER X), so this Afternoon action will not be carried out")
+            return
+        if order.args.get("both"):
+            self.warn("an action on both actions of a session is sent for the Morning: this one, for the "
+                      "Afternoon, will not be carried out")
+            return
+        plan = self.world.both.get(actor.name)
+        if plan is None and "tenants_at_start" not in self.world.settings:
+            # the same mail's Morning action on both actions takes his Afternoon too
+            plan = next((o.args | {"text": o.summary} for o in orders if o.args.get("both")
+                         and o.args.get("part") != "afternoon" and o.line != order.line
+                         and acting_character(self.world, self.house, o.args) is actor), None)
+        if plan is not None:
+            self.warn(f"{actor.name} spends both actions of this session on {plan['text']}: this Afternoon "
+                      "action will not be carried out")
+            return
+        began = self.world.settings.get("tenants_at_start")
+        tenant = actor.landlord and (began is None or actor.name in began)
+        if tenant and order.kind != "toil":
+            self.warn(f"{actor.name} is a tenant of {actor.landlord}: a tenant's second action is always to toil "
+                      "(TENANT OF CITIZEN X), so this Afternoon action will not be carried out unless he stops "
+                      "being a tenant in the Morning")
 
     def owned(self, c: Character) -> bool:
         owner = character(self.world, c.owner) if c.owner else None
