@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from maild.testing import Table
-from tests.mailcheck import section
+from tests.mailcheck import long_prose_lines, repeated_lines, section
 
 HEXES = [{"name": h, "food": 2, "hammers": 1, "beakers": 1, "gold": 1}
+         | ({"citizen": "Coyotl"} if h == "Cornfield" else {})
          for h in ("Tenochtitlan", "Lakeshore", "Cornfield", "Quarry", "Marsh")]
 
 # A game under way (no sign-up period): anna's house has one character, carl's two; Xolotl (bob) rules
@@ -28,8 +29,8 @@ UNDER_WAY: dict[str, Any] = {
                "technologies": {"Bronze Working": 1, "Writing": 1, "Masonry": 1}, "known": ["Pottery"],
                "policies": {"Tradition": 1, "Liberty": 1}},
     "cities": [
-        {"name": "Tenochtitlan", "centre": "Tenochtitlan", "citizens": 2, "strength": 3, "income": 10,
-         "food": 2, "position": [10, 10], "builds": {"Monument": 40, "Warrior": 25},
+        {"name": "Tenochtitlan", "centre": "Tenochtitlan", "tlatoani": "Xolotl", "citizens": 2, "strength": 3,
+         "income": 10, "food": 2, "position": [10, 10], "builds": {"Monument": 40, "Warrior": 25},
          "hexes": HEXES},
         {"name": "Texcoco", "centre": "Texcoco", "citizens": 1, "strength": 2, "position": [30, 30],
          "puppet": True, "hexes": [{"name": "Texcoco", "food": 1}, {"name": "Forest", "hammers": 2}]},
@@ -166,3 +167,51 @@ def test_the_ack_warns_of_afternoon_actions_that_will_not_be_carried_out(table: 
     for house, who in (("dora", "Tochtli"), ("carl", "Itzel"), ("emil", "Yaotl")):
         afternoon = " ".join(table.printout("aztlan", 1, house, "afternoon").split())
         assert "not carried out" in afternoon and who in afternoon, afternoon
+
+
+# ---- 4. the printouts give the world and the lists actions choose from ----------------------------------------
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_a_research_not_in_the_game_is_refused_with_the_list(table: Table) -> None:
+    ack = flat(ack_of(table, "anna", "**Research** Mathematics"))
+    assert "there is no technology to research now 'Mathematics': one of Bronze Working, Masonry, Writing" in ack
+
+
+def test_the_newsletter_and_printouts_give_the_world_and_the_choices(table: Table) -> None:
+    table.send("emil@example.org", "**Order** Jaguar Warriors: hold the hill")
+    table.intake()
+    table.run_turn("aztlan")
+    news = table.newsletter("aztlan", 1, "morning")
+    chart = flat(section(news, "The chart"))
+    # The character chart (CHARACTER TITLES: "reading the character chart"): attributes and where each is.
+    assert "Itzel (house of anna), peasant, XP 1, Fame 1, Wisdom 1, Craftsmanship 1; on Lakeshore in " \
+           "Tenochtitlan; Slave of Ome" in chart, news
+    assert "Yaotl (house of emil), soldier, XP 4" in chart and "in unit Jaguar Warriors" in chart, news
+    empire = flat(section(news, "The empire"))
+    assert "Research (era): Bronze Working (1), Masonry (1), Writing (1)" in empire, news
+    assert "Support Policy (era): Liberty (1), Tradition (1)" in empire, news
+    assert "Discovered: Pottery" in empire, news
+    world = flat(section(news, "Cities, hexes and units"))
+    assert "Tenochtitlan: Tlatoani Xolotl, 2 citizens" in world and "Produce (cost): Monument (40), Warrior (25)" \
+        in world, news
+    assert "hex Cornfield: food 2, hammers 1, beakers 1, gold 1; Coyotl's land" in world, news
+    assert "Texcoco: a puppet city" in world and "hex Forest" in world, news
+    assert "Unit Jaguar Warriors: Warrior, level 3, health 10 at Tenochtitlan, melee 4; Captain Yaotl; orders " \
+           "up to 15 words" in world, news
+    # Each house: whom its characters may attack or give to, and the choices of Research, Produce, policies.
+    anna = flat(table.printout("aztlan", 1, "anna", "morning"))
+    assert "in the same place (whom he may attack or give to): Coyotl, Ome, Tochtli, Xolotl, Yaotl" in anna, anna
+    assert "Research (era): Bronze Working (1), Masonry (1), Writing (1)" in anna, anna
+    assert "Produce in Tenochtitlan (cost): Monument (40), Warrior (25)" in anna, anna
+    # A Captain reads his unit's level and word limit before he orders, and his standing orders.
+    emil = flat(table.printout("aztlan", 1, "emil", "morning"))
+    assert "Captain of Jaguar Warriors: Warrior, level 3, health 10 at Tenochtitlan; his orders may have 15 " \
+           "words (30 with both actions); standing orders: hold the hill" in emil, emil
+    bob = flat(table.printout("aztlan", 1, "bob", "morning"))
+    assert "Tlatoani of Tenochtitlan: may Spend up to 60 gold of the empire's this session" in bob, bob
+    for text in (news, anna, emil, bob):
+        assert not repeated_lines(text)
+    for text in (news, table.printout("aztlan", 1, "anna", "morning")):
+        assert not long_prose_lines(text), long_prose_lines(text)

@@ -19,6 +19,9 @@ from . import wording
 from .captains import captain_orders, captained, known_names, over_limit_message
 from .model import Character, World
 
+#: An error lists the choices of Research, Produce or Support Policy up to this many (else points to the
+#: newsletter, which lists them all).
+LISTED = 30
 #: What a warning about a captaincy the actor does not hold (yet) adds.
 _UNLESS_CAPTAIN = "; the order is kept, and is void unless he is the Captain when it resolves"
 
@@ -92,11 +95,19 @@ class _Checker:
             return None
         return found
 
-    def one_of(self, name: str, names: Iterable[str], what: str) -> str | None:
+    def one_of(self, name: str, names: Iterable[str], what: str, listed: bool = False) -> str | None:
+        """The name of `names` that `name` means, or None after an error; `listed`: the error lists them
+        (the choices of Research, Produce and Support Policy, which the newsletter lists too)."""
         names = list(names)
         found = wording.find(name, names)
         if found is None:
-            self.error(f"there is no {what} '{name}'{wording.did_you_mean(name, names)}")
+            near = wording.did_you_mean(name, names)
+            choices = ""
+            if listed and not near:
+                ordered = sorted(names, key=str.casefold)
+                choices = (f": one of {', '.join(ordered)}" if len(ordered) <= LISTED
+                           else f": the newsletter lists the {len(ordered)} there are")
+            self.error(f"there is no {what} '{name}'{near}{choices}")
         return found
 
     def hex_of(self, name: str, city: str | None) -> None:
@@ -322,7 +333,7 @@ class _Checker:
         if wording.find(args["technology"], empire.known):
             self.error(f"{args['technology']} is already discovered")
         elif empire.technologies:
-            self.one_of(args["technology"], empire.technologies, "technology to research now")
+            self.one_of(args["technology"], empire.technologies, "technology to research now", listed=True)
 
     def k_produce(self, args: dict[str, Any], actor: Character) -> None:
         city = self.world.cities.get(actor.city or "")
@@ -330,7 +341,7 @@ class _Checker:
                                                                   for b in c.builds]
         if builds:
             where = f" in {city.name}" if city and city.builds else ""
-            self.one_of(args["item"], builds, f"building or unit to produce{where}")
+            self.one_of(args["item"], builds, f"building or unit to produce{where}", listed=True)
 
     def k_give(self, args: dict[str, Any], actor: Character) -> None:
         self.someone(args["to"])
@@ -361,7 +372,7 @@ class _Checker:
 
     def k_support_policy(self, args: dict[str, Any], actor: Character) -> None:
         if self.world.empire.policies:
-            self.one_of(args["policy"], self.world.empire.policies, "policy to adopt now")
+            self.one_of(args["policy"], self.world.empire.policies, "policy to adopt now", listed=True)
 
     def k_propose_rule(self, args: dict[str, Any], actor: Character) -> None:
         for part in args["offering"]:
