@@ -215,3 +215,23 @@ def test_the_newsletter_and_printouts_give_the_world_and_the_choices(table: Tabl
         assert not repeated_lines(text)
     for text in (news, table.printout("aztlan", 1, "anna", "morning")):
         assert not long_prose_lines(text), long_prose_lines(text)
+
+
+def test_the_same_place_lists_agree_with_the_rules_locations() -> None:
+    """chart.Places works per place; every pair must be what places.same_location (LOCATIONS) says."""
+    from maild_rules.jungle.chart import Places
+    from maild_rules.jungle.model import Character, City, Unit, World
+    from maild_rules.jungle.places import same_location
+
+    w = World()
+    w.cities = {"A": City("A", position=(0, 0)), "B": City("B", position=(9, 9)), "C": City("C")}
+    w.units = {"U1": Unit("U1", position=(0, 0)), "U2": Unit("U2", position=(2, 1)),
+               "U3": Unit("U3", position=(9, 9)), "U4": Unit("U4", position=(5, 5)), "U5": Unit("U5", city="C")}
+    homes: list[dict[str, Any]] = [{"city": "A"}, {"city": "A"}, {"city": "B"}, {"city": "C"}, {"unit": "U1"},
+                                   {"unit": "U2"}, {"unit": "U3"}, {"unit": "U4"}, {"unit": "U5"}, {}]
+    for i, home in enumerate(homes):
+        w.characters[f"C{i}"] = Character(f"C{i}", "h", **home)
+    places = Places(w)
+    for a in w.characters.values():
+        expected = sorted(b.name for b in w.characters.values() if b is not a and same_location(w, a, b))
+        assert places.nearby(a) == expected, a.name
