@@ -360,7 +360,7 @@ def test_resolve_phase_gives_every_house_a_printout_and_the_newsletter(log: list
     chart = next(s for s in after.newsletter["sections"] if s["title"] == "The chart")
     assert said(chart).startswith("1. Itzel (house of ann), peasant, XP 1, Fame 5, Wisdom 1, Craftsmanship 1; ")
     house = next(s for s in after.printouts["ann"]["sections"] if s["title"] == "Your house")
-    assert "  actions used this session: 1 of 2" in house["lines"]
+    assert "  Itzel has used 1 of his 2 actions this session" in house["lines"]
 
 
 def test_the_commented_jungle_game_of_config_example_fits_the_ruleset(tmp_path: Any) -> None:

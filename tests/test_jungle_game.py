@@ -140,7 +140,7 @@ def test_a_game_by_mail(table: Table) -> None:
     assert mails_titled(table, "[aztlan] welcome, Tenoch")
 
     # -- session 2, the council of T0 -------------------------------------------------------------------------
-    land = re.search(rf"{citizen}: citizen.*\n\s+lives on (\w+) in Tenochtitlan",
+    land = re.search(rf"{citizen}: citizen.*\n\s+{citizen} lives on (\w+) in Tenochtitlan",
                      unwrapped(table.printout)("aztlan", 1, citizen, "afternoon")).group(1)
     morning_actions = {
         "Yaotl": "**Attack** Tenoch, duel",

@@ -20,7 +20,8 @@ HEXES = [{"name": h, "food": 2, "hammers": 1, "beakers": 1, "gold": 1}
          for h in ("Tenochtitlan", "Lakeshore", "Cornfield", "Quarry", "Marsh")]
 
 # A game under way (no sign-up period): anna's house has one character, carl's two; Xolotl (bob) rules
-# Tenochtitlan, Coyotl (carl) is a citizen on Cornfield with Tochtli (dora) his tenant; Ome owns Itzel.
+# Tenochtitlan, Coyotl (carl) is a citizen on Cornfield with Tochtli (dora) his tenant; Ome owns Itzel. Every
+# house has food for the three sessions of the acceptance test (nobody starves).
 UNDER_WAY: dict[str, Any] = {
     "title": "Aztlan, by mail",
     "signup_sessions": 0,
@@ -38,19 +39,19 @@ UNDER_WAY: dict[str, Any] = {
     "units": [{"name": "Jaguar Warriors", "kind": "Warrior", "level": 3, "health": 10, "melee": 4,
                "city": "Tenochtitlan", "position": [10, 10], "captain": "Yaotl"}],
     "houses": [
-        {"name": "anna", "email": "anna@example.org", "gold": 20, "characters": [
+        {"name": "anna", "email": "anna@example.org", "gold": 20, "food": 10, "characters": [
             {"name": "Itzel", "city": "Tenochtitlan", "hex": "Lakeshore", "fame": 1,
              "titles": [{"kind": "Slave", "subject": "Ome"}]}]},
-        {"name": "bob", "email": "bob@example.org", "gold": 5, "characters": [
+        {"name": "bob", "email": "bob@example.org", "gold": 5, "food": 10, "characters": [
             {"name": "Xolotl", "role": "tlatoani", "city": "Tenochtitlan", "hex": "Tenochtitlan", "fame": 3}]},
-        {"name": "carl", "email": "carl@example.org", "food": 6, "characters": [
+        {"name": "carl", "email": "carl@example.org", "food": 10, "characters": [
             {"name": "Coyotl", "role": "citizen", "city": "Tenochtitlan", "hex": "Cornfield", "fame": 2},
             {"name": "Ome", "city": "Tenochtitlan", "hex": "Quarry", "xp": 3,
              "titles": [{"kind": "Owner", "subject": "Itzel"}]}]},
-        {"name": "dora", "email": "dora@example.org", "characters": [
+        {"name": "dora", "email": "dora@example.org", "food": 10, "characters": [
             {"name": "Tochtli", "city": "Tenochtitlan", "hex": "Cornfield",
              "titles": [{"kind": "Tenant", "subject": "Coyotl"}]}]},
-        {"name": "emil", "email": "emil@example.org", "characters": [
+        {"name": "emil", "email": "emil@example.org", "food": 10, "characters": [
             {"name": "Yaotl", "role": "soldier", "unit": "Jaguar Warriors", "xp": 4,
              "titles": [{"kind": "Captain", "subject": "Jaguar Warriors"}]}]},
     ],
@@ -137,7 +138,9 @@ def test_the_ack_counts_a_captains_words_as_the_order_runs_and_shows_them_whole(
     assert ORDERS in understood, ack
     table.run_turn("aztlan")
     morning = table.printout("aztlan", 1, "emil", "morning")
-    assert f"(14 of 15 words): {ORDERS}" in " ".join(morning.split()), morning
+    said = " ".join(morning.split())
+    assert f"Yaotl orders Jaguar Warriors (14 words; the limit is 15, level 3): {ORDERS}" in said, morning
+    assert "Unit Jaguar Warriors has these new orders from Yaotl (14 of 15 words)." in said, morning
 
 
 # ---- 3. the ack warns of an action the state already says will fail ------------------------------------------
@@ -202,13 +205,14 @@ def test_the_newsletter_and_printouts_give_the_world_and_the_choices(table: Tabl
            "up to 15 words" in world, news
     # Each house: whom its characters may attack or give to, and the choices of Research, Produce, policies.
     anna = flat(table.printout("aztlan", 1, "anna", "morning"))
-    assert "in the same place (whom he may attack or give to): Coyotl, Ome, Tochtli, Xolotl, Yaotl" in anna, anna
+    assert "With Itzel in Tenochtitlan (whom they may attack or give to): Coyotl, Ome, Tochtli, Xolotl, Yaotl" \
+        in anna, anna
     assert "Research (era): Bronze Working (1), Masonry (1), Writing (1)" in anna, anna
     assert "Produce in Tenochtitlan (cost): Monument (40), Warrior (25)" in anna, anna
     # A Captain reads his unit's level and word limit before he orders, and his standing orders.
     emil = flat(table.printout("aztlan", 1, "emil", "morning"))
     assert "Captain of Jaguar Warriors: Warrior, level 3, health 10 at Tenochtitlan; his orders may have 15 " \
-           "words (30 with both actions); standing orders: hold the hill" in emil, emil
+           "words (30 with both actions); standing orders: those given above" in emil, emil
     bob = flat(table.printout("aztlan", 1, "bob", "morning"))
     assert "Tlatoani of Tenochtitlan: may Spend up to 60 gold of the empire's this session" in bob, bob
     for text in (news, anna, emil, bob):
@@ -235,3 +239,81 @@ def test_the_same_place_lists_agree_with_the_rules_locations() -> None:
     for a in w.characters.values():
         expected = sorted(b.name for b in w.characters.values() if b is not a and same_location(w, a, b))
         assert places.nearby(a) == expected, a.name
+
+
+# ---- 6. acceptance: three council sessions by mail, every printout and newsletter as a player reads it ----------
+HOUSES = ("anna", "bob", "carl", "dora", "emil")
+SESSIONS: list[dict[str, dict[str, str]]] = [
+    {"morning": {"anna": "**Toil**", "bob": "**Spend** 20 gold on a Monument in Tenochtitlan",
+                 "carl": "Coyotl:\n**Research** Bronze Working\nOme:\n**Defend**",
+                 "dora": "**Attack** Itzel, debate",
+                 "emil": "**Order** Jaguar Warriors: guard Tenochtitlan and its hexes (both actions)"},
+     "afternoon": {"anna": "**Purchase** 1 food", "bob": "**Support Policy** Tradition with 1 Fame",
+                   "carl": "Coyotl:\n**Defend**\nOme:\n**Toil**", "dora": "**Toil**"}},
+    {"morning": {"anna": "**Attack** Tochtli, debate", "bob": "**Toil**",
+                 "carl": "Coyotl:\n**Produce** Monument\nOme:\n**Attack** nobody at all",
+                 "dora": "**Offering** 1 food to Tlaloc", "emil": "**Defend**"},
+     "afternoon": {"anna": "**Toil**", "carl": "Ome:\n**Toil**", "dora": "**Toil**",
+                   "emil": "**Order** Jaguar Warriors: march to Texcoco and hold it"}},
+    {"morning": {"anna": "**Research** Writing", "bob": "**Defend**", "carl": "Coyotl:\n**Toil**",
+                 "dora": "**Attack** Ome, capture", "emil": "**Enlist** in Jaguar Warriors"},
+     "afternoon": {"anna": "**Defend**", "bob": "**Toil**", "carl": "Ome:\n**Research** Masonry",
+                   "dora": "**Toil**"}},
+]
+
+
+def play_three_sessions(table: Table) -> list[tuple[str, str]]:
+    """Three council sessions by mail, the GM's update between them; every printout and newsletter read."""
+    from maild.gmcli import record
+
+    read: list[tuple[str, str]] = []
+    for n, session in enumerate(SESSIONS, start=1):
+        for phase in ("morning", "afternoon"):
+            for house, body in session[phase].items():
+                ack = ack_of(table, house, body)
+                assert "Understood" in ack or "Not understood" in ack, ack
+            table.run_turn("aztlan")
+            read.append((f"newsletter {n} {phase}", table.newsletter("aztlan", n, phase)))
+            read += [(f"printout {n} {phase} {h}", table.printout("aztlan", n, h, phase)) for h in HOUSES]
+        update = Path(table.folder) / f"update{n}.toml"
+        update.write_text(f'note = "after session {n}"\n[empire]\ntreasury = {100 + n}\n', encoding="utf-8")
+        with table.app.db.session() as s:
+            assert "recorded" in record(s, table.app, "aztlan", "update", ["aztlan", str(update)])
+            s.commit()
+    return read
+
+
+def outside_not_carried(text: str) -> str:
+    """The mail without the framework's "Orders not carried out" section (issue 23's i23-venice fixes it)."""
+    return text.split("\nOrders not carried out\n")[0]
+
+
+def test_three_council_sessions_by_mail_give_every_player_what_he_needs(table: Table) -> None:
+    read = play_three_sessions(table)
+    assert len(read) == 3 * 2 * (1 + len(HOUSES))
+    for name, text in read:
+        mine = outside_not_carried(text)
+        assert not long_prose_lines(mine), (name, long_prose_lines(mine))
+        assert not repeated_lines(mine), (name, repeated_lines(mine))
+        said = flat(text)
+        if name.startswith("newsletter"):
+            for heading in ("The chart", "The empire", "Cities, hexes and units"):
+                assert section(text, heading).strip(), (name, heading, text)
+            assert "Research (era):" in said and "Support Policy (era):" in said and "Produce (cost):" in said
+            assert "hex Lakeshore:" in said and "Unit Jaguar Warriors:" in said, text
+        else:
+            assert "(whom they may attack or give to):" in said, (name, text)
+            assert "Research (era):" in said and "Support Policy (era):" in said, (name, text)
+            # PRODUCE X: "within their city": Yaotl (emil) serves in a unit and lives in no city.
+            assert ("Produce in Tenochtitlan (cost):" in said) != name.endswith("emil"), (name, text)
+    emil = dict(read)["printout 1 morning emil"]
+    assert "his orders may have 15 words" in flat(emil), emil
+    news = dict(read)["newsletter 3 afternoon"]
+    assert "The next council session, session 4 (council of T3)" in flat(news), news
+
+
+@pytest.mark.xfail(strict=True, reason="needs the framework's Orders not carried out section wrapped to 78 columns")
+def test_three_council_sessions_by_mail_orders_not_carried_out_within_78_columns(table: Table) -> None:
+    """The same section prints a line not understood and its hint each on one line, however long."""
+    for name, text in play_three_sessions(table):
+        assert not long_prose_lines(text), (name, long_prose_lines(text))

@@ -65,27 +65,25 @@ def attributes(c: Character) -> str:
     return ", ".join(f"{word} {getattr(c, attr)}" for attr, word in ATTRIBUTE_WORDS)
 
 
-def character_lines(world: World, c: Character, nearby: list[str] | None = None) -> list[str]:
+def character_lines(world: World, c: Character, told: str = "") -> list[str]:
     """One character of a house's chart: attributes, titles with their N, role, where, unit, actions used,
-    what he commands or may spend, and who is in the same place (`nearby`, from `Places`)."""
+    what he commands or may spend."""
     acted = world.settings.get("acted", {}).get(c.name, 0)
-    lines = [f"{c.name}: {c.role}, {attributes(c)}", f"  lives {where(c)}; titles: {titles(c)}"]
+    # Every line names him: two characters' lines must not read the same (a list names each thing once).
+    lines = [f"{c.name}: {c.role}, {attributes(c)}", f"  {c.name} lives {where(c)}; titles: {titles(c)}"]
     if world.kicked_off:  # the sign-up period's purchases are no council actions
-        lines.append(f"  actions used this session: {acted} of 2")
+        lines.append(f"  {c.name} has used {acted} of his 2 actions this session")
     if c.beakers or c.hammers or c.defend:
-        lines.append(f"  this session: {c.beakers} beakers, {c.hammers} hammers, defending x{2 ** c.defend}")
+        lines.append(f"  {c.name} this session: {c.beakers} beakers, {c.hammers} hammers, defending "
+                     f"x{2 ** c.defend}")
     for unit in captained(world, c.name):
         lines.append(f"  Captain of {unit.name}: {unit_words(unit)}; his orders may have {word_limit(unit, False)} "
                      f"words ({word_limit(unit, True)} with both actions); standing orders: "
-                     f"{standing_orders(unit)}")
+                     f"{standing_orders(unit, told)}")
     for city in world.cities.values():
         if city.tlatoani == c.name:
             lines.append(f"  Tlatoani of {city.name}: may Spend up to {spending_limit(world, city)} gold of the "
                          f"empire's this session ({spent(world, city, world.session + 1)} spent)")
-    if nearby is not None:
-        shown = nearby[:PLACE_NAMES]
-        more = f" and {len(nearby) - len(shown)} more (the chart says where)" if len(nearby) > len(shown) else ""
-        lines.append(f"  in the same place (whom he may attack or give to): {', '.join(shown) or 'nobody'}{more}")
     return lines
 
 
@@ -96,9 +94,12 @@ def unit_words(unit: Unit) -> str:
     return f"{unit.kind}, {level}, health {unit.health}{at}"
 
 
-def standing_orders(unit: Unit) -> str:
+def standing_orders(unit: Unit, told: str = "") -> str:
+    """A unit's standing orders; "those given above" when the printout's report (`told`) has just said them."""
     if unit.fortify:
         return "fortify (the last orders were over the word limit)"
+    if unit.orders and " ".join(unit.orders.split()) in told:
+        return "those given above"
     return unit.orders or "none"
 
 
@@ -139,6 +140,26 @@ class Places:
             self._linked[place] = out
         return self._linked[place]
 
+    def together(self, characters: list[Character]) -> list[str]:
+        """For a house's characters, one line per place they stand in: who else is in the same location
+        (whom they may attack or give to), at most PLACE_NAMES names; the chart says where everyone is."""
+        groups: dict[tuple[str, str], list[Character]] = {}
+        for c in characters:
+            place = self.place(c)
+            if place is not None:
+                groups.setdefault(place, []).append(c)
+        lines = []
+        for (_, name), group in sorted(groups.items(), key=lambda kv: key(kv[0][1])):
+            ours = {c.name for c in group}
+            others = [n for n in self.nearby(group[0]) if n not in ours]
+            shown = others[:PLACE_NAMES]
+            more = f" and {len(others) - len(shown)} more (the chart says where)" if len(others) > len(shown) \
+                else ""
+            who = " and ".join(sorted(ours, key=key))
+            lines.append(f"With {who} in {name} (whom they may attack or give to): "
+                         f"{', '.join(shown) or 'nobody'}{more}")
+        return lines
+
     def nearby(self, c: Character) -> list[str]:
         """The living characters in the same location as `c`, by name."""
         place = self.place(c)
@@ -158,15 +179,17 @@ def by_house(world: World) -> dict[str, list[Character]]:
 
 
 def house_chart(world: World, house: str, characters: list[Character] | None = None,
-                places: Places | None = None) -> list[str]:
+                places: Places | None = None, told: str = "") -> list[str]:
     """The chart of a house: its stores, then each living character (by Fame, then name). `characters`: the
     house's characters if the caller has them (`by_house`); `places`: who is where, if the caller has it."""
     h = world.houses.get(house)
     mine = characters if characters is not None else [c for c in world.characters.values() if c.house == house]
     places = places or Places(world)
     lines = [f"House of {house}: food {h.food if h else 0}, gold {h.gold if h else 0}"]
-    for c in sorted((c for c in mine if c.alive), key=lambda c: (-c.fame, key(c.name))):
-        lines += character_lines(world, c, places.nearby(c))
+    living = sorted((c for c in mine if c.alive), key=lambda c: (-c.fame, key(c.name)))
+    for c in living:
+        lines += character_lines(world, c, told)
+    lines += places.together(living)
     dead = sorted(c.name for c in mine if not c.alive)
     if dead:
         lines.append(f"Dead: {', '.join(dead)}")
@@ -252,7 +275,8 @@ def printout(world: World, house: str, told: dict[str, list[str]], session: int,
     produce = [f"Produce in {n} (cost): {_named(world.cities[n].builds)}" for n in cities]
     return {"sections": sections(
         *told_parts,
-        {"title": "Your house", "lines": house_chart(world, house, characters, places)},
+        {"title": "Your house", "lines": house_chart(world, house, characters, places,
+                                                    " ".join(" ".join(told.get(p, [])) for p in parts))},
         {"title": "What your actions choose from", "lines": choices(world)[:2] + produce
          + ["The newsletter lists the cities, hexes and units, and where every character is."]}),
         "session": session}
