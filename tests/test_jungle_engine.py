@@ -440,9 +440,9 @@ def test_a_game_under_way_starts_with_its_council_of_t0() -> None:
 def test_welcome_status_and_export_of_a_house() -> None:
     state = example_state()
     welcome = Jungle().welcome(state, "alice")
-    lines = [line for s in welcome["sections"] for line in s["lines"]]
-    assert "Itzel, a peasant, lives on Lakeshore in Tenochtitlan: XP 1, Fame 0, Wisdom 1, Craftsmanship 1." in lines
-    assert "Before the kick-off your characters may only Purchase, Train and Recruit." in lines
+    said = " ".join(line.strip() for s in welcome["sections"] for line in s["lines"])  # wrapped for the mail
+    assert "Itzel, a peasant, lives on Lakeshore in Tenochtitlan: XP 1, Fame 0, Wisdom 1, Craftsmanship 1." in said
+    assert "Before the kick-off your characters may only Purchase, Train and Recruit." in said
     assert Jungle().welcome(state, "stranger") is None  # signed up, not yet in the state
     assert Jungle().status(state, 1, "alice") == {
         "Food": 0, "Gold": 10,

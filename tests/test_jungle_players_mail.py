@@ -317,3 +317,10 @@ def test_three_council_sessions_by_mail_orders_not_carried_out_within_78_columns
     """The same section prints a line not understood and its hint each on one line, however long."""
     for name, text in play_three_sessions(table):
         assert not long_prose_lines(text), (name, long_prose_lines(text))
+
+
+def test_the_welcome_gives_the_choices_within_78_columns(table: Table) -> None:
+    welcome = table.welcome("aztlan", "anna")
+    assert "Research (era): Bronze Working (1), Masonry (1), Writing (1)" in flat(welcome), welcome
+    assert "Produce in Tenochtitlan (cost): Monument (40), Warrior (25)" in flat(welcome), welcome
+    assert not long_prose_lines(welcome) and not repeated_lines(welcome), welcome

@@ -204,7 +204,7 @@ def public_chart(world: World) -> list[str]:
             for i, c in enumerate(ranked, start=1)] or ["(no characters yet)"]
 
 
-def _named(items: dict[str, int]) -> str:
+def named(items: dict[str, int]) -> str:
     return ", ".join(f"{n} ({v})" for n, v in sorted(items.items(), key=lambda kv: key(kv[0]))) or "none"
 
 
@@ -212,8 +212,8 @@ def choices(world: World) -> list[str]:
     """What actions choose from, empire-wide: technologies to Research, policies to Support (with their era),
     the technologies known."""
     empire = world.empire
-    lines = [f"Research (era): {_named(empire.technologies)}",
-             f"Support Policy (era): {_named(empire.policies)}"
+    lines = [f"Research (era): {named(empire.technologies)}",
+             f"Support Policy (era): {named(empire.policies)}"
              + ("; a policy is due to be adopted" if empire.policy_due else ""),
              f"Discovered: {', '.join(sorted(empire.known, key=key)) or 'none'}",
              f"The empire's treasury: {empire.treasury} gold"]
@@ -227,7 +227,7 @@ def world_lines(world: World) -> list[str]:
     for city in sorted(world.cities.values(), key=lambda c: key(c.name)):
         ruler = "a puppet city" if city.puppet else f"Tlatoani {city.tlatoani or 'none'}"
         lines.append(f"{city.name}: {ruler}, {city.citizens} citizens, strength {city.strength}, happiness "
-                     f"{city.happiness}; Produce (cost): {_named(city.builds)}")
+                     f"{city.happiness}; Produce (cost): {named(city.builds)}")
         for hx in sorted(city.hexes.values(), key=lambda h: key(h.name)):
             owner = f"{city.tlatoani or 'nobody'}'s (the city hex)" if hx.name == city.centre else \
                 f"{hx.citizen}'s land" if hx.citizen else "nobody's land"
@@ -272,7 +272,7 @@ def printout(world: World, house: str, told: dict[str, list[str]], session: int,
                    "lines": told.get(p) or ["Nothing for your house."]} for p in parts]
     mine = characters if characters is not None else world.members(house)
     cities = sorted({c.city for c in mine if c.alive and c.city and c.city in world.cities}, key=key)
-    produce = [f"Produce in {n} (cost): {_named(world.cities[n].builds)}" for n in cities]
+    produce = [f"Produce in {n} (cost): {named(world.cities[n].builds)}" for n in cities]
     return {"sections": sections(
         *told_parts,
         {"title": "Your house", "lines": house_chart(world, house, characters, places,
