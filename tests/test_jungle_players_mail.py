@@ -199,7 +199,7 @@ def test_the_newsletter_and_printouts_give_the_world_and_the_choices(table: Tabl
     world = flat(section(news, "Cities, hexes and units"))
     assert "Tenochtitlan: Tlatoani Xolotl, 2 citizens" in world and "Produce (cost): Monument (40), Warrior (25)" \
         in world, news
-    assert "hex Cornfield: food 2, hammers 1, beakers 1, gold 1; Coyotl's land" in world, news
+    assert "hex Cornfield (Tenochtitlan): food 2, hammers 1, beakers 1, gold 1; Coyotl's land" in world, news
     assert "Texcoco: a puppet city" in world and "hex Forest" in world, news
     assert "Unit Jaguar Warriors: Warrior, level 3, health 10 at Tenochtitlan, melee 4; Captain Yaotl; orders " \
            "up to 15 words" in world, news
@@ -300,7 +300,7 @@ def test_three_council_sessions_by_mail_give_every_player_what_he_needs(table: T
             for heading in ("The chart", "The empire", "Cities, hexes and units"):
                 assert section(text, heading).strip(), (name, heading, text)
             assert "Research (era):" in said and "Support Policy (era):" in said and "Produce (cost):" in said
-            assert "hex Lakeshore:" in said and "Unit Jaguar Warriors:" in said, text
+            assert "hex Lakeshore (Tenochtitlan):" in said and "Unit Jaguar Warriors:" in said, text
         else:
             assert "(whom they may attack or give to):" in said, (name, text)
             assert "Research (era):" in said and "Support Policy (era):" in said, (name, text)

@@ -231,8 +231,9 @@ def world_lines(world: World) -> list[str]:
         for hx in sorted(city.hexes.values(), key=lambda h: key(h.name)):
             owner = f"{city.tlatoani or 'nobody'}'s (the city hex)" if hx.name == city.centre else \
                 f"{hx.citizen}'s land" if hx.citizen else "nobody's land"
-            lines.append(f"  hex {hx.name}: food {hx.food}, hammers {hx.hammers}, beakers {hx.beakers}, gold "
-                         f"{hx.gold}; {owner}")
+            # The city in each hex's line: two cities may have hexes of one name, and no two lines are alike.
+            lines.append(f"  hex {hx.name} ({city.name}): food {hx.food}, hammers {hx.hammers}, beakers "
+                         f"{hx.beakers}, gold {hx.gold}; {owner}")
     for unit in sorted(world.units.values(), key=lambda u: key(u.name)):
         lines.append(f"Unit {unit.name}: {unit_words(unit)}, melee {unit.melee}; Captain "
                      f"{unit.captain or 'none (the GM commands it)'}; orders up to {word_limit(unit, False)} words")
