@@ -324,3 +324,12 @@ def test_the_welcome_gives_the_choices_within_78_columns(table: Table) -> None:
     assert "Research (era): Bronze Working (1), Masonry (1), Writing (1)" in flat(welcome), welcome
     assert "Produce in Tenochtitlan (cost): Monument (40), Warrior (25)" in flat(welcome), welcome
     assert not long_prose_lines(welcome) and not repeated_lines(welcome), welcome
+
+
+def test_words_before_a_colon_that_name_no_unit_are_counted_in_the_ack(table: Table) -> None:
+    """"If attacked" names no unit: Yaotl's only unit gets all three words (LJ-OQ-51), and the ack says so."""
+    ack = ack_of(table, "emil", "**Order** If attacked: retreat")
+    assert "Yaotl orders Jaguar Warriors (3 words; the limit is 15, level 3): If attacked: retreat" in ack, ack
+    ack = ack_of(table, "emil", "**Order** hold the hill (both actions)")
+    assert "Yaotl orders Jaguar Warriors (3 words; the limit is 30, level 3, both actions): hold the hill " \
+           "(both actions)" in ack, ack

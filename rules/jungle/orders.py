@@ -230,8 +230,9 @@ def refine(world: World, house: str, orders: list[Order]) -> list[Order]:
         if summary.startswith(before):
             summary = f"{prefix}{args['character'] or only or 'your character'} {summary[len(before):]}"
         actor = args["character"] or only
-        if o.kind == "order" and actor is not None:
-            summary = _counted(world, actor, args, summary)
+        counted = _counted(world, actor, args) if o.kind == "order" and actor is not None else None
+        if counted is not None:
+            summary = f"{prefix}{actor} {counted}"
         out.append(Order(o.line, o.text, o.kind, args, summary))
     return out
 
@@ -885,16 +886,17 @@ def _order(text: str) -> tuple[dict[str, Any], str]:
     return args, f"orders {unit or 'his unit'}: {' '.join(body.split())}"
 
 
-def _counted(world: World, actor: str, args: dict[str, Any], summary: str) -> str:
-    """An Order's summary with its words counted as they will be when it runs, and the unit's limit."""
+def _counted(world: World, actor: str, args: dict[str, Any]) -> str | None:
+    """An Order's words as the unit gets them, counted as they will be when it runs, with the unit's limit
+    ("orders Jaguar Warriors (14 words; the limit is 15, level 3): march ..."); None when no unit of his can
+    be told (the ack's check says why)."""
     read = captain_orders(world, actor, args)
     if read.unit is None or read.count is None:
-        return summary
+        return None
     args["words"] = read.count.count
-    head = f"orders {read.unit.name if args.get('unit') else 'his unit'}: "
-    counted = (f"orders {read.unit.name} ({read.count.count} words; the limit is {read.count.limit}, "
-               f"{limit_reason(read.unit, bool(args.get('both')))}): ")
-    return summary.replace(head, counted, 1)
+    both = bool(args.get("both"))
+    return (f"orders {read.unit.name} ({read.count.count} words; the limit is {read.count.limit}, "
+            f"{limit_reason(read.unit, both)}): {' '.join(read.text.split())}" + (" (both actions)" if both else ""))
 
 
 READERS: dict[str, Reader] = {
