@@ -229,10 +229,11 @@ def refine(world: World, house: str, orders: list[Order]) -> list[Order]:
         summary = o.summary
         if summary.startswith(before):
             summary = f"{prefix}{args['character'] or only or 'your character'} {summary[len(before):]}"
-        actor = args["character"] or only
+        acting = acting_character(world, house, args)
+        actor = acting.name if acting is not None else only
         counted = _counted(world, actor, args) if o.kind == "order" and actor is not None else None
         if counted is not None:
-            summary = f"{prefix}{actor} {counted}"
+            summary = f"{prefix}{args['character'] or actor} {counted}"
         out.append(Order(o.line, o.text, o.kind, args, summary))
     return out
 
