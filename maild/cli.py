@@ -649,7 +649,8 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
                     raise UsageError(f"game {game.name} plays {game.ruleset}, not {args.ruleset}")
                 state = state_before(s, game, game.turn)
                 player = header.player if header and header.player else ""
-                problems += ruleset.check(state, game.turn, player, parsed.orders)
+                refined = ruleset.refine(state, game.turn, player, parsed.orders)
+                problems += ruleset.check(state, game.turn, player, refined)
         finally:
             app.db.close()
     def file_line(n: int) -> int:  # the line in the file, not in the order text cut from it

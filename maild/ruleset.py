@@ -378,6 +378,12 @@ class Ruleset:
         """How many turns the game lasts, or None if open-ended (the default)."""
         return None
 
+    def refine(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Order]:
+        """The orders of a player's mail as his own state reads them, before `check`: where what a line means
+        depends on the state (a line naming a character of his is a heading, another line ending in a colon is
+        text), the ruleset rewrites the orders parsed without it (args and summary). Default: as parsed."""
+        return orders
+
     def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
         """Checks against the game state at intake (e.g. a bid for more units than offered). Default: none."""
         return []

@@ -9,6 +9,7 @@ def small_world() -> World:
     """anna: Itzel (Captain of Jaguar Warriors, level 3) and Coyotl (Captain of the Settler, no level);
     bob: Xolotl and Tochtli (Itzel's slave); carl: Ome alone. Tenochtitlan and Texcoco."""
     w = World()
+    w.kicked_off = True  # a game under way: its councils, not the sign-up period
     w.houses = {h: House(h, f"{h}@example.org") for h in ("anna", "bob", "carl")}
     w.cities = {
         "Tenochtitlan": City("Tenochtitlan", centre="Tenochtitlan",

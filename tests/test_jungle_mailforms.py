@@ -46,7 +46,7 @@ EXPECTED = [
                 "principal": "Itzel", "item": None, "character": "Itzel", "both": False, "part": None}),
     ("give", {"what": "gold", "amount": 5, "object": None, "to": "Itzel", "character": "Coyotl", "both": False,
               "part": None}),
-    ("order", {"unit": "Jaguar Warriors", "text": "fortify on the north-east hill, then wait", "words": 7,
+    ("order", {"unit": "Jaguar Warriors", "text": "fortify on the north-east hill, then wait", "words": None,
                "written": "Jaguar Warriors: fortify on the north-east hill, then wait", "character": "Tochtli",
                "both": True, "part": None}),
     ("research", {"technology": "Bronze Working", "character": "Ome", "both": False, "part": None}),

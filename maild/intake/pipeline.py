@@ -511,6 +511,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         refused = late
     elif parsed.orders:
         state = run.state(s, game, state_turn)
+        parsed = ParsedOrders(ruleset.refine(state, number, player.name, parsed.orders), parsed.diagnostics)
         checks = ruleset.check(state, number, player.name, parsed.orders)
         bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],

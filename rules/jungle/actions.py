@@ -56,7 +56,8 @@ ARGS: dict[str, dict[str, str]] = {
     "travel": {"city": "destination city", "hex": "optional: a workable hex there"},
     "enlist": {"unit": "unit"},
     "order": {"unit": "optional: the unit (the actor's own captaincy if one)", "text": "the orders as written",
-              "words": "int: their count (maild.wordlimit, docs LJ-OQ-51)"},
+              "words": "int: their count against the state (captains.captain_orders, LJ-OQ-51), given when "
+                       "the ack reads them (orders.refine); None as parsed, before the state is known"},
     "desert": {"city": "optional: city to go to", "hex": "optional: hex there"},
     "disband": {"unit": "optional: the unit"},
     "retire": {"city": "optional", "hex": "optional"},

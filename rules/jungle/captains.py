@@ -33,10 +33,15 @@ def word_limit(unit: Unit, both: bool) -> int:
     return base * 2 if both else base
 
 
+def limit_reason(unit: Unit, both: bool) -> str:
+    """Why the limit is what it is: "level 3", "no level, both actions"."""
+    level = "no level" if unit.level is None else f"level {unit.level}"
+    return f"{level}{', both actions' if both else ''}"
+
+
 def limit_words(unit: Unit, both: bool) -> str:
     """How the limit is explained: "15 (level 3)", "30 (no level, both actions)"."""
-    level = "no level" if unit.level is None else f"level {unit.level}"
-    return f"{word_limit(unit, both)} ({level}{', both actions' if both else ''})"
+    return f"{word_limit(unit, both)} ({limit_reason(unit, both)})"
 
 
 def known_names(world: World) -> list[str]:

@@ -19,6 +19,9 @@ from . import wording
 from .captains import captain_orders, captained, known_names, over_limit_message
 from .model import Character, World
 
+#: An error lists the choices of Research, Produce or Support Policy up to this many (else points to the
+#: newsletter, which lists them all).
+LISTED = 30
 #: What a warning about a captaincy the actor does not hold (yet) adds.
 _UNLESS_CAPTAIN = "; the order is kept, and is void unless he is the Captain when it resolves"
 
@@ -92,11 +95,19 @@ class _Checker:
             return None
         return found
 
-    def one_of(self, name: str, names: Iterable[str], what: str) -> str | None:
+    def one_of(self, name: str, names: Iterable[str], what: str, listed: bool = False) -> str | None:
+        """The name of `names` that `name` means, or None after an error; `listed`: the error lists them
+        (the choices of Research, Produce and Support Policy, which the newsletter lists too)."""
         names = list(names)
         found = wording.find(name, names)
         if found is None:
-            self.error(f"there is no {what} '{name}'{wording.did_you_mean(name, names)}")
+            near = wording.did_you_mean(name, names)
+            choices = ""
+            if listed and not near:
+                ordered = sorted(names, key=str.casefold)
+                choices = (f": one of {', '.join(ordered)}" if len(ordered) <= LISTED
+                           else f": the newsletter lists the {len(ordered)} there are")
+            self.error(f"there is no {what} '{name}'{near}{choices}")
         return found
 
     def hex_of(self, name: str, city: str | None) -> None:
@@ -117,6 +128,8 @@ class _Checker:
 
     # -- the checks ---------------------------------------------------------------------------------------
     def run(self, orders: list[Order]) -> list[Diagnostic]:
+        from .engine import PREGAME  # the engine imports every part of the game, this module among them
+
         seen: dict[tuple[str, str | None], int] = {}
         for order in orders:
             self.order = order
@@ -126,6 +139,13 @@ class _Checker:
             actor = self.actor(order.args)
             if actor is None:
                 continue
+            if not self.world.kicked_off:
+                # The sign-up period: each purchase is carried out, one after another; nothing else is.
+                if order.kind not in PREGAME:
+                    self.warn("the game has not begun: before the kick-off a house may only Purchase, Train and "
+                              "Recruit, so this action will not be carried out")
+                continue
+            self.will_fail(order, actor, orders)
             slot = (actor.name, order.args.get("part"))
             if slot in seen:
                 self.warn(f"{actor.name} already has an action in this mail (line {seen[slot]}); a character has "
@@ -146,8 +166,11 @@ class _Checker:
                                "JOIN NAME in CITY")
                 return None
             listed = ", ".join(sorted(c.name for c in own))
-            self.error(f"your house has {len(own)} characters ({listed}): say who acts with a line such as "
-                       f"'{sorted(c.name for c in own)[0]}:' before his actions")
+            heading = args.get("heading")  # a line ending in a colon that names nobody (orders.refine)
+            unknown = (f"'{heading}:' names none of your characters{wording.did_you_mean(heading, listed.split(', '))}"
+                       "; " if heading else "")
+            self.error(f"{unknown}your house has {len(own)} characters ({listed}): say who acts with a line such "
+                       f"as '{sorted(c.name for c in own)[0]}:' before his actions")
             return None
         if wording.fold(name) in self.joining and character(self.world, name) is None:
             return None  # he joins with this mail: his actions are checked when he is in the game
@@ -164,6 +187,48 @@ class _Checker:
             self.error(f"{found.name} is not of your house (nor your slave)")
             return None
         return found
+
+    def part_of(self, order: Order) -> str:
+        """The part an action is for: its label, else the part whose orders are due. The Morning of this
+        session has resolved once the engine has noted who began it as a tenant (`tenants_at_start`)."""
+        label = order.args.get("part")
+        if label:
+            return str(label)
+        return "afternoon" if "tenants_at_start" in self.world.settings else "morning"
+
+    def will_fail(self, order: Order, actor: Character, orders: list[Order]) -> None:
+        """A warning for an action the state already says will not be carried out (the engine's `gather`
+        says the same when the part resolves): the player's chance to send another before the deadline."""
+        part = self.part_of(order)
+        if part == "morning" and "tenants_at_start" in self.world.settings and order.args.get("part"):
+            self.warn("the Morning of this session is over: this action will not be carried out")
+            return
+        if part != "afternoon":
+            return
+        if actor.house != self.house and self.owned(actor):
+            self.warn(f"{actor.name} is your slave: his owner may demand his action only for the Morning (SLAVE "
+                      "OF CHARACTER X), so this Afternoon action will not be carried out")
+            return
+        if order.args.get("both"):
+            self.warn("an action on both actions of a session is sent for the Morning: this one, for the "
+                      "Afternoon, will not be carried out")
+            return
+        plan = self.world.both.get(actor.name)
+        if plan is None and "tenants_at_start" not in self.world.settings:
+            # the same mail's Morning action on both actions takes his Afternoon too
+            plan = next((o.args | {"text": o.summary} for o in orders if o.args.get("both")
+                         and o.args.get("part") != "afternoon" and o.line != order.line
+                         and acting_character(self.world, self.house, o.args) is actor), None)
+        if plan is not None:
+            self.warn(f"{actor.name} spends both actions of this session on {plan['text']}: this Afternoon "
+                      "action will not be carried out")
+            return
+        began = self.world.settings.get("tenants_at_start")
+        tenant = actor.landlord and (began is None or actor.name in began)
+        if tenant and order.kind != "toil":
+            self.warn(f"{actor.name} is a tenant of {actor.landlord}: a tenant's second action is always to toil "
+                      "(TENANT OF CITIZEN X), so this Afternoon action will not be carried out unless he stops "
+                      "being a tenant in the Morning")
 
     def owned(self, c: Character) -> bool:
         owner = character(self.world, c.owner) if c.owner else None
@@ -268,7 +333,7 @@ class _Checker:
         if wording.find(args["technology"], empire.known):
             self.error(f"{args['technology']} is already discovered")
         elif empire.technologies:
-            self.one_of(args["technology"], empire.technologies, "technology to research now")
+            self.one_of(args["technology"], empire.technologies, "technology to research now", listed=True)
 
     def k_produce(self, args: dict[str, Any], actor: Character) -> None:
         city = self.world.cities.get(actor.city or "")
@@ -276,7 +341,7 @@ class _Checker:
                                                                   for b in c.builds]
         if builds:
             where = f" in {city.name}" if city and city.builds else ""
-            self.one_of(args["item"], builds, f"building or unit to produce{where}")
+            self.one_of(args["item"], builds, f"building or unit to produce{where}", listed=True)
 
     def k_give(self, args: dict[str, Any], actor: Character) -> None:
         self.someone(args["to"])
@@ -307,7 +372,7 @@ class _Checker:
 
     def k_support_policy(self, args: dict[str, Any], actor: Character) -> None:
         if self.world.empire.policies:
-            self.one_of(args["policy"], self.world.empire.policies, "policy to adopt now")
+            self.one_of(args["policy"], self.world.empire.policies, "policy to adopt now", listed=True)
 
     def k_propose_rule(self, args: dict[str, Any], actor: Character) -> None:
         for part in args["offering"]:

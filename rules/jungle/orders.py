@@ -33,11 +33,11 @@ from typing import Any
 from maild.intake.prose import prose_kind
 from maild.keywords import Keywords, extract
 from maild.ruleset import Diagnostic, Order, OrderKind, ParsedOrders
-from maild.wordlimit import count_words
 
 from . import wording
 from .actions import ATTACK_TYPES, KEYWORDS
-from .captains import word_limit
+from .captains import captain_orders, limit_reason, word_limit
+from .model import World
 from .ordercheck import acting_character, check
 from .phrases import NAME, Phrase, PhraseError, read
 
@@ -46,7 +46,7 @@ from .phrases import NAME, Phrase, PhraseError, read
 _TYPE_WORDS = ("duel", "assassinate", "assassination", "debate", "discredit", "challenge", "overthrow", "steal",
                "capture", "escape")
 assert {w for w in _TYPE_WORDS if w in ATTACK_TYPES} == set(ATTACK_TYPES)
-__all__ = ["EXAMPLES", "ORDER_KINDS", "acting_character", "check", "join_args", "parse", "word_limit"]
+__all__ = ["EXAMPLES", "ORDER_KINDS", "acting_character", "check", "join_args", "parse", "refine", "word_limit"]
 
 KEYWORD_TABLE = Keywords.of({**KEYWORDS, "attack": (*KEYWORDS["attack"], *_TYPE_WORDS)})
 FREE_TEXT = ("order", "propose", "propose rule", "spend")  # read over every line up to the next action
@@ -198,6 +198,44 @@ def parse(text: str) -> ParsedOrders:
     result.orders.sort(key=lambda o: o.line)
     result.diagnostics.sort(key=lambda d: d.line)
     return result
+
+
+def refine(world: World, house: str, orders: list[Order]) -> list[Order]:
+    """The orders of `house`'s mail with their name headings read against the state: a line ending in a colon
+    is a heading only when it names a character of the game (his own, a slave he owns, or another, whom `check`
+    then refuses by name); any other ("Changed my mind:") is text, and the actions under it are the earlier
+    heading's character's, else the house's only character's. The summary names who acts."""
+    own = world.members(house)
+    joins = [str(o.args.get("name")) for o in orders if o.kind == "join"]
+    joining = {wording.fold(n) for n in joins}
+    only = own[0].name if len(own) == 1 else (joins[-1] if joins and not own else None)  # "your character"
+    current: str | None = None  # the last heading that named a character
+    out: list[Order] = []
+    for o in sorted(orders, key=lambda o: o.line):
+        if o.kind == "join":
+            out.append(o)
+            continue
+        args = dict(o.args)
+        written = args.get("character")
+        if written is not None:
+            if acting_character(world, house, {"character": written}) is not None or \
+                    wording.fold(written) in joining:
+                current = written
+            else:
+                args["heading"] = written  # text, not a heading: the ack names it if nobody else acts
+                args["character"] = current
+        prefix = f"{str(args['part']).title()}: " if args.get("part") else ""
+        before = f"{prefix}{written or 'your character'} "
+        summary = o.summary
+        if summary.startswith(before):
+            summary = f"{prefix}{args['character'] or only or 'your character'} {summary[len(before):]}"
+        acting = acting_character(world, house, args)
+        actor = acting.name if acting is not None else only
+        counted = _counted(world, actor, args) if o.kind == "order" and actor is not None else None
+        if counted is not None:
+            summary = f"{prefix}{args['character'] or actor} {counted}"
+        out.append(Order(o.line, o.text, o.kind, args, summary))
+    return out
 
 
 def _heading(line: str, leads: bool) -> _Heading | None:
@@ -841,11 +879,25 @@ def _order(text: str) -> tuple[dict[str, Any], str]:
         names = _names(ph)
         if names:
             unit, body = names[0], m.group("rest").strip()
-    words = len(count_words(body))
-    args: dict[str, Any] = {"unit": unit, "text": body, "words": words}
+    # No count here: a known name counts as one word, so the words are counted against the state, by
+    # captains.captain_orders, in `refine` for the ack and again when the order runs (LJ-OQ-51).
+    args: dict[str, Any] = {"unit": unit, "text": body, "words": None}
     if unit is not None:
         args["written"] = text.strip()
-    return args, f"orders {unit or 'his unit'} ({words} words): {_short(body)}"
+    return args, f"orders {unit or 'his unit'}: {' '.join(body.split())}"
+
+
+def _counted(world: World, actor: str, args: dict[str, Any]) -> str | None:
+    """An Order's words as the unit gets them, counted as they will be when it runs, with the unit's limit
+    ("orders Jaguar Warriors (14 words; the limit is 15, level 3): march ..."); None when no unit of his can
+    be told (the ack's check says why)."""
+    read = captain_orders(world, actor, args)
+    if read.unit is None or read.count is None:
+        return None
+    args["words"] = read.count.count
+    both = bool(args.get("both"))
+    return (f"orders {read.unit.name} ({read.count.count} words; the limit is {read.count.limit}, "
+            f"{limit_reason(read.unit, both)}): {' '.join(read.text.split())}" + (" (both actions)" if both else ""))
 
 
 READERS: dict[str, Reader] = {

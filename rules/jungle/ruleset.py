@@ -60,6 +60,9 @@ class Jungle(Ruleset):
     def parse(self, text: str) -> ParsedOrders:
         return orders.parse(text)
 
+    def refine(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Order]:
+        return orders.refine(self._world_to_read(state), player, given)
+
     def check(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Diagnostic]:
         joins = [o for o in given if o.kind == engine.JOIN]
         world = World.load(state) if joins else self._world_to_read(state)
@@ -187,18 +190,24 @@ class Jungle(Ruleset):
             lines.append(f"{c.name}, a {c.role}, lives {chart.where(c)}: {chart.attributes(c)}.")
         house = world.houses[player]
         lines.append(f"Your house's food: {house.food}, gold: {house.gold}.")
-        how = ["Each council session has a Morning and an Afternoon, each with its own deadline; every character",
-               "acts once in each. Write each action as its keyword in bold: **Attack** Xolotl, duel",
-               "(in plain text put two asterisks on each side). When your house has more than one character,",
-               "start each character's actions with a line of his name and a colon: Itzel:",
-               "The results of the Morning come before the Afternoon's deadline; the Evening follows the",
+        how = ["Each council session has a Morning and an Afternoon, each with its own deadline; every character "
+               "acts once in each. Write each action as its keyword in bold: **Attack** Xolotl, duel (in plain "
+               "text put two asterisks on each side). When your house has more than one character, start each "
+               "character's actions with a line of his name and a colon: Itzel:",
+               "The results of the Morning come before the Afternoon's deadline; the Evening follows the "
                "Afternoon: food is eaten and the session closes."]
         if not world.kicked_off:
             how.append("Before the kick-off your characters may only Purchase, Train and Recruit.")
         festival = [f"This session's festival is that of {world.festival}."] if world.festival else \
             ["The festival of the first council is drawn at the kick-off and announced in the newsletter."]
-        return {"sections": [{"title": "Your house", "lines": lines}, {"title": "How to act", "lines": how},
-                             {"title": "Festival", "lines": festival}],
+        cities = sorted({c.city for c in mine if c.city in world.cities})
+        choose = chart.choices(world)[:2] + [f"Produce in {n} (cost): {chart.named(world.cities[n].builds)}"
+                                             for n in cities]
+        choose.append("Each part's newsletter lists every character, the cities, hexes and units.")
+        return {"sections": chart.sections({"title": "Your house", "lines": lines},
+                                           {"title": "How to act", "lines": how},
+                                           {"title": "What your actions choose from", "lines": choose},
+                                           {"title": "Festival", "lines": festival}),
                 "welcome_for": ""}
 
     def status(self, state: dict[str, Any], turn: int, player: str) -> dict[str, Any]:

@@ -365,8 +365,9 @@ def order(council: Council, actor: Character, action: Action) -> None:
     else:
         unit.fortify = False
         unit.orders = text
-        council.tell(actor.house, f"Unit {unit.name} has new orders from {actor.name} ({count} of {limit} "
-                                  f"words): {text}")
+        # The orders' text is in the action's own line just above (the ack's summary): not said twice.
+        council.tell(actor.house, f"Unit {unit.name} has these new orders from {actor.name} ({count} of {limit} "
+                                  "words).")
     council.event("orders", unit=unit.name, fortify=unit.fortify, words=count, limit=limit)
 
 
