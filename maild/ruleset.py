@@ -255,8 +255,10 @@ class Ruleset:
     - ``newsletter.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` and ``TurnResult.newsletter``;
       the framework's template reads ``sections`` too.
     - ``ack.txt.j2``: the framework's (orders understood, errors, STATUS); `template_context` is ``info``.
-    - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline`` and the context `welcome` returns (no mail
-      when it returns None); the framework's template reads ``sections`` as the printout's does.
+    - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline``, ``password_note`` (the header line a
+      player with a password must put above his orders; empty for one without) and the context `welcome`
+      returns (no mail when it returns None); the framework's template reads ``sections`` as the printout's
+      does.
     - ``gm_report.txt.j2``: ``game``, ``turn``, ``phase`` (None in a one-phase game), ``finished``,
       ``next_deadline`` and ``TurnResult.gm_report``; the framework's template reads ``sections`` too.
 
