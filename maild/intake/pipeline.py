@@ -371,10 +371,10 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     ruleset = ruleset_named(game.ruleset)
     commands, _problems = game_commands(ruleset, game, mail)
     public = commands & public_commands(ruleset)
-    context = ruleset.template_context(run.state(s, game, game.turn), game.turn) if public and not game.finished \
-        else {}
+    state = run.state(s, game, game.turn) if public and not game.finished else {}
+    context = ruleset.template_context(state, game.turn) if state else {}
     note = open_phase_note(s, ruleset, game, game_timezone(app.config, game.name)) if public else None
-    help_ = help_text(game, ruleset, game.turn, context, public, phase_note=note)
+    help_ = help_text(game, ruleset, game.turn, context, public, phase_note=note, state=state)
     body = render(game.ruleset, "stranger.txt.j2", game=game.name, games=[], help_text=help_,
                   sender=Echo(app.config.limits).line(mail.from_addr), problem=problem,
                   player=player.name if player is not None else None,
@@ -475,16 +475,19 @@ def _warn_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game,
 
 
 def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
-              player: str | None = None, phase_note: str | None = None) -> str | None:
+              player: str | None = None, phase_note: str | None = None,
+              state: dict[str, Any] | None = None) -> str | None:
     """The answer to HELP or to a mail command the game declares (its template, with the framework's as
     fallback); None for a mail with neither (STATUS and CANCEL the ack answers itself). `player`, the reader
     when he is a player, lets the sheet show his own header lines; in a game of several phases a turn, the
-    sheet is headed by the phase now open and its deadline (`phase_note`)."""
+    sheet is headed by the phase now open and its deadline (`phase_note`). `state`: the open turn's, whose
+    names the examples use (`Ruleset.help_examples`)."""
     for word in sorted(commands):
         command = ruleset.command(word)
         if command is not None and command.template is not None:
+            examples = ruleset.help_examples(state, player) if state and not game.finished else {}
             sheet = render(game.ruleset, command.template, game=game.name, turn=turn, player=player, info=context,
-                           rules=ruleset.rules_info(), command=word)
+                           rules=ruleset.rules_info(), command=word, examples=examples)
             return f"{phase_note}\n\n{sheet}" if phase_note else sheet
     return None
 
@@ -622,7 +625,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   in_force=echo("in_force", [p.order for p in in_force]),
                   problems=echo("problems", [*mail.problems, *command_problems]), info=context,
                   help_text=help_text(game, ruleset, number, context, commands, player.name,
-                                      open_phase_note(s, ruleset, game, tz)),
+                                      open_phase_note(s, ruleset, game, tz), state),
                   cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},

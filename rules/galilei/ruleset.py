@@ -22,7 +22,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import cards, orders, setup, shortage, turn
+from . import cards, orders, setup, sheet_examples, shortage, turn
 from . import state as st
 
 GM_ORDERS = (
@@ -133,6 +133,9 @@ class Galilei(Ruleset):
 
     def players(self, state: dict[str, Any]) -> list[PlayerSpec]:
         return [PlayerSpec(n, p["email"], p["password"]) for n, p in state["players"].items()]
+
+    def help_examples(self, state: dict[str, Any], player: str | None) -> dict[str, str]:
+        return sheet_examples.help_examples(state, player)
 
     def phases(self) -> tuple[Phase, ...]:
         return tuple(Phase(name, kinds=turn.KINDS[name], closes_early=True) for name in turn.PHASES)

@@ -20,7 +20,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import chart, engine, orders, update
+from . import chart, engine, orders, sheet_examples, update
 from .model import Character, House, World, key
 
 
@@ -59,6 +59,9 @@ class Jungle(Ruleset):
     # -- orders --------------------------------------------------------------------------------------------------
     def parse(self, text: str) -> ParsedOrders:
         return orders.parse(text)
+
+    def help_examples(self, state: dict[str, Any], player: str | None) -> dict[str, str]:
+        return sheet_examples.help_examples(state, player)
 
     def check(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Diagnostic]:
         joins = [o for o in given if o.kind == engine.JOIN]
