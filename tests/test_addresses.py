@@ -50,6 +50,7 @@ def test_help_for_a_game_named_by_its_plus_address_is_answered_the_same_day(tmp_
         table.send("zed@example.net", "HELP", to="gm+gal1@example.org")
         [answer] = answers_to(table, "zed@example.net")
         assert "gal1" in answer and "venice1" not in answer
+        assert "write to the GM, who runs the game from gm+gal1@example.org" in " ".join(answer.split())
         assert "GALILEI (gal1): how to send orders" in answer  # Galilei's sheet
         # Bounded all the same: a second HELP to the same named game that day gets nothing.
         table.advance(minutes=5)

@@ -380,7 +380,8 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
                   player=player.name if player is not None else None,
                   signup_refused=Echo(app.config.limits).line(signup_refused),
                   sign_up_word=(ruleset.sign_up_word or "").upper() if not game.finished else "",
-                  passwords=any(p.password for p in run.players(s, game).by_name.values()))
+                  passwords=any(p.password for p in run.players(s, game).by_name.values()),
+                  address=_own_address(app, game))
     held_back = give(s, app, Answer(
         kind=STRANGER, key=f"stranger:{row.id}", outbox_kind="stranger", to=mail.from_addr,
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
@@ -388,6 +389,15 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     if held_back is None:
         row.note = "; ".join(filter(None, [row.note, "answered once (strangers get one answer a day)"]))
     _answered(row, held_back)
+
+
+def _own_address(app: App, game: Game) -> str | None:
+    """The address that names `game` alone when its address is shared by other games (its plus address), else
+    None: mail to its address is its own."""
+    gcfg = app.config.game(game.name)
+    if gcfg is None or not any(g.address == gcfg.address for g in app.config.games if g.name != game.name):
+        return None
+    return plus_address(gcfg.address, game.name)
 
 
 def _game_addresses(app: App, games: list[Game]) -> list[dict[str, str]]:
