@@ -11,7 +11,7 @@ from typing import Any
 from maild.games import load_setup, ruleset_named
 from maild.paths import setup_path
 from maild.testing import Table
-from tests.mailcheck import section
+from tests.mailcheck import long_prose_lines, section
 
 
 def setup_of(ruleset: str, tmp_path: Path, **renamed: str) -> dict[str, Any]:
@@ -40,6 +40,7 @@ def test_galilei_help_names_this_games_capitals_players_and_cards(tmp_path: Path
         sheet = help_to(table, "bob@example.org")
     shown = examples(sheet)
     assert shown, sheet
+    assert not long_prose_lines(sheet)
     text = "\n".join(shown)
     for foreign in ("Paris", "Genoa", "Venice", "Silk-1"):
         assert foreign not in text, text
@@ -56,6 +57,7 @@ def test_jungle_help_names_the_readers_characters_and_this_games_places(tmp_path
         table.create_game("lotj", "jungle", "example:jungle")
         sheet = help_to(table, "alice@example.org")
     shown = examples(sheet)
+    assert not long_prose_lines(sheet)
     text = "\n".join(shown)
     for foreign in ("Riverbank", "Marsh", "Tochtli", "Venice", "Texcoco hex Lakeshore"):
         assert foreign not in text, text
@@ -72,6 +74,7 @@ def test_renaissance_help_shows_the_readers_own_family_and_persona(tmp_path: Pat
         sheet = help_to(table, "bor@example.org")
     assert "/BOR *BORGIA" in sheet and "*Rome .0201" in sheet
     assert "*Florence .0101" not in sheet and "T0102" not in sheet
+    assert not long_prose_lines(sheet)
 
 
 def test_venice_help_bids_for_an_item_of_this_game(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ def help_examples(state: dict[str, Any], player: str | None) -> dict[str, str]:
     own_cards = list((state.get("held") or {}).get(player or "", []))
     return {
         "prefer": f"prefer cards: {events[0]}, {goods[0]}; capitals: {capitals[0]}, {capitals[1]}",
-        "battle": f"battle: attack {target} at position 2 with military advantage, 4 tokens, spend 1 position",
+        "battle": f"battle: attack {target} at position 2 with military advantage, 4 tokens",
         "war": f"war against {rival}, my modifier +2, cities 3 2 1",
         "mill": f"mill against {rival}, need 3",
         "card": f"card {events[-1]}",

@@ -28,7 +28,7 @@ def help_examples(state: dict[str, Any], player: str | None) -> dict[str, str]:
     # Splitting and offering are of his own house's characters: a second one where he has one.
     leaving = f"{me['name']} and {own[1]['name']} leave" if len(own) > 1 else f"{me['name']} leaves"
     offering = f"20 XP from {me['name']}, 5 Fame from {own[1]['name']}" if len(own) > 1 else \
-        f"20 XP from {me['name']}, 5 Fame from {me['name']}"
+        f"25 XP from {me['name']}"
     units = list(state.get("units") or {})
     empire = state.get("empire") or {}
     builds = list(city.get("builds") or {})
