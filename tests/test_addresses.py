@@ -111,3 +111,22 @@ def test_a_player_of_two_games_is_asked_which_when_no_game_reads_his_mail(tmp_pa
         table.send("alice@example.org", "STATUS", subject="[gal1] status")
         status = answers_to(table, "alice@example.org")[0]
         assert "I would like" not in status  # nothing was booked
+
+
+def test_a_player_is_asked_which_game_when_two_read_his_orders_alike(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        venice = load_setup(setup_path("example:venice", tmp_path))
+        for p in venice["players"]:
+            p.pop("password", None)
+        table.create_game("venice1", "venice", venice)
+        table.create_game("venice2", "venice", venice)
+        table.intake()
+        table.send("bob@example.org", "bid 30$ for 1 of silk tax", subject="bids")
+        [answer] = answers_to(table, "bob@example.org")
+        flat = " ".join(answer.split())
+        assert "Its lines read as orders of venice1 and venice2 alike" in flat
+        assert "gm+venice2@example.org" in answer and "[venice1]" in answer
+        # Named by its plus address, the same mail is read as that game's.
+        table.send("bob@example.org", "bid 30$ for 1 of silk tax", subject="bids", to="gm+venice2@example.org")
+        [ack] = answers_to(table, "bob@example.org")
+        assert "venice2" in ack and "silk tax" in ack and "venice1" not in ack

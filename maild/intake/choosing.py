@@ -33,11 +33,15 @@ def readings(raw: bytes, mail: ReadMail, played: list[tuple[Game, Player]]) -> l
     return out
 
 
+def best(found: list[Reading]) -> list[Reading]:
+    """The games that read orders in the mail with the fewest lines not understood (none when no game reads
+    an order in it)."""
+    readers = [r for r in found if r.orders]
+    fewest = min((r.errors for r in readers), default=0)
+    return [r for r in readers if r.errors == fewest]
+
+
 def chosen(found: list[Reading]) -> Reading | None:
     """The one game that reads the mail best, or None when none reads an order in it or several tie."""
-    readers = [r for r in found if r.orders]
-    if not readers:
-        return None
-    fewest = min(r.errors for r in readers)
-    best = [r for r in readers if r.errors == fewest]
-    return best[0] if len(best) == 1 else None
+    top = best(found)
+    return top[0] if len(top) == 1 else None

@@ -437,7 +437,7 @@ def _ask_which_game(s: Session, app: App, run: IntakeRun, row: MailRow, mail: Re
     games = _game_addresses(app, [r.game for r in found])
     for g, r in zip(games, found, strict=True):
         g["player"] = r.player.name
-    readers = [r.game.name for r in found if r.orders]
+    readers = [r.game.name for r in choosing.best(found)]
     row.status = "which_game"
     row.note = (f"{mail.from_addr} plays {', '.join(r.game.name for r in found)} at this address; the mail named "
                 "none" + (f" and reads as orders of {', '.join(readers)} alike" if readers else
