@@ -247,9 +247,9 @@ def _is_echo(s: Session, thread: tuple[str, ...]) -> bool:
 # Built once with bind parameters (building and caching a statement per call cost milliseconds a mail):
 # these run for every ack.
 _C = _REPLIES.c
-# The three counts the caps need, in one query on the (address, created_at) index.
-_COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count(),
-                 func.count().filter(_C.kind == STRANGER)).where(
+# The two counts the caps on an address need, in one query on the (address, created_at) index (a stranger's
+# answers, by game, are counted apart: `_stranger_answers`).
+_COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count()).where(
     _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued")
 _ECHOES = select(func.count()).where(_C.address == bindparam("address"), _C.created_at >= bindparam("since"),
                                      _C.echo.is_(True))
@@ -275,7 +275,7 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
         if echoes >= limits.loop_replies:
             return (f"loop guard: {echoes} mails from this address answered maild's own answers within "
                     f"{_span(limits.loop_window)}")
-    hour, day, _strangers = _counts(s, address, now)
+    hour, day = _counts(s, address, now)
     if kind == STRANGER and _stranger_answers(s, address, game_id, now):
         return ("a stranger gets one answer a day from each game, and this address had it" if game_id is not None
                 else "a stranger gets one answer a day from an address games share, and this address had it")
@@ -289,7 +289,7 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
 
 
 # Per transaction (a session is one), under the address's lock: address -> [answers in the last hour, in the
-# last day, to it as a stranger in the last day]. Read once an address and kept up by `_queue`, so a batch
+# last day]. Read once an address and kept up by `_queue`, so a batch
 # of mails from one player costs one count, not one a mail.
 _COUNTED = "maild.replylimits.counted"
 _LOCKED = "maild.replylimits.locked"
@@ -339,7 +339,6 @@ def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: 
     if counts is not None:
         counts[0] += 1
         counts[1] += 1
-        counts[2] += answer.kind == STRANGER
     strangers = s.info.get(_STRANGERS_COUNTED, {})
     if answer.kind == STRANGER and (address, answer.game_id) in strangers:
         strangers[address, answer.game_id] += 1
