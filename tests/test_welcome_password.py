@@ -47,6 +47,11 @@ def test_the_welcome_gives_the_password_line_and_the_line_gets_the_mail_in(
         others = [m for m in t.mails() if "] welcome, " in str(m["Subject"]) and f"welcome, {player}:" not in
                   str(m["Subject"])]
         assert others and all(f"#{game} " not in m.get_content() for m in others)
+        # Without it his mail is refused, and the warning shows the line again.
+        t.send(address, order, to="gm@example.org")
+        t.intake()
+        warning = " ".join(t.ack(address).split())
+        assert "it carried no password" in warning and f"'#{game} {player} PASSWORD'" in warning, warning
         # Copied as it stands above his orders, the line gets his first mail read.
         t.send(address, f"{line}\n{order}", to="gm@example.org")
         t.intake()

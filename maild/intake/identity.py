@@ -83,16 +83,16 @@ class Refusal:
 
 
 def authenticate(player: Player, mail: ReadMail, auth: AuthCheck | None = None, raw: bytes = b"",
-                 passwords: Checker | None = None) -> Refusal | None:
+                 passwords: Checker | None = None, game: str = "GAME") -> Refusal | None:
     """None if the mail may speak for `player`; else why not. With the game's `auth` check, the
     receiving server's Authentication-Results must also show that the mail comes from its From address:
     for players without a password, or for everyone (`require_for`). `passwords`: the intake run's checker,
-    which remembers the passwords it found right."""
+    which remembers the passwords it found right. `game`: its name, for the header line a refusal shows."""
     given = mail.header.password if mail.header is not None else None
     if player.password:
         if given is None:
-            return Refusal("bad_password",
-                           "it carried no password (your game has one: put it on a '#GAME PLAYER PASSWORD' line)")
+            return Refusal("bad_password", "it carried no password (your game has one: put the line "
+                                           f"'#{game} {player.name} PASSWORD', your password in it, above your orders)")
         if not (passwords or Checker()).check(player.password, given):
             return Refusal("bad_password", "it carried a wrong password")
         if auth is None or auth.require_for != "everyone":

@@ -299,7 +299,7 @@ def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Ga
         _warn_player(s, app, run, row, game, player, mail, locked)
         return
     gcfg = app.config.game(game.name)
-    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords)
+    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords, game.name)
     if refusal is None:
         handle_orders(s, app, row, game, player, mail, run)
         return
