@@ -130,3 +130,13 @@ def test_a_player_is_asked_which_game_when_two_read_his_orders_alike(tmp_path: P
         table.send("bob@example.org", "bid 30$ for 1 of silk tax", subject="bids", to="gm+venice2@example.org")
         [ack] = answers_to(table, "bob@example.org")
         assert "venice2" in ack and "silk tax" in ack and "venice1" not in ack
+
+
+def test_a_strangers_sign_up_to_a_shared_address_goes_to_the_game_that_takes_sign_ups(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        table.create_game("venice1", "venice", "example:venice")
+        table.create_game("lotj", "jungle", "example:jungle")
+        table.intake()
+        table.send("zoe@example.org", "JOIN Tizoc in Tenochtitlan hex Quarry", subject="hello")
+        [ack] = answers_to(table, "zoe@example.org")
+        assert "signed you up for lotj as Tizoc" in ack, ack
