@@ -42,7 +42,7 @@ def order_key(order: Order) -> tuple[str, ...]:
 class Jungle(Ruleset):
     """The Law of the Jungle (Aztlan): you rule a house of Aztec characters. Each council session has a
     Morning and an Afternoon; each character acts once in each. Write each action as its keyword in bold
-    (**Attack** Xolotl, duel), under a line with the character's name and a colon when your house has more
+    (**Attack** NAME, duel), under a line with the character's name and a colon when your house has more
     than one. JOIN Name in City signs you up."""
 
     name = "jungle"
