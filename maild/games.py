@@ -19,7 +19,7 @@ from maild.models import Game, Player, Snapshot, Turn
 from maild.passwords import stored
 from maild.phases import check_schedule, is_phased, open_first_phase, refresh_phase_deadline
 from maild.ruleset import PlayerSpec, Ruleset, SetupError, load_ruleset
-from maild.welcome import queue_welcomes
+from maild.welcome import queue_welcomes, setup_passwords
 
 if TYPE_CHECKING:
     from maild.app import App
@@ -55,7 +55,8 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
     if session.scalar(select(Game).where(Game.name == name)) is not None:
         raise GameError(f"a game named {name!r} exists already")
     ruleset = ruleset_named(ruleset_name)
-    state = ruleset.new_game(setup_path if isinstance(setup_path, dict) else load_setup(setup_path))
+    setup = setup_path if isinstance(setup_path, dict) else load_setup(setup_path)
+    state = ruleset.new_game(setup)
     game = Game(name=name, ruleset=ruleset_name, seed=secrets.randbits(62), turn=1, finished=False,
                 created_at=now)
     session.add(game)
@@ -72,7 +73,7 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
     session.flush()
     if app is not None:
         queue_welcomes(session, app, game, ruleset, state, players_of(session, game), 1,
-                       format_deadline(deadline, game_timezone(app.config, name)))
+                       format_deadline(deadline, game_timezone(app.config, name)), setup_passwords(setup))
     return game
 
 

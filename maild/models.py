@@ -96,7 +96,8 @@ class InboundMail(Base):
     digest: Mapped[str | None] = mapped_column(String(64), index=True)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # new → orders / command / auto / bounce (reports mail of ours that failed for good: `maild.bounces`) /
-    # unknown_sender / unroutable / oversized / bad_password / unverified / garbage / error / duplicate (stored,
+    # unknown_sender / which_game (a player of several games at the address, asked which) /
+    # unroutable / oversized / bad_password / unverified / garbage / error / duplicate (stored,
     # never processed) / poison (intake stopped on it too often)
     status: Mapped[str] = mapped_column(String(30), default="new", index=True)
     # Intake runs begun on this mail, counted (and committed) before each: a run that crashed, was killed

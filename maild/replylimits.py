@@ -2,8 +2,10 @@
 to strangers. Whatever reaches the inbox, what maild sends back stays bounded:
 
 - per recipient address, at most `limits.replies_per_hour` and `limits.replies_per_day` answers;
-- a stranger (no player of the game) gets at most one answer a day, and strangers together at most
-  `limits.strangers_per_hour` (mail with forged senders must not make maild a source of backscatter);
+- a stranger (no player of the game) gets at most one answer a day from each game (and one from each
+  address several games share, answered for all of them: its answer's game is None), so at most one more
+  than there are games; strangers together at most `limits.strangers_per_hour` (mail with forged senders
+  must not make maild a source of backscatter);
 - refusals of mail in a player's name (bad password, unverified) reach that player at most once per game a
   day; the next notice says how many came since (`flush_refusals` sends it once the day is over);
 - a correspondent whose mails answer maild's own answers `limits.loop_replies` times within
@@ -102,7 +104,7 @@ def give(s: Session, app: App, answer: Answer, gate: Gate) -> str | None:
         _settle(s)  # strangers are also counted all together, from the database
     now = app.now()
     echo = _is_echo(s, answer.thread)
-    reason = _blocked(s, app, address, answer.kind, echo, now)
+    reason = _blocked(s, app, address, answer.kind, echo, now, answer.game_id)
     if reason is not None:
         _hold_back(s, gate, answer, address, echo, now, "suppressed", reason)
         return reason
@@ -245,19 +247,26 @@ def _is_echo(s: Session, thread: tuple[str, ...]) -> bool:
 # Built once with bind parameters (building and caching a statement per call cost milliseconds a mail):
 # these run for every ack.
 _C = _REPLIES.c
-# The three counts the caps need, in one query on the (address, created_at) index.
-_COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count(),
-                 func.count().filter(_C.kind == STRANGER)).where(
+# The two counts the caps on an address need, in one query on the (address, created_at) index (a stranger's
+# answers, by game, are counted apart: `_stranger_answers`).
+_COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count()).where(
     _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued")
 _ECHOES = select(func.count()).where(_C.address == bindparam("address"), _C.created_at >= bindparam("since"),
                                      _C.echo.is_(True))
 _STRANGERS = select(func.count()).where(_C.kind == STRANGER, _C.created_at >= bindparam("since"),
                                         _C.status == "queued")
+_STRANGER_OF = select(func.count()).where(
+    _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued",
+    _C.kind == STRANGER, _C.game_id == bindparam("game"))
+_STRANGER_SHARED = select(func.count()).where(
+    _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued",
+    _C.kind == STRANGER, _C.game_id.is_(None))
 _ECHO_OF = select(_C.id).where(_C.message_id.in_(bindparam("ids", expanding=True))).limit(1)
 _INSERT = insert(_REPLIES)
 
 
-def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: datetime) -> str | None:
+def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: datetime,
+             game_id: int | None = None) -> str | None:
     limits = app.config.limits
     if len(address) > MAX_ADDRESS:
         return f"the address is longer than mail allows ({len(address):,} characters)"
@@ -266,9 +275,10 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
         if echoes >= limits.loop_replies:
             return (f"loop guard: {echoes} mails from this address answered maild's own answers within "
                     f"{_span(limits.loop_window)}")
-    hour, day, strangers = _counts(s, address, now)
-    if kind == STRANGER and strangers:
-        return "a stranger gets one answer a day, and this address had it"
+    hour, day = _counts(s, address, now)
+    if kind == STRANGER and _stranger_answers(s, address, game_id, now):
+        return ("a stranger gets one answer a day from each game, and this address had it" if game_id is not None
+                else "a stranger gets one answer a day from an address games share, and this address had it")
     if kind == STRANGER and (s.scalar(_STRANGERS, {"since": now - HOUR}) or 0) >= limits.strangers_per_hour:
         return f"reply cap: {_answers(limits.strangers_per_hour)} an hour to strangers in all"
     if hour >= limits.replies_per_hour:
@@ -279,7 +289,7 @@ def _blocked(s: Session, app: App, address: str, kind: str, echo: bool, now: dat
 
 
 # Per transaction (a session is one), under the address's lock: address -> [answers in the last hour, in the
-# last day, to it as a stranger in the last day]. Read once an address and kept up by `_queue`, so a batch
+# last day]. Read once an address and kept up by `_queue`, so a batch
 # of mails from one player costs one count, not one a mail.
 _COUNTED = "maild.replylimits.counted"
 _LOCKED = "maild.replylimits.locked"
@@ -293,6 +303,20 @@ def _counts(s: Session, address: str, now: datetime) -> list[int]:
         counts = counted[address] = list(
             s.execute(_COUNTS, {"address": address, "hour": now - HOUR, "day": now - DAY}).one())
     return counts
+
+
+# Per transaction: (address, game id) -> answers to it as a stranger from that game (None: from an address
+# games share) in the last day; kept up by `_queue`. Strangers are few: read when one is answered.
+_STRANGERS_COUNTED = "maild.replylimits.strangers"
+
+
+def _stranger_answers(s: Session, address: str, game_id: int | None, now: datetime) -> int:
+    counted: dict[tuple[str, int | None], int] = s.info.setdefault(_STRANGERS_COUNTED, {})
+    if (address, game_id) not in counted:
+        _settle(s, address)
+        query, params = (_STRANGER_SHARED, {}) if game_id is None else (_STRANGER_OF, {"game": game_id})
+        counted[address, game_id] = s.scalar(query, {"address": address, "day": now - DAY, **params}) or 0
+    return counted[address, game_id]
 
 
 def _answers(n: int) -> str:
@@ -315,7 +339,9 @@ def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: 
     if counts is not None:
         counts[0] += 1
         counts[1] += 1
-        counts[2] += answer.kind == STRANGER
+    strangers = s.info.get(_STRANGERS_COUNTED, {})
+    if answer.kind == STRANGER and (address, answer.game_id) in strangers:
+        strangers[address, answer.game_id] += 1
 
 
 def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool, now: datetime, status: str,

@@ -247,7 +247,7 @@ class Ruleset:
     - ``help.txt.j2`` (HELP), ``codesheet.txt.j2`` and any `MailCommand` template: ``game`` (the game's
       name), ``turn``, ``player`` (None for a stranger), ``command`` (the word, upper case), ``info``
       (`template_context`), ``rules`` (`rules_info`: name, summary, order kinds, mail commands, late policy,
-      sign-up word).
+      sign-up word), ``examples`` (`help_examples`: examples in the game's own names).
       The framework's ``command.txt.j2`` prints the lines ``info`` holds under the word in lower case.
     - ``printout.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` (words), ``player``, and the
       player's context from `resolve`'s ``TurnResult.printouts``. The framework's template reads
@@ -255,8 +255,10 @@ class Ruleset:
     - ``newsletter.txt.j2``: ``game``, ``turn``, ``finished``, ``next_deadline`` and ``TurnResult.newsletter``;
       the framework's template reads ``sections`` too.
     - ``ack.txt.j2``: the framework's (orders understood, errors, STATUS); `template_context` is ``info``.
-    - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline`` and the context `welcome` returns (no mail
-      when it returns None); the framework's template reads ``sections`` as the printout's does.
+    - ``welcome.txt.j2``: ``game``, ``player``, ``turn``, ``deadline``, ``password_note`` (the header line a
+      player with a password must put above his orders; empty for one without) and the context `welcome`
+      returns (no mail when it returns None); the framework's template reads ``sections`` as the printout's
+      does.
     - ``gm_report.txt.j2``: ``game``, ``turn``, ``phase`` (None in a one-phase game), ``finished``,
       ``next_deadline`` and ``TurnResult.gm_report``; the framework's template reads ``sections`` too.
 
@@ -436,6 +438,13 @@ class Ruleset:
 
     def template_context(self, state: dict[str, Any], turn: int) -> dict[str, Any]:
         """Extra context for the ack, HELP and STATUS templates (e.g. the items on offer this turn)."""
+        return {}
+
+    def help_examples(self, state: dict[str, Any], player: str | None) -> dict[str, str]:
+        """HELP's examples in the game's own names (its places, players, items, read from `state`; empty for a
+        game over), by the `OrderKind.word` each stands for: the framework's sheet shows them in place of the
+        order kinds' own examples, which stand for the words left out; a game's own help template reads them
+        as ``examples``. `player`: the reader, when he is a player (his own characters, places)."""
         return {}
 
     def sign_up(self, state: dict[str, Any], turn: int, address: str, display_name: str | None,

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from maild.models import Game, OutboundMail, Player
 from maild.outbox import insert_rows, outbound_row
+from maild.passwords import is_hash
 from maild.render import render
 from maild.ruleset import Ruleset
 
@@ -29,10 +30,43 @@ def welcome_key(game: str, player: str, welcome_for: str) -> str:
     return f"welcome:{game}:{player}:{welcome_for}"
 
 
+def setup_passwords(setup: Any) -> dict[str, str]:
+    """The passwords a setup file gives in words, by the address (lower case) of the table that gives each
+    with its `email`: every game's setup lists a player so. The database and the state keep only hashes, so
+    the welcomes mailed when the game is created are the one place the words can be told. An address two
+    tables give different passwords is left out (its welcome names no password then)."""
+    found: dict[str, set[str]] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            email, password = value.get("email"), value.get("password")
+            if isinstance(email, str) and isinstance(password, str) and password and not is_hash(password):
+                found.setdefault(email.strip().lower(), set()).add(password)
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(setup)
+    return {email: next(iter(words)) for email, words in found.items() if len(words) == 1}
+
+
+def password_note(game: Game, player: Player, passwords: dict[str, str] | None) -> str:
+    """For a player with a password: that his mail must carry it, and the `#GAME PLAYER PASSWORD` line to copy
+    above his orders (the password in it where `passwords`, by address, knows it); else nothing."""
+    if not player.password:
+        return ""
+    known = (passwords or {}).get(player.email.lower())
+    return render(None, "password_note.txt.j2", game=game.name, player=player.name, password=known).rstrip("\n")
+
+
 def queue_welcomes(s: Session, app: App, game: Game, ruleset: Ruleset, state: dict[str, Any],
-                   players: list[Player], turn: int, deadline: str) -> list[str]:
+                   players: list[Player], turn: int, deadline: str,
+                   passwords: dict[str, str] | None = None) -> list[str]:
     """Queue the welcome owed to each of `players` (those the ruleset welcomes and not welcomed before for the
-    same thing). Returns the names welcomed."""
+    same thing). Returns the names welcomed. `passwords`: the setup's passwords in words, by address
+    (`setup_passwords`), when the game is created from it."""
     sent = set(s.scalars(select(OutboundMail.key).where(OutboundMail.game_id == game.id,
                                                         OutboundMail.kind == "welcome")))
     rows, welcomed = [], []
@@ -44,7 +78,7 @@ def queue_welcomes(s: Session, app: App, game: Game, ruleset: Ruleset, state: di
         if key in sent:
             continue
         body = render(game.ruleset, "welcome.txt.j2", **context, game=game.name, player=player.name, turn=turn,
-                      deadline=deadline)
+                      deadline=deadline, password_note=password_note(game, player, passwords))
         rows.append(outbound_row(app, key=key, kind="welcome", to=[player.email], game_id=game.id, body=body,
                                  subject=f"[{game.name}] welcome, {player.name}: your position and how to send "
                                          f"orders"))

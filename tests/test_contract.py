@@ -131,8 +131,9 @@ def test_the_framework_templates_serve_every_game_from_its_declarations(template
         text = render(None, template, game="g1", turn=1, player=None, info={}, rules=ruleset.rules_info(),
                       command="HELP")
         assert ruleset.name.upper() in text and "g1" in text
+        flat = " ".join(text.split())  # HELP wraps a long form or help to 78 columns
         for kind in ruleset.order_kinds:
-            assert kind.form in text and kind.help in text
+            assert " ".join(kind.form.split()) in flat and " ".join(kind.help.split()) in flat
         if template == "help.txt.j2":
             assert all(f"  {c.word:<12} {c.help}" in text for c in ruleset.commands())
 

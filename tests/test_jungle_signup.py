@@ -28,6 +28,11 @@ from tests.rps_game import EXAMPLE_SETUP
 GM = "referee@example.org"  # the harness's daemon.gm
 
 
+def flat(text: str) -> str:
+    """A mail's text with its lines joined, as a sentence the template wrapped reads."""
+    return " ".join(text.split())
+
+
 def to(table: Table, address: str, subject: str = "") -> list[EmailMessage]:
     return [m for m in table.mails() if str(m["To"]) == address and subject in str(m["Subject"])]
 
@@ -125,7 +130,7 @@ def test_a_refused_join_is_answered_once_a_day_and_held(table: Table) -> None:
     table.send("eve@example.org", "join ann")  # the name of a player of the state
     table.intake()
     answer = table.ack("eve@example.org")
-    assert "r1 could not sign you up: the name ann is taken." in answer
+    assert "Your sign-up to r1 was refused: the name ann is taken." in " ".join(answer.split())
     assert "A mail with a line starting with JOIN signs you up" not in answer  # no HELP asked, none given
     status, note = mails_in(table)[-1]
     assert status == "unknown_sender"
@@ -152,7 +157,7 @@ def test_two_strangers_cannot_take_one_name_before_the_turn(table: Table) -> Non
     table.intake()
     assert players(table)["Yan"] == ("yan@example.org", True)
     answer = table.ack("yves@example.org")
-    assert "r1 could not sign you up: the name yan is taken." in answer
+    assert "Your sign-up to r1 was refused: the name yan is taken." in " ".join(answer.split())
     # HELP answered with it, saying how to join: the framework's sheet names the game's sign-up word.
     assert "To join, send a JOIN line as HELP shows." in answer
     assert "Not a player yet? A mail with a line starting with JOIN signs you up" in answer
@@ -164,7 +169,7 @@ def test_sign_ups_are_capped_per_game_and_day(table: Table) -> None:
         table.send(f"{who}@example.org", f"join {who}")
     table.intake()
     assert sorted(n for n, (_a, mailed) in players(table).items() if mailed) == ["p1", "p2"]
-    assert "r1 takes no more sign-ups today; please send your JOIN again tomorrow" in table.ack("p3@example.org")
+    assert "r1 takes no more sign-ups today; please send your JOIN again tomorrow" in flat(table.ack("p3@example.org"))
     assert "2 sign-ups in 24 hours already (limits.signups_per_day)" in (mails_in(table)[-1][1] or "")
 
     table.advance(hours=23)  # still within 24 hours of the first two
@@ -187,7 +192,7 @@ def test_robots_and_games_without_a_sign_up_word_sign_nobody_up(tmp_path: Path, 
     (bot_status, _), (rps_status, rps_note) = mails_in(table)
     assert bot_status == "auto"
     assert rps_status == "unknown_sender" and rps_note is not None and "sign-up" not in rps_note
-    assert "zoe@example.org is not a player of rps1" in table.ack("zoe@example.org")
+    assert "zoe@example.org is not the address of a player of rps1" in " ".join(table.ack("zoe@example.org").split())
     assert "Bot" not in players(table) and len(players(table, "rps1")) == 3
 
 
@@ -261,7 +266,7 @@ def test_a_sign_up_in_a_game_of_phases(tmp_path: Path, db_url: str) -> None:
     table.send("yan@example.org", "join Yan")
     table.intake()
     assert "Yan" not in players(table, "p1")
-    assert "p1 could not sign you up: join is an order of the morning" in table.ack("yan@example.org")
+    assert "Your sign-up to p1 was refused: join is an order of the morning" in flat(table.ack("yan@example.org"))
 
     table.run_turn("p1")  # the afternoon: the turn ends, and Zoe is welcomed
     assert len(to(table, GM, "[p1] turn 1 report for the GM (afternoon)")) == 1
@@ -287,8 +292,8 @@ def test_a_late_join_is_refused_where_late_orders_are(tmp_path: Path, db_url: st
     table.send("zoe@example.org", "join Zoe")
     table.intake()  # the pass reads the mail (late), then runs the turn that is due
     assert "Zoe" not in players(table, "l1")
-    assert "l1 could not sign you up: it came after the deadline of turn 1; please send your JOIN again" \
-        in table.ack("zoe@example.org")
+    assert "Your sign-up to l1 was refused: it came after the deadline of turn 1; please send your JOIN again" \
+        in flat(table.ack("zoe@example.org"))
 
 
 def read(text: str) -> ReadMail:
@@ -320,8 +325,8 @@ def test_with_an_auth_check_only_a_verified_mail_signs_up(table: Table) -> None:
     table.send("zoe@example.org", "join Zoe")
     table.intake()
     assert "Zoe" not in players(table)
-    assert "could not sign you up: your mail could not be verified as coming from zoe@example.org" \
-        in table.ack("zoe@example.org")
+    assert "was refused: your mail could not be verified as coming from zoe@example.org" \
+        in flat(table.ack("zoe@example.org"))
     table.send("zoe@example.org", "join Zoe", headers={
         "Authentication-Results": "mx.example.org; dmarc=pass header.from=example.org"})
     table.intake()

@@ -23,11 +23,11 @@ from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
-from maild.intake import attempts, claims, guessing, oversized, refusals, stall
+from maild.intake import attempts, choosing, claims, guessing, oversized, refusals, stall
 from maild.intake.ackecho import Echo, clip
 from maild.intake.autoreply import bounce_reason
 from maild.intake.dsn import read_bounce
-from maild.intake.identity import authenticate, route
+from maild.intake.identity import Routed, authenticate, plus_address, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.rereading import forced_turn
@@ -236,6 +236,22 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     if routed is None:
         _hold(run, row, "unroutable", "no game matches its address, subject tag or #GAME header line")
         return
+    if len(routed.played) > 1:  # his games share the address and the mail named none: its grammar decides
+        found = choosing.readings(row.raw, mail, routed.played)
+        best = choosing.chosen(found)
+        if best is None:
+            _ask_which_game(s, app, run, row, mail, found)
+            return
+        routed = Routed(best.game, best.player)
+    elif routed.player is None and routed.shared:
+        joining = [g for g in routed.shared if sign_up_lines(ruleset_named(g.ruleset), mail)]
+        if len(joining) != 1:  # no one game to answer for: the answer names them all
+            row.note = (f"{mail.from_addr} plays none of the games of its address "
+                        f"({', '.join(g.name for g in routed.shared)})")
+            _answer_shared_stranger(s, app, run, row, mail, routed.shared)
+            _hold(run, row, "unknown_sender", row.note)
+            return
+        routed = Routed(joining[0], None)
     game, player = routed.game, routed.player
     row.game_id = game.id
     if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
@@ -283,7 +299,7 @@ def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Ga
         _warn_player(s, app, run, row, game, player, mail, locked)
         return
     gcfg = app.config.game(game.name)
-    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords)
+    refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords, game.name)
     if refusal is None:
         handle_orders(s, app, row, game, player, mail, run)
         return
@@ -332,10 +348,13 @@ def _answered(row: MailRow, held_back: str | None) -> None:
         row.note = f"{row.note or ''}{NOT_ANSWERED}{held_back}".removeprefix("; ")
 
 
-def _answer_subject(subject: str, game: str, default: str) -> str:
-    """Re: their subject, tagged with the game; one line, at most SUBJECT_CHARS characters."""
-    subject = subject_line(subject, SUBJECT_CHARS - len(game) - len("Re:  []"))
+def _answer_subject(subject: str, game: str | None, default: str) -> str:
+    """Re: their subject, tagged with the game (none for an answer about several); one line, at most
+    SUBJECT_CHARS characters."""
+    subject = subject_line(subject, SUBJECT_CHARS - len(game or "") - len("Re:  []"))
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}".rstrip()
+    if game is None:
+        return subject if subject != "Re:" else f"Re: {default}"
     if f"[{game}]".lower() not in subject.lower():
         subject = f"{subject} [{game}]" if subject != "Re:" else f"[{game}] {default}"
     return subject
@@ -352,15 +371,17 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     ruleset = ruleset_named(game.ruleset)
     commands, _problems = game_commands(ruleset, game, mail)
     public = commands & public_commands(ruleset)
-    context = ruleset.template_context(run.state(s, game, game.turn), game.turn) if public and not game.finished \
-        else {}
+    state = run.state(s, game, game.turn) if public and not game.finished else {}
+    context = ruleset.template_context(state, game.turn) if state else {}
     note = open_phase_note(s, ruleset, game, game_timezone(app.config, game.name)) if public else None
-    help_ = help_text(game, ruleset, game.turn, context, public, phase_note=note)
-    body = render(game.ruleset, "stranger.txt.j2", game=game.name, help_text=help_,
+    help_ = help_text(game, ruleset, game.turn, context, public, phase_note=note, state=state)
+    body = render(game.ruleset, "stranger.txt.j2", game=game.name, games=[], help_text=help_,
                   sender=Echo(app.config.limits).line(mail.from_addr), problem=problem,
                   player=player.name if player is not None else None,
                   signup_refused=Echo(app.config.limits).line(signup_refused),
-                  sign_up_word=(ruleset.sign_up_word or "").upper() if not game.finished else "")
+                  sign_up_word=(ruleset.sign_up_word or "").upper() if not game.finished else "",
+                  passwords=any(p.password for p in run.players(s, game).by_name.values()),
+                  address=_own_address(app, game))
     held_back = give(s, app, Answer(
         kind=STRANGER, key=f"stranger:{row.id}", outbox_kind="stranger", to=mail.from_addr,
         subject=_answer_subject(mail.subject, game.name, "HELP" if help_ else "who may send orders"), body=body,
@@ -368,6 +389,64 @@ def _answer_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: G
     if held_back is None:
         row.note = "; ".join(filter(None, [row.note, "answered once (strangers get one answer a day)"]))
     _answered(row, held_back)
+
+
+def _own_address(app: App, game: Game) -> str | None:
+    """The address that names `game` alone when its address is shared by other games (its plus address), else
+    None: mail to its address is its own."""
+    gcfg = app.config.game(game.name)
+    if gcfg is None or not any(g.address == gcfg.address for g in app.config.games if g.name != game.name):
+        return None
+    return plus_address(gcfg.address, game.name)
+
+
+def _game_addresses(app: App, games: list[Game]) -> list[dict[str, str]]:
+    """Each of `games` (sharing an address) with its ruleset's name and the address that names it."""
+    out = []
+    for game in games:
+        gcfg = app.config.game(game.name)
+        address = plus_address(gcfg.address, game.name) if gcfg is not None else ""
+        out.append({"name": game.name, "rules": ruleset_named(game.ruleset).name, "address": address})
+    return out
+
+
+def _answer_shared_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, mail: ReadMail,
+                            games: list[Game]) -> None:
+    """A stranger's mail to an address several games share, naming none: one answer a day for the address
+    (its game None in the reply limits), listing every game there and the address that names each; HELP to
+    that address is then answered by the game alone."""
+    assert mail.from_addr is not None
+    asks_help = any(mail.commands & public_commands(ruleset_named(g.ruleset)) for g in games)
+    body = render(None, "stranger.txt.j2", game=None, games=_game_addresses(app, games), help_text=asks_help,
+                  sender=Echo(app.config.limits).line(mail.from_addr), problem=None, player=None,
+                  signup_refused=None, sign_up_word="", passwords=False)
+    held_back = give(s, app, Answer(
+        kind=STRANGER, key=f"stranger:{row.id}", outbox_kind="stranger", to=mail.from_addr,
+        subject=_answer_subject(mail.subject, None, "the games at this address"), body=body,
+        game_id=None, mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate)
+    if held_back is None:
+        row.note = "; ".join(filter(None, [row.note, "answered once (strangers get one answer a day)"]))
+    _answered(row, held_back)
+
+
+def _ask_which_game(s: Session, app: App, run: IntakeRun, row: MailRow, mail: ReadMail,
+                    found: list[choosing.Reading]) -> None:
+    """A player of several games at the address, whose mail named none and which no one game reads best: he
+    is asked which game it is for (`which_game.txt.j2`); nothing is booked."""
+    assert mail.from_addr is not None
+    games = _game_addresses(app, [r.game for r in found])
+    for g, r in zip(games, found, strict=True):
+        g["player"] = r.player.name
+    readers = [r.game.name for r in choosing.best(found)]
+    row.status = "which_game"
+    row.note = (f"{mail.from_addr} plays {', '.join(r.game.name for r in found)} at this address; the mail named "
+                "none" + (f" and reads as orders of {', '.join(readers)} alike" if readers else
+                          " and none reads it as orders") + ": asked which game, nothing booked")
+    body = render(None, "which_game.txt.j2", games=games, readers=readers)
+    _answered(row, give(s, app, Answer(
+        kind="ack", key=f"which:{row.id}", outbox_kind="ack", to=mail.from_addr,
+        subject=_answer_subject(mail.subject, None, "which game?"), body=body, game_id=None,
+        mail_id=row.id, in_reply_to=mail.message_id, thread=mail.thread), run.gate))
 
 
 def notify_held(s: Session, app: App, run: IntakeRun) -> None:
@@ -406,16 +485,19 @@ def _warn_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game,
 
 
 def help_text(game: Game, ruleset: Ruleset, turn: int, context: dict[str, Any], commands: frozenset[str],
-              player: str | None = None, phase_note: str | None = None) -> str | None:
+              player: str | None = None, phase_note: str | None = None,
+              state: dict[str, Any] | None = None) -> str | None:
     """The answer to HELP or to a mail command the game declares (its template, with the framework's as
     fallback); None for a mail with neither (STATUS and CANCEL the ack answers itself). `player`, the reader
     when he is a player, lets the sheet show his own header lines; in a game of several phases a turn, the
-    sheet is headed by the phase now open and its deadline (`phase_note`)."""
+    sheet is headed by the phase now open and its deadline (`phase_note`). `state`: the open turn's, whose
+    names the examples use (`Ruleset.help_examples`)."""
     for word in sorted(commands):
         command = ruleset.command(word)
         if command is not None and command.template is not None:
+            examples = ruleset.help_examples(state, player) if state and not game.finished else {}
             sheet = render(game.ruleset, command.template, game=game.name, turn=turn, player=player, info=context,
-                           rules=ruleset.rules_info(), command=word)
+                           rules=ruleset.rules_info(), command=word, examples=examples)
             return f"{phase_note}\n\n{sheet}" if phase_note else sheet
     return None
 
@@ -554,7 +636,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   in_force=echo("in_force", [p.order for p in in_force]),
                   problems=echo("problems", [*mail.problems, *command_problems]), info=context,
                   help_text=help_text(game, ruleset, number, context, commands, player.name,
-                                      open_phase_note(s, ruleset, game, tz)),
+                                      open_phase_note(s, ruleset, game, tz), state),
                   cancelled=cancelled,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},

@@ -21,7 +21,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import cards, opening, orders, printed, setup, shortage, turn
+from . import cards, opening, orders, printed, setup, sheet_examples, shortage, turn
 from . import state as st
 from .luck import read_correction
 
@@ -150,6 +150,9 @@ class Galilei(Ruleset):
 
     def players(self, state: dict[str, Any]) -> list[PlayerSpec]:
         return [PlayerSpec(n, p["email"], p["password"]) for n, p in state["players"].items()]
+
+    def help_examples(self, state: dict[str, Any], player: str | None) -> dict[str, str]:
+        return sheet_examples.help_examples(state, player)
 
     def phases(self) -> tuple[Phase, ...]:
         return tuple(Phase(name, kinds=turn.KINDS[name], closes_early=True) for name in turn.PHASES)

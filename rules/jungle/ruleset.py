@@ -20,7 +20,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import chart, engine, orders, update
+from . import chart, engine, orders, sheet_examples, update
 from .model import Character, House, World, key
 
 
@@ -42,7 +42,7 @@ def order_key(order: Order) -> tuple[str, ...]:
 class Jungle(Ruleset):
     """The Law of the Jungle (Aztlan): you rule a house of Aztec characters. Each council session has a
     Morning and an Afternoon; each character acts once in each. Write each action as its keyword in bold
-    (**Attack** Xolotl, duel), under a line with the character's name and a colon when your house has more
+    (**Attack** NAME, duel), under a line with the character's name and a colon when your house has more
     than one. JOIN Name in City signs you up."""
 
     name = "jungle"
@@ -62,6 +62,9 @@ class Jungle(Ruleset):
 
     def refine(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Order]:
         return orders.refine(self._world_to_read(state), player, given)
+
+    def help_examples(self, state: dict[str, Any], player: str | None) -> dict[str, str]:
+        return sheet_examples.help_examples(state, player)
 
     def check(self, state: dict[str, Any], turn: int, player: str, given: list[Order]) -> list[Diagnostic]:
         joins = [o for o in given if o.kind == engine.JOIN]

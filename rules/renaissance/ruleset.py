@@ -21,7 +21,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import checks, codes, codesheet, reports, standing
+from . import checks, codes, codesheet, reports, sheet_examples, standing
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .engine import State
@@ -165,6 +165,9 @@ class Renaissance(Ruleset):
         if context is not None:
             context["info"] = self.template_context(state, turn)  # the code sheet the welcome includes
         return context
+
+    def help_examples(self, state: State, player: str | None) -> dict[str, str]:
+        return sheet_examples.help_examples(state, player)
 
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         # families_of is called by the code sheet only, for its one reader: an ack does not pay for it.
