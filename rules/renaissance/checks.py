@@ -105,8 +105,11 @@ def _problems(state: State, turn: int, player: str, order: Order, mail: _Mail) -
     if not BY_KIND[order.kind].family_level and "persona" in a:
         own = _persona_problems(state, family, a["persona"], a.get("start"))
         problems += own
-        if order.kind in war.WAR_KINDS and all(p.startswith(NOTE) for p in own):
-            problems += _war_problems(state, order, mail)
+        if all(p.startswith(NOTE) for p in own):
+            if order.kind in war.WAR_KINDS:
+                problems += _war_problems(state, order, mail)
+            if all(p.startswith(NOTE) for p in problems):  # a void order needs no warning that it will fail
+                problems += _sure_failures(state, order, mail)
     problems += _reference_problems(state, turn, order)
     return problems
 
@@ -166,6 +169,50 @@ def _reference_problems(state: State, turn: int, order: Order) -> list[str]:
             problems.append(f"{MONTHS[a['month'] - 1]} {a['year']} is past: this is the {month_name(state, turn)} "
                             f"turn")
     return problems
+
+
+# ------------------------------------------------------------------------------------------- sure to fail
+# An order the state at intake already says will fail when it runs. ORDERS allows no change to a family's
+# orders once received, so the order stands (it is what he sent) and the ack's note is his only warning. Only
+# what nothing earlier in the month can change: the month itself, the order's own figures, and an office held
+# where he starts the month (offices change hands only when the month's transfers settle, after every order).
+
+def _sure_failures(state: State, order: Order, mail: _Mail) -> list[str]:
+    check = _SURE_CHECKS.get(order.kind)
+    if check is None:
+        return []
+    persona = state["personae"][order.args["persona"]]
+    turn = max(mail.turn, mail.turns.get(str(order.args.get("family")), mail.turn))
+    return [f"{NOTE}it will fail: {p}" for p in
+            check(_At(state, order, persona, turn, later=turn > mail.turn), order.args) if p]
+
+
+def _alms_month(at: _At, a: dict[str, Any]) -> Found:
+    # REPUTATION FOR PIETY: "In April a Shia, or Sunni, persona may give alms to the poor."
+    if month_of(at.state, at.turn) == 4:
+        return []
+    return [f"alms are given only in April (REPUTATION FOR PIETY); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
+def _charity_least(at: _At, a: dict[str, Any]) -> Found:
+    # POPULARITY: "through charity (1 point for every 1,000 ducats)"; less buys nothing (docs: skills S6).
+    if a["ducats"] >= 1000:
+        return []
+    return [f"charity earns a point of popularity per 1,000 ducats (POPULARITY); {a['ducats']:,} earn none"]
+
+
+def _court_sovereign(at: _At, a: dict[str, Any]) -> Found:
+    # LOYALTY: "To hold court, a sovereign must start the turn at the location".
+    if at.where is None:
+        return [f"{at.pid} is at sea; a sovereign holds court where he starts the month (LOYALTY)"]
+    if at.office("sovereign") == at.pid:
+        return []
+    now = " now" if at.later else ""
+    return [f"{at.pid} is not{now} the sovereign of {at.where}, where he starts the month (LOYALTY)"]
+
+
+_SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign}
 
 
 # --------------------------------------------------------------------------------------------------------- war

@@ -1,0 +1,46 @@
+"""Orders the state already says will fail, and orders a rule refuses, as the player reads them in his ack.
+
+ORDERS: once a family's orders are received "no changes, or additional orders may be made for that family for
+that turn", so a note in the ack is the player's only chance to learn that an order of his cannot succeed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from maild_rules.renaissance.codes import parse
+from maild_rules.renaissance.ruleset import RULESET
+from tests.mailcheck import section
+from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
+from tests.renaissance_fixtures import mail_game, small_state
+
+
+def test_the_ack_warns_of_alms_outside_april_small_charity_and_a_court_where_he_is_not_sovereign(
+        tmp_path: Path, db_url: str) -> None:
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = mail_game(tmp_path, db_url, morning)
+    # January 1493; Giovanni is at Florence, whose sovereign he is not (the setup names none).
+    orders = "/MED *MEDICI\n*Florence .0102\nHA1000\nHC500\nOC\nHC2000\n"
+    drop(app, mail("med@example.org", orders, 1, subject="January orders"), morning)
+    run_pass(app, morning)
+    ack = by_subject(sent(app), "January orders").get_content()
+    notes = section(ack, "Please note")
+    assert "Please note (3) - these orders were accepted all the same:" in ack
+    assert "line 3: HA1000" in notes and "alms are given only in April" in notes
+    assert "these orders are for January 1493" in notes and "it will fail" in notes
+    assert "line 4: HC500" in notes and "per 1,000 ducats (POPULARITY); 500 earn none" in notes
+    assert "line 5: OC" in notes and "0102 is not the sovereign of Florence" in notes
+    assert "line 6" not in notes  # 2,000 ducats of charity is fine
+    # They stand: the rules allow no correction this month, and the month runs them (and says they failed).
+    assert "Understood (4)" in ack
+
+
+def test_alms_in_april_by_a_muslim_pass_and_court_by_the_sovereign_passes() -> None:
+    state = small_state()
+    state["personae"]["0101"]["religion"] = "sunni"
+    # Orders marked for April: the alms are not noted. Piero is Florence's sovereign: his court is not either.
+    text = "/LMD *MEDICI\n!APR1493\n*Florence .0101\nHA1000\nOC\n"
+    parsed = parse(text)
+    assert parsed.diagnostics == []
+    assert RULESET.check(state, 1, "LMD", parsed.orders) == []
