@@ -44,3 +44,25 @@ def test_alms_in_april_by_a_muslim_pass_and_court_by_the_sovereign_passes() -> N
     parsed = parse(text)
     assert parsed.diagnostics == []
     assert RULESET.check(state, 1, "LMD", parsed.orders) == []
+
+
+def test_an_order_a_rule_refuses_names_the_rule(tmp_path: Path, db_url: str) -> None:
+    # Understood, and refused by the rules on its face (the parser) or by the state (the check): the diagnostic
+    # names the rules' section; a line not understood names none.
+    parsed = parse("/LMD *MEDICI\n*Florence .0101\nKIA/B/C/D/E/F/G/H\nUAgrain10\nZ1cannon2\nKFbogus\n")
+    rules = {d.line: d.rule for d in parsed.diagnostics}
+    assert rules == {3: "CONFLICT ORDERS", 4: "MORALE", 5: "FIELD BATLE", 6: None}
+    state = small_state()
+    checked = RULESET.check(state, 1, "LMD", parse("/LMD *MEDICI\n*Florence .0101\nKC100\nEL\n").orders)
+    assert [(d.line, d.rule, d.warning) for d in checked] == [(3, "CROP DESTRUCTION", False),
+                                                               (4, "FEUDATORIES", False)]
+    assert "grain crops are destroyed in the August turn" in checked[0].message
+
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = mail_game(tmp_path, db_url, morning)
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nKC100\nBwool10\n", 1, subject="crops"),
+         morning)
+    run_pass(app, morning)
+    ack = by_subject(sent(app), "crops").get_content()
+    assert "grain crops are destroyed in the August turn (CROP DESTRUCTION)" in ack
+    assert "line 4: .0101 Bwool10: buy 10 wool" in ack

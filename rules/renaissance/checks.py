@@ -20,6 +20,7 @@ from maild.ruleset import Diagnostic, Order
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .orderkinds import BY_KIND
+from .refusals import rule_cited
 from .setup import find_location, location_key
 from .war import orders as war
 from .war.morale import ISLAM, men
@@ -75,11 +76,13 @@ def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Dia
                     out.append(Diagnostic(order.line, order.text, message[len(NOTE):], warning=True))
                 continue
             # An error voids every order it concerns, so each gets its diagnostic; the ack says it once in full.
+            # One that cites a rule ("(CROP DESTRUCTION)") is an order understood and refused by that rule.
+            rule = rule_cited(message)
             if message in said:
                 message = f"as on line {said[message]}: {message}"
             else:
                 said[message] = order.line
-            out.append(Diagnostic(order.line, order.text, message))
+            out.append(Diagnostic(order.line, order.text, message, rule=rule))
     return out
 
 

@@ -17,6 +17,7 @@ from lark import Token, Tree
 from maild.parsing import OrderError
 
 from .. import items
+from ..refusals import RuleRefused
 from .forces import DIVISIONS, GUNS, WALLS
 
 WAR_KINDS = frozenset({
@@ -219,8 +220,8 @@ def finish(kind: str, args: dict[str, Any]) -> None:
     if kind == "recruit_soldiers" and args["item"] not in RECRUITABLE:
         _not_recruitable(args["item"])
     elif kind == "alcohol" and args["item"] not in ALCOHOL:
-        raise OrderError(f"the troops' alcohol is wine, beer, ale or spirits, not {args['item']} (MORALE: the order "
-                         f"states the units and the type of alcohol), e.g. UAwine100")
+        raise RuleRefused(f"the troops' alcohol is wine, beer, ale or spirits, not {args['item']} (MORALE: the order "
+                          f"states the units and the type of alcohol), e.g. UAwine100", "MORALE")
     elif kind == "raze" and args["item"] not in RAZERS:
         raise OrderError(f"a fortification is razed by troops, crew or slaves, not {args['item']}, e.g. KRslave500")
     elif kind == "transfer_tower":
@@ -231,8 +232,8 @@ def finish(kind: str, args: dict[str, Any]) -> None:
         if args.get("ferries") and args["targets"] != [ALL]:
             raise OrderError("all traffic including ferries is KIALLF, for no list of families")
     elif kind == "attack" and args["continue"] and args["battle"] != "urban":
-        raise OrderError(f"C (fight to the normal end) is for urban battle (URBAN BATTLE: the home side's automatic "
-                         f"withdrawal), not a {args['battle']} battle: KU{args['target']}C")
+        raise RuleRefused(f"C (fight to the normal end) is for urban battle (URBAN BATTLE: the home side's automatic "
+                          f"withdrawal), not a {args['battle']} battle: KU{args['target']}C", "URBAN BATTLE")
     elif kind == "assault" and args["target"] == "tower" and args["tower"] is not None:
         _tower_number(args["tower"])
     elif kind == "alliance":
@@ -245,8 +246,8 @@ def finish(kind: str, args: dict[str, Any]) -> None:
 
 def _not_recruitable(item: str) -> None:
     if item == "light cavalry":
-        raise OrderError("light cavalry are auxiliaries given horses (FIELD BATLE); recruit auxiliaries, e.g. "
-                         "EPauxiliar20")
+        raise RuleRefused("light cavalry are auxiliaries given horses (FIELD BATLE); recruit auxiliaries, e.g. "
+                          "EPauxiliar20", "FIELD BATLE")
     raise OrderError(f"professional soldiers are auxiliaries (auxiliar), arquebusiers (qqq), pikemen (pikeman), "
                      f"archers (archer) or heavy cavalry (heavycav); not {item}")
 
@@ -262,7 +263,8 @@ def _targets(written: list[str], code: str) -> list[str]:
         raise OrderError(f"the victims are ALL or a list of families, not both: {code}ALL or "
                          f"{code}{'/'.join(n for n in names if n != ALL)}")
     if len(names) > MAX_TARGETS:
-        raise OrderError(f"{len(names)} families: the victims are ALL or at most seven families (CONFLICT ORDERS)")
+        raise RuleRefused(f"{len(names)} families: the victims are ALL or at most seven families (CONFLICT ORDERS)",
+                          "CONFLICT ORDERS")
     return names
 
 
@@ -275,14 +277,14 @@ def _check_disposition(place: str, item: str) -> None:
         raise OrderError(f"battle dispositions place troops, crew, cannons, falconets or ships, not {item}")
     where = PLACES[place]
     if item in items.SHIPS and place not in NAVAL_PLACES:
-        raise OrderError(f"ships are disposed in a naval battle's Left (2), Center (3), Right (4) or Reserve (6), "
-                         f"not the {where} (NAVAL BATTLES)")
+        raise RuleRefused(f"ships are disposed in a naval battle's Left (2), Center (3), Right (4) or Reserve (6), "
+                          f"not the {where} (NAVAL BATTLES)", "NAVAL BATTLES")
     if item in GUNS and place != "6":
-        raise OrderError(f"cannons and falconets go to the Reserves (6), not the {where} (FIELD BATLE: \"Cannon "
-                         f"and falconets must all be assigned to the Reserves\")")
+        raise RuleRefused(f"cannons and falconets go to the Reserves (6), not the {where} (FIELD BATLE: \"Cannon "
+                          f"and falconets must all be assigned to the Reserves\")", "FIELD BATLE")
     if item in INFANTRY and place in ("1", "5"):
-        raise OrderError(f"infantry may stand in the Left, Center, Right or Reserves (2, 3, 4, 6), not the {where} "
-                         f"(FIELD BATLE)")
+        raise RuleRefused(f"infantry may stand in the Left, Center, Right or Reserves (2, 3, 4, 6), not the {where} "
+                          f"(FIELD BATLE)", "FIELD BATLE")
 
 
 # ------------------------------------------------------------------------------------------------ code, words
