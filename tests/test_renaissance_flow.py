@@ -14,7 +14,7 @@ from maild.cli import game_export
 from maild.games import get_game
 from maild.turn import rerun_turn
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
-from tests.renaissance_fixtures import CONFIG_TOML, VENICE_PORT, mail_game, month_passes
+from tests.renaissance_fixtures import CONFIG_TOML, VENICE_PORT, flat, mail_game, month_passes
 
 MEDICI = """/MED *MEDICI
 *Florence .0101
@@ -89,7 +89,7 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert "POPULARITY 105" in giovanni
     executed = med.split("ORDERS EXECUTED")[1]
     assert executed.index("T0102ducat1000") < executed.index("Bwool100") < executed.index("WL0102")
-    assert ".0101 Bwool100               done   bought 100 wool for 1000 ducats, 50 ducats export tariff" in executed
+    assert ".0101 Bwool100 done bought 100 wool for 1000 ducats, 50 ducats export tariff" in flat(executed)
     # Florence's wool: 1,000 - 100 (Medici, received first) - 50 (Borgia) = 850 left.
     assert "wool" in med.split("LOCATION FLORENCE")[1] and "850" in med.split("LOCATION FLORENCE")[1]
     # INGRESS: Florence's list was set up from its citizens, the Medici (Cesare Borgia is a citizen of Rome, and

@@ -19,7 +19,7 @@ from maild_rules.renaissance import RULESET
 from maild_rules.renaissance import reports as peace_reports
 from maild_rules.renaissance.war import control, reports, siege, urban
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, Contingent, Side, StageReport
-from tests.renaissance_fixtures import small_state
+from tests.renaissance_fixtures import flat, small_state
 
 TURN = 5  # May 1493 in the small world (turn 1 is January 1493)
 
@@ -145,7 +145,7 @@ def test_the_printouts_of_both_families_and_the_newsletter_show_the_battle(monke
     news = texts["#news"]
     # The public part: who fought whom, where, the outcome, the losses in round figures (3 -> a few, 15 -> about 20).
     assert ("Urban battle at Florence: Domenico Doria (0202) attacked Giovanni de' Medici (0102); the defender left "
-            "town. Men lost: the attacker a few, the defender about 20.") in news
+            "town. Men lost: the attacker a few, the defender about 20.") in flat(news)  # wrapped to 78 columns
     assert "Stage 1" not in news
     # The newsletter publishes the sieges on file (CONFLICT ORDERS: "a siege line whose existence has been published
     # in the Newsletter").
