@@ -525,9 +525,12 @@ def _check_siege(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
         return [sea]
     siege = at.location.get("siege") or {}
     if a["lift"]:
-        if siege.get("besieger") != at.pid:
-            return [f"{NOTE}{at.pid} has no siege of {at.where} on file now"]
+        towers = [t for t in at.location.get("towers") or () if (t.get("siege") or {}).get("besieger") == at.pid]
+        if siege.get("besieger") != at.pid and not towers:
+            return [f"{NOTE}{at.pid} has no siege of {at.where} or of its towers on file now"]
         return []
+    if a.get("tower"):
+        return _check_tower_siege(at, a["tower"])
     if at.persona.get("inside"):
         return [at.error(f"{at.pid} starts the month inside the walls of {at.where}; a siege is laid by a persona "
                          f"whose forces begin the month outside (SIEGE)")]
@@ -535,6 +538,27 @@ def _check_siege(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
     if mine < within:
         return [f"{NOTE}{at.pid} has {mine} troops and crew; {within} are inside {at.where} now, and a siege by "
                 f"fewer than are inside fails (SIEGE)"]
+    return []
+
+
+def _check_tower_siege(at: _At, n: int) -> Found:
+    from .war.control import full_tower_garrison, tower_of  # here: war.control imports this module's find_family
+
+    if not at.persona.get("inside"):
+        return [at.error(f"{at.pid} starts the month outside the walls of {at.where}; a tower is besieged by a "
+                         f"persona who starts the month inside them, outside the tower (SIEGE, TOWERS)")]
+    if (missing := _note_towers(at, n)) is not None:
+        return [missing]
+    if tower_of(at.state, at.persona) == n:
+        return [f"{NOTE}{at.pid} is inside tower {n} now: a siege is laid from outside the fortification"]
+    tower = at.location["towers"][n - 1]
+    within = full_tower_garrison(tower) + sum(men(p.get("assets") or {}) for p in at.state["personae"].values()
+                                              if p.get("alive", True) and tower_of(at.state, p) == n
+                                              and p.get("location") == at.where)
+    mine = men(at.persona.get("assets") or {})
+    if mine < within:
+        return [f"{NOTE}{at.pid} has {mine} troops and crew; {within} are inside tower {n} now, its tower garrison "
+                f"counted, and a siege by fewer than are inside fails (SIEGE)"]
     return []
 
 
@@ -548,6 +572,15 @@ def _men_inside(at: _At) -> int:
 def _check_bombard(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
     if (sea := at.at_sea("a siege bombardment is fired at the location he besieges")) is not None:
         return [sea]
+    if a.get("tower"):
+        towers = at.location.get("towers") or []
+        n = a["tower"]
+        siege = (towers[n - 1].get("siege") or {}) if n <= len(towers) else {}
+        since = siege.get("since")
+        if siege.get("besieger") != at.pid or since is None or since >= at.turn:
+            return [at.error(f"{at.pid}'s siege of tower {n} of {at.where} has not held a month yet: a bombardment "
+                             f"follows a month in which his siege held (SIEGE BOMBARDMENT)")]
+        return [_note_held(at, "cannon", a["qty"], "the bombardment fires them")]
     siege = at.location.get("siege") or {}
     since = siege.get("since")
     if siege.get("besieger") != at.pid or since is None or since >= at.turn:

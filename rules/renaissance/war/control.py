@@ -614,11 +614,12 @@ def _may_transfer(ctx: Ctx, persona: Persona, location: Location, tower: dict[st
 
 
 def _under_siege(ctx: Ctx, location: Location, n: int) -> bool:
-    """A tower is under siege when a siege in effect is laid to it, or to the walls enclosing it (reading C6)."""
-    siege = location.get("siege")
-    if not siege or siege.get("since") is None or int(siege["since"]) > ctx.turn:
-        return False
-    return siege.get("tower") in (None, n)
+    """A tower is under siege when a siege in effect is laid to it (KSTn), or to the walls enclosing it (reading
+    C6)."""
+    for held in (location.get("siege"), (_tower(location, n) or {}).get("siege")):
+        if held and held.get("since") is not None and int(held["since"]) <= ctx.turn:
+            return True
+    return False
 
 
 def transfer_tower(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:

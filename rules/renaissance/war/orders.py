@@ -144,7 +144,9 @@ def raw_from_code(kind: str, by: dict[str, list[str]]) -> dict[str, Any]:
     def one(name: str) -> str:
         return by[name][0]
 
-    if kind in ("recruit_garrison", "bombard", "crops"):
+    if kind == "bombard":
+        return {"qty": one("QTY"), "tower": int(one("BTOWER")[3]) if "BTOWER" in by else None}
+    if kind in ("recruit_garrison", "crops"):
         return {"qty": one("QTY")}
     if kind == "raze":
         return {"item": one("ITEM"), "qty": one("QTY"), "tower": int(one("DIGIT")) if "DIGIT" in by else None}
@@ -185,7 +187,8 @@ def raw_from_code(kind: str, by: dict[str, list[str]]) -> dict[str, Any]:
             return {"target": "tower", "tower": None, "occupant": one("PNUM"), "spare": spare}
         return {"target": "walls", "tower": None, "occupant": None, "spare": spare}
     if kind == "siege":
-        return {"lift": one("SIEGE").upper() == "KSX"}
+        code = one("SIEGE").upper()
+        return {"lift": code == "KSX", "tower": int(code[3]) if code.startswith("KST") else None}
     if kind == "alliance":
         return {"target_family": one("FAM"), "allied": one("ALLY")[1].upper() == "L"}
     if kind in ("assassinate", "duel"):
@@ -235,6 +238,8 @@ def finish(kind: str, args: dict[str, Any]) -> None:
         raise RuleRefused(f"C (fight to the normal end) is for urban battle (URBAN BATTLE: the home side's automatic "
                           f"withdrawal), not a {args['battle']} battle: KU{args['target']}C", "URBAN BATTLE")
     elif kind == "assault" and args["target"] == "tower" and args["tower"] is not None:
+        _tower_number(args["tower"])
+    elif kind in ("siege", "bombard") and args.get("tower") is not None:
         _tower_number(args["tower"])
     elif kind == "alliance":
         args["target_family"] = args["target_family"].upper()
@@ -317,8 +322,10 @@ def format_code(kind: str, a: dict[str, Any]) -> str:
     if kind in ("recruit_soldiers", "alcohol", "raze"):
         head = {"recruit_soldiers": "EP", "alcohol": "UA", "raze": f"KR{a.get('tower') or ''}"}[kind]
         return f"{head}{items.code_of(a['item'])}{a['qty']}"
-    if kind in ("recruit_garrison", "bombard", "crops"):
-        return f"{ {'recruit_garrison': 'EG', 'bombard': 'KB', 'crops': 'KC'}[kind]}{a['qty']}"
+    if kind == "bombard":
+        return f"KB{'T' + str(a['tower']) if a.get('tower') else ''}{a['qty']}"
+    if kind in ("recruit_garrison", "crops"):
+        return f"{ {'recruit_garrison': 'EG', 'crops': 'KC'}[kind]}{a['qty']}"
     if kind == "morale_bonus":
         return f"UB{a['ducats']}"
     if kind == "bonus_city":
@@ -346,7 +353,7 @@ def format_code(kind: str, a: dict[str, Any]) -> str:
             return f"KA{spare}"
         return f"KT{a['tower'] if a['tower'] is not None else a['occupant']}{spare}"
     if kind == "siege":
-        return "KSX" if a["lift"] else "KS"
+        return "KSX" if a["lift"] else f"KST{a['tower']}" if a.get("tower") else "KS"
     if kind == "alliance":
         return f"K{'L' if a['allied'] else 'X'}{_squash(a['target_family'])}"
     if kind in ("assassinate", "duel"):
@@ -408,8 +415,10 @@ def summary(kind: str, a: dict[str, Any]) -> str:
         "transfer_control": "transfer de facto control of {location} to {to}",
         "transfer_tower": "transfer tower {tower} to {to}", "loot": "loot the location he controls",
         "towers": "stay out of all towers" if a.get("outside") else "no longer stay out of the towers",
-        "siege": "lift his siege" if a.get("lift") else "besiege the location",
-        "bombard": "bombard the walls with {qty} cannons", "crops": "destroy grain crops with {qty} troops",
+        "siege": "lift his siege" if a.get("lift") else "besiege tower {tower}" if a.get("tower") else
+                 "besiege the location",
+        "bombard": "bombard tower {tower} with {qty} cannons" if a.get("tower") else
+                   "bombard the walls with {qty} cannons", "crops": "destroy grain crops with {qty} troops",
         "alliance": "ally with {target_family}" if a.get("allied") else "end the alliance with {target_family}",
         "no_support": "no support between the garrison and the tenant's family this month",
         "assassinate": "attempt to assassinate {target}", "duel": "challenge {target} to a duel",
@@ -542,15 +551,17 @@ def _assault(tree: Tree, t: Tokens) -> Built:
 
 
 def _siege(tree: Tree, t: Tokens) -> Built:
-    return "siege", {"lift": False}, ""
+    return "siege", {"lift": False, "tower": int(t.number()) if t.has("W_TOWER") else None}, ""
 
 
 def _lift(tree: Tree, t: Tokens) -> Built:
-    return "siege", {"lift": True}, ""
+    return "siege", {"lift": True, "tower": None}, ""
 
 
 def _bombard(tree: Tree, t: Tokens) -> Built:
-    return "bombard", {"qty": t.number()}, ""
+    # "bombard tower 2 with 10 cannons": the tower's number comes before the cannons'.
+    numbers = [str(tok) for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NUMBER")]
+    return "bombard", {"qty": numbers[-1], "tower": int(numbers[0]) if t.has("W_TOWER") else None}, ""
 
 
 def _naval_bombard(tree: Tree, t: Tokens) -> Built:
