@@ -74,7 +74,7 @@ def test_a_month_of_successful_siege_attrits_those_in_the_tower_then_bombardment
     # Turn 2: the siege takes effect; a bombardment now fails (no month of siege has held yet).
     ctx = next_turn(ctx)
     siege.sieges_take_effect(ctx)
-    tower_siege.take_effect(ctx)
+    tower_siege.tower_sieges_take_effect(ctx)
     assert torre(ctx)["siege"]["since"] == 2
     assert not order(ctx, "KBT110").ok
     # The Torre may not be given away while under siege (TOWERS).
@@ -82,7 +82,7 @@ def test_a_month_of_successful_siege_attrits_those_in_the_tower_then_bombardment
     assert not gift.ok and "under siege" in gift.text
     # No one entered it all month: 1% siege attrition, each type rounded up on its own: archers 40 x 1% = 0.4 -> 1,
     # crew 0.1 -> 1, horses 0.2 -> 1, slaves 0.1 -> 1.
-    tower_siege.attrition(ctx)
+    tower_siege.tower_siege_attrition(ctx)
     assert torre(ctx)["siege"]["months"] == 1 and torre(ctx)["siege"]["blocked"] == [2]
     g = ctx.state["personae"]["0103"]["assets"]
     assert (g["archer"], g["crew"], g["horse"], g["slave"]) == (39, 9, 19, 9)
@@ -91,14 +91,14 @@ def test_a_month_of_successful_siege_attrits_those_in_the_tower_then_bombardment
     # tower's FAR is zero, so Giuliano's 5 cannons fire no counter-battery and none of his self-destruct.
     ctx = next_turn(ctx)
     siege.sieges_take_effect(ctx)
-    tower_siege.take_effect(ctx)
+    tower_siege.tower_sieges_take_effect(ctx)
     out = order(ctx, "KBT110")
     assert out.ok, out.text
     assert torre(ctx)["fas"] == 295 and ctx.state["personae"]["0201"]["assets"]["cannon"] == 9
     assert g["cannon"] == 5
     assert ctx.state["locations"]["Pisa"]["fas"] == 80  # the town's walls are untouched
     # Month two of successful siege: 2% (39 x 2% = 0.78 -> 1 archer).
-    tower_siege.attrition(ctx)
+    tower_siege.tower_siege_attrition(ctx)
     assert torre(ctx)["siege"]["months"] == 2 and g["archer"] == 38
 
 
@@ -106,14 +106,14 @@ def test_someone_entering_the_tower_breaks_the_month_and_ksx_lifts_the_siege() -
     ctx = world({"pikeman": 200})
     assert order(ctx, "KST1").ok
     ctx = next_turn(ctx)
-    tower_siege.take_effect(ctx)
+    tower_siege.tower_sieges_take_effect(ctx)
     # A Medici comes into Pisa this month: he is in the family's tower, an entry (over land: it stands in the town).
     ctx.state["personae"]["0104"] = person("0104", "MEDICI", True, {"archer": 5})
-    tower_siege.attrition(ctx)
+    tower_siege.tower_siege_attrition(ctx)
     assert torre(ctx)["siege"]["months"] == 0 and torre(ctx)["siege"]["blocked"] == []
     assert ctx.state["personae"]["0103"]["assets"]["archer"] == 40
     ctx = next_turn(ctx)
-    tower_siege.take_effect(ctx)
+    tower_siege.tower_sieges_take_effect(ctx)
     out = order(ctx, "KBT15")
     assert not out.ok and "did not keep everyone out" in out.text
     out = order(ctx, "KSX")

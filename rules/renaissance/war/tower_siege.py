@@ -148,7 +148,7 @@ def under_siege(tower: Tower, turn: int) -> bool:
 
 # ---- the month's steps -------------------------------------------------------------------------------------------
 
-def take_effect(ctx: Ctx) -> None:
+def tower_sieges_take_effect(ctx: Ctx) -> None:
     """Start of the month, with the location sieges: a tower's siege ends when its besieger died, left, or has fewer
     troops and crew than are inside; one ordered last month takes effect now. Who is in each besieged tower now is
     kept, for the month's end to see who entered."""
@@ -174,7 +174,7 @@ def take_effect(ctx: Ctx) -> None:
         start[(where, n)] = {p["id"] for p in in_tower(ctx, where, n)}
 
 
-def attrition(ctx: Ctx) -> None:
+def tower_siege_attrition(ctx: Ctx) -> None:
     """End of the month, with the location sieges: a tower under siege the whole month that no one entered is a
     month of successful siege. A tower stands inside the town: whoever enters it comes to it over land, so a month
     no one entered is also one that prevented all overland ingress (the next month's bombardment may follow). The
