@@ -35,6 +35,7 @@ from maild.cli import game_export
 from maild.games import get_game
 from maild.turn import release_turn
 from tests.conftest import make_app
+from tests.mailcheck import long_prose_lines
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
 from tests.renaissance_fixtures import flat
 
@@ -105,7 +106,11 @@ def month_runs(app: App, turn: int) -> tuple[dict[str, str], str]:
     assert turn_now(app) == turn + 1
     mails = sent(app)
     printouts = {code: one(mails, f"[{GAME}] turn {turn} printout for {code}") for code in ("MED", "PET")}
-    return printouts, one(mails, f"[{GAME}] turn {turn} newsletter")
+    news = one(mails, f"[{GAME}] turn {turn} newsletter")
+    # Battles, sieges and upkeep wrap to 78 columns as the rest does ("Orders not carried out" is the framework's).
+    for text in (*printouts.values(), news):
+        assert long_prose_lines(text.split("\nORDERS NOT CARRIED OUT\n")[0]) == [], turn
+    return printouts, news
 
 
 def one(mails: list[EmailMessage], exact: str) -> str:
