@@ -9,11 +9,15 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
+from maild_rules.renaissance.checks import find_family
 from maild_rules.renaissance.codes import parse
+from maild_rules.renaissance.handlers import HANDLERS
 from maild_rules.renaissance.ruleset import RULESET
 from tests.mailcheck import section
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
-from tests.renaissance_fixtures import mail_game, small_state
+from tests.renaissance_fixtures import mail_game, month_ctx, small_state
 
 
 def test_the_ack_warns_of_alms_outside_april_small_charity_and_a_court_where_he_is_not_sovereign(
@@ -66,3 +70,28 @@ def test_an_order_a_rule_refuses_names_the_rule(tmp_path: Path, db_url: str) -> 
     ack = by_subject(sent(app), "crops").get_content()
     assert "grain crops are destroyed in the August turn (CROP DESTRUCTION)" in ack
     assert "line 4: .0101 Bwool10: buy 10 wool" in ack
+
+
+@pytest.mark.parametrize(("words", "code"), [
+    ("stay out of the tower", "MTO"), ("stay out of all the towers", "MTO"), ("stay in the tower", "MTI"),
+    ("destroy the crops with 500 troop", "KC500"), ("recruit 100 garrison troop", "EG100"),
+    ("recruit 10 crews", "N10"), ("attack .0203 in the fields", "KF0203"),
+])
+def test_a_plural_or_a_singular_that_means_the_same_is_understood(words: str, code: str) -> None:
+    parsed = parse(f"/LMD *MEDICI\n*Florence .0101\n{words}\n")
+    assert parsed.diagnostics == [] and parsed.orders[0].summary.endswith(f"(code {code})")
+
+
+def test_a_family_named_in_the_plural_is_that_family() -> None:
+    # "intercept the Dorias", "ally with the Dorias": the DORIA family, at intake and when the order runs.
+    state = small_state()
+    orders = parse("/LMD *MEDICI\n*Florence .0101\nintercept the Dorias\n*Florence .0102\nally with the Dorias\n")
+    assert orders.diagnostics == []
+    assert RULESET.check(state, 1, "LMD", orders.orders) == []
+    assert find_family(state, "Dorias") == "DORIA" and find_family(state, "Borgias") is None
+    month = month_ctx([state["personae"]["0101"] | {"inside": True}, state["personae"]["0102"] | {"inside": True}],
+                      [state["locations"]["Florence"]], families=state["families"], players=state["players"])
+    piero, giovanni = month.state["personae"]["0101"], month.state["personae"]["0102"]
+    assert HANDLERS["intercept"](month, piero, orders.orders[0].args).ok
+    assert piero["intercept"]["targets"] == ["DORIA"]
+    assert HANDLERS["alliance"](month, giovanni, orders.orders[1].args).ok and giovanni["allies"] == ["DORIA"]

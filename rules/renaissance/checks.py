@@ -54,11 +54,16 @@ def squash(name: str) -> str:
 
 
 def find_family(state: State, written: str) -> str | None:
+    """The family a name means: as written, or matched as squash() matches names, or in the plural a sentence
+    gives a family ("the Borgias" are the BORGIA family) when no family has the plural's name."""
     families = state.get("families", {})
     if written in families:
         return written
     key = squash(written)
-    return next((name for name in families if squash(name) == key), None)
+    found = next((name for name in families if squash(name) == key), None)
+    if found is None and key.endswith("s"):
+        found = next((name for name in families if squash(name) == key[:-1]), None)
+    return found
 
 
 def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
