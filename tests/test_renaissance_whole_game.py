@@ -116,10 +116,19 @@ def test_the_notes_and_refusals_a_player_sent_reach_his_ack(tmp_path: Path, db_u
             assert repeated_lines(m.get_content()) == {}, f"{m['To']}: {m['Subject']}"
 
 
+def test_orders_not_carried_out_list_each_line_once(tmp_path: Path, db_url: str) -> None:
+    _app, mails = play(tmp_path, db_url)
+    sections = [m.get_content() for m in mails if _kind(m) == "printout" and NOT_CARRIED in m.get_content()]
+    assert sections  # Borgia's T0101grain was not understood
+    for text in sections:
+        assert repeated_lines(text) == {}
+
+
+# The section is the framework's (templates/not_carried_out.txt.j2, being reworked by i23-venice): today it prints
+# a diagnostic on one line of 155 columns ("T0101grain": a transfer is T, ...).
 @pytest.mark.xfail(strict=True, reason="needs i23-venice notcarried")
-def test_orders_not_carried_out_are_each_listed_once_within_78_columns(tmp_path: Path, db_url: str) -> None:
+def test_orders_not_carried_out_stay_within_78_columns(tmp_path: Path, db_url: str) -> None:
     _app, mails = play(tmp_path, db_url)
     for m in mails:
         if _kind(m) == "printout" and NOT_CARRIED in m.get_content():
-            text = m.get_content()
-            assert long_prose_lines(text) == [] and repeated_lines(text) == {}, f"{m['To']}: {m['Subject']}"
+            assert long_prose_lines(m.get_content()) == [], f"{m['To']}: {m['Subject']}"
