@@ -166,7 +166,7 @@ def test_the_printout_lists_forces_upkeep_towers_and_the_siege(monkeypatch: pyte
     assert "    UPKEEP   at the start of June: 10 ducats a man for 97 pikeman: 970 ducats" in adr
     # The location report: each tower with its owner and the garrison it starts each month with (FAS 20: 2), and the
     # siege on file.
-    assert "  tower 1 Palazzo Vecchio: FAS 20, owner sovereign, tower garrison 2 each month" in lmd
+    assert "tower 1 Palazzo Vecchio: FAS 20, owner sovereign, tower garrison 2 each month" in flat(lmd)
     assert "  under siege by Andrea Doria (DORIA .0201) since May 1493" in lmd
 
 
