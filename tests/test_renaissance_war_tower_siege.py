@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from maild_rules.renaissance import reports
 from maild_rules.renaissance.codes import parse
 from maild_rules.renaissance.handlers import HANDLERS
 from maild_rules.renaissance.war import control, siege, tower_siege
@@ -48,6 +49,10 @@ def test_the_tower_garrison_counts_when_the_besieged_fortification_is_a_tower() 
     assert out.ok, out.text
     assert torre(ctx)["siege"] == {"besieger": "0201", "ordered": 1, "since": None, "months": 0, "blocked": []}
     assert not ctx.state["locations"]["Pisa"].get("siege")  # the walls are not besieged
+    # The newsletter publishes it with the location's sieges (CONFLICT ORDERS: "a siege line whose existence has
+    # been published in the Newsletter").
+    assert reports.sieges(ctx.state) == ["Pisa, tower 1 (Torre): siege ordered by P0201 (DORIA .0201), in effect "
+                                         "from February 1493"]
     # 79 are fewer than 80: "Siege orders fail".
     ctx = world({"pikeman": 79})
     out = order(ctx, "besiege tower 1")
