@@ -102,6 +102,10 @@ def test_a_month_of_successful_siege_attrits_those_in_the_tower_then_bombardment
     assert torre(ctx)["fas"] == 295 and ctx.state["personae"]["0201"]["assets"]["cannon"] == 9
     assert g["cannon"] == 5
     assert ctx.state["locations"]["Pisa"]["fas"] == 80  # the town's walls are untouched
+    # "A persona may 'siege bombard' a location before assaulting it later in the same turn": the Torre keeps the
+    # garrison it started the turn with, 10% of 300 = 30, this month; next month it has 10% of 295 = 29.
+    assert control.tower_garrison(ctx, "Pisa", 1) == 30
+    assert control.tower_garrison(next_turn(ctx), "Pisa", 1) == 29
     # Month two of successful siege: 2% (39 x 2% = 0.78 -> 1 archer).
     tower_siege.tower_siege_attrition(ctx)
     assert torre(ctx)["siege"]["months"] == 2 and g["archer"] == 38

@@ -232,6 +232,7 @@ def bombard(ctx: Ctx, persona: Persona, n: int, ordered: int) -> Outcome:
     result = siege.bombardment(cannons, gunnery, 0, fas, {})
     fees.charge(ctx, persona, f"bombardment order ({name})")
     fees.charge(ctx, persona, f"bombardment of {name}")
+    control.keep_start_garrison(ctx, where, n)
     tower["fas"] = fas - result.fas_lost
     siege.spend_cannons(ctx, persona, cannons, result.self_destroyed)
     piety.gunfire(ctx, persona)
