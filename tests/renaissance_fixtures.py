@@ -307,3 +307,9 @@ def war_town(name: str = "Pisa", **kw: Any) -> dict[str, Any]:
                "archbishop": None, "dfc": None, **kw.pop("offices", {})}
     return {"name": name, "population": 10000, "wealth": 130, "loyalty": 300, "garrison": 0, "towers": [],
             "ingress": ["MEDICI"], "ingress_waiting": [], "offices": offices, **kw}
+
+
+def flat(text: str) -> str:
+    """Text with every run of blanks and line breaks made one blank: how a test finds a sentence or an order's row
+    that the printout wraps to 78 columns."""
+    return " ".join(text.split())

@@ -59,7 +59,9 @@ def state() -> dict[str, Any]:
 def run(text: str, player: str = "LMD", turn: int = 1) -> list[Diagnostic]:
     parsed = parse(text)
     assert parsed.diagnostics == [], parsed.diagnostics
-    return check(state(), turn, player, parsed.orders)
+    world = state()
+    world["locations"]["Savona"]["offices"] = {"sovereign": "0301"}  # his court (OC) is held where he rules
+    return check(world, turn, player, parsed.orders)
 
 
 def test_good_orders_pass() -> None:
@@ -103,7 +105,7 @@ def test_persona_must_be_of_the_family_and_alive() -> None:
 
 
 def test_start_location_must_match_where_he_is() -> None:
-    (d,) = run("/LMD *MEDICI\n*Siena .0101\nHP\nOC")
+    (d,) = run("/LMD *MEDICI\n*Siena .0101\nHP\nOX")
     assert d.line == 3 and d.warning  # a note, once per persona: his orders stand
     assert d.message.startswith("0101 is at Florence, not at Siena")
     assert run("/LMD *MEDICI\n*FLORENCE .0101 HP\n*santiago-de compostela .0103 HP") == []

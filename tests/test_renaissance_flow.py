@@ -14,7 +14,7 @@ from maild.cli import game_export
 from maild.games import get_game
 from maild.turn import rerun_turn
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
-from tests.renaissance_fixtures import CONFIG_TOML, VENICE_PORT, mail_game, month_passes
+from tests.renaissance_fixtures import CONFIG_TOML, VENICE_PORT, flat, mail_game, month_passes
 
 MEDICI = """/MED *MEDICI
 *Florence .0101
@@ -40,6 +40,10 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     welcomes = {m["To"]: m.get_content() for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])}
     assert set(welcomes) == {"med@example.org", "sfo@example.org", "bor@example.org"}
     assert "/BOR *BORGIA" in welcomes["bor@example.org"] and "*Florence .0301" in welcomes["bor@example.org"]
+    # The code sheet the welcome includes shows its example in the reader's own families (CODESHEET too).
+    assert "  /MED *MEDICI\n  *Florence .0101\n  T0102grain500 Bwool100\n  *Florence .0102\n  HP\n" in \
+        welcomes["med@example.org"]
+    assert "/LMD" not in welcomes["med@example.org"] and "/MED" not in welcomes["bor@example.org"]
     acks = sent(app)
     assert len(acks) == 5
     medici = by_subject(acks, "January orders").get_content()
@@ -61,6 +65,9 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     # The sheet shows its reader's own header lines (Ludovico is at Milan), and no developer's notes.
     assert "/SFO *SFORZA" in sheet.get_content() and "*Milan .0201" in sheet.get_content()
     assert "codes.py" not in sheet.get_content() and "test suite" not in sheet.get_content()
+    # Its example is written in his own family's header lines, never another family's.
+    assert "  /SFO *SFORZA\n  *Milan .0201\n  Bwool100 HP\n" in sheet.get_content()
+    assert "MEDICI" not in sheet.get_content() and "/LMD" not in sheet.get_content()
 
     deadline = datetime(2026, 12, 1, 12, 1, tzinfo=ROME)
     run_pass(app, deadline)
@@ -82,7 +89,7 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     assert "POPULARITY 105" in giovanni
     executed = med.split("ORDERS EXECUTED")[1]
     assert executed.index("T0102ducat1000") < executed.index("Bwool100") < executed.index("WL0102")
-    assert ".0101 Bwool100               done   bought 100 wool for 1000 ducats, 50 ducats export tariff" in executed
+    assert ".0101 Bwool100 done bought 100 wool for 1000 ducats, 50 ducats export tariff" in flat(executed)
     # Florence's wool: 1,000 - 100 (Medici, received first) - 50 (Borgia) = 850 left.
     assert "wool" in med.split("LOCATION FLORENCE")[1] and "850" in med.split("LOCATION FLORENCE")[1]
     # INGRESS: Florence's list was set up from its citizens, the Medici (Cesare Borgia is a citizen of Rome, and

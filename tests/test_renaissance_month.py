@@ -66,6 +66,9 @@ RULES_ORDER: list[tuple[str, str, str]] = [
     # where each persona started is known first (the besieger "begin[s] the turn outside the walls").
     ("note_starting_places", "sieges_take_effect", "SIEGE"),
     ("sieges_take_effect", "families_orders", "SIEGE"),
+    # SIEGE, TOWERS: a tower's siege is tested and takes effect as a location's, before the month's orders.
+    ("note_starting_places", "tower_sieges_take_effect", "SIEGE"),
+    ("tower_sieges_take_effect", "families_orders", "SIEGE"),
     # NAVAL BOMBARDMENT: at ships "anchored in, or passing through": after every move of the month.
     ("families_orders", "naval_bombardments", "NAVAL BOMBARDMENT"),
     # TENANTS, FEUDATORIES: "the simultaneous order" of several holders, once all their orders are in.
@@ -76,6 +79,7 @@ RULES_ORDER: list[tuple[str, str, str]] = [
     ("settle_assassinations", "succession", "THE PERSONAE FAMILIES"),
     # SIEGE: "At the end of the first turn of successful siege": when nobody can enter any more this month.
     ("families_orders", "siege_attrition", "SIEGE"),
+    ("families_orders", "tower_siege_attrition", "SIEGE"),
     # COLONIES: "Should more than 100 be planted in a given turn, only 100 survive the turn": after the plantings.
     ("families_orders", "colonists_survive", "COLONIES"),
     # MERCHANTRY: approvals "during the November turn" of masters: counted once every guild order has run.

@@ -64,7 +64,7 @@ def test_welcome_printout_has_family_sheet_headers_and_code_sheet() -> None:
     text = render("renaissance", "welcome.txt.j2", **context, game="ren1", player="LMD", turn=1,
                   deadline="Tuesday 1 December 2026, 12:00")
     assert "WELCOME, PLAYER LMD (Lorenzo's player)" in text
-    assert "Your first orders are for the January 1493 turn, due: Tuesday 1 December 2026, 12:00" in text
+    assert "Your first orders are for the January 1493 turn, due:\n  Tuesday 1 December 2026, 12:00" in text
     assert "/LMD *MEDICI" in text and "*Pisa .0103" in text  # Giuliano starts at Pisa
     assert "FAMILY MEDICI  (catholic)" in text and "LOCATION FLORENCE" in text
     assert "Piero de' Medici" in text and "50,000" in text  # his ducats

@@ -454,6 +454,51 @@ def test_a_small_naval_battle_worked_by_hand_end_to_end() -> None:
     assert r.dead == [] and r.captured == {} and r.losses(DEFENDER) == {"pikeman": 168, "crew": 33}
 
 
+def test_a_commander_places_his_troops_and_crew_in_divisions_as_well_as_his_ships() -> None:
+    # Reading N1. The battle above, but the attacker's commander puts one roundship in each forward division, all 300
+    # archers in the Center and 20 crew with each ship (Z3archer300, Z2crew20, ...). Center: 300 archers + 20 crew
+    # = 320 cargo of the roundship's 500; the Left and Right carry 20 crew each; the Reserves nothing.
+    placed = (("left", "roundship", 1), ("center", "roundship", 1), ("right", "roundship", 1),
+              ("center", "archer", 300), ("left", "crew", 20), ("center", "crew", 20), ("right", "crew", 20))
+    a = side(ATTACKER, {"roundship": 3}, {"crew": 60, "archer": 300}, navigation=600, morale=500, dispositions=placed)
+    b = side(DEFENDER, {"roundship": 3}, {"crew": 60, "pikeman": 300}, navigation=300, morale=420)
+    divs, note = naval_battle.arrange(a)
+    assert note == "the commander's arrangement"
+    assert {d: divs[d].load for d in naval_fleet.REMAINDER_ORDER} == {
+        "center": {"archer": 300, "crew": 20}, "left": {"crew": 20}, "right": {"crew": 20}, "reserves": {}}
+    r = naval_battle.fight(a, b)
+    # Stage 4: only the Center shoots, at the defender's Center: 300 x 1 x 600/1000 = 180, more than its 100
+    # pikemen and 20 crew, who all die; its roundship, without troops or crew, is captured intact (Appendix F).
+    # Spread by capacity the archers were 100 a division and killed 60 of each division (the battle above).
+    assert stage(r, 4).killed == {DEFENDER: {"pikeman": 100, "crew": 20}}
+    assert stage(r, 4).captured == {DEFENDER: {"roundship": 1}}
+    # Morale: +sqrt(120) = 10.95 -> 10: 510; -sqrt(2 x 120) = -15.49 -> -16: 404.
+    assert stage(r, 4).morale == {ATTACKER: 510, DEFENDER: 404}
+
+
+def test_men_placed_and_the_rest_shared_by_the_room_each_division_has_left() -> None:
+    # Four roundships (500 each); he places the ships 1, 1, 1 (the fourth to the Reserves) and 300 archers in the
+    # Center. The rest, 170 pikemen and 34 crew, go by the room left: Center 200, Left, Right, Reserves 500 each
+    # (1,700): pikemen 20, 50, 50, 50; crew 4, 10, 10, 10, exactly.
+    a = side(ATTACKER, {"roundship": 4}, {"archer": 300, "pikeman": 170, "crew": 34},
+             dispositions=(("left", "roundship", 1), ("center", "roundship", 1), ("right", "roundship", 1),
+                           ("center", "archer", 300)))
+    divs, _ = naval_battle.arrange(a)
+    assert {d: divs[d].load for d in naval_fleet.REMAINDER_ORDER} == {
+        "center": {"archer": 300, "pikeman": 20, "crew": 4}, "left": {"pikeman": 50, "crew": 10},
+        "right": {"pikeman": 50, "crew": 10}, "reserves": {"pikeman": 50, "crew": 10}}
+    # Men placed without placing ships: the ships are divided as standard (one each), the archers go where told.
+    only_men = side(ATTACKER, {"roundship": 4}, {"archer": 300}, dispositions=(("left", "archer", 300),))
+    divs, note = naval_battle.arrange(only_men)
+    assert note == "the commander's arrangement" and divs["left"].load == {"archer": 300}
+    # Impossible, so ignored whole (FIELD BATLE): more men than one roundship carries, or more than he has.
+    heavy = side(ATTACKER, {"roundship": 4}, {"archer": 600}, dispositions=(("center", "archer", 600),))
+    assert "600 cargo placed in the Center, whose ships carry 500" in naval_battle.arrange(heavy)[1]
+    short = side(ATTACKER, {"roundship": 4}, {"archer": 100}, dispositions=(("center", "archer", 200),))
+    divs, note = naval_battle.arrange(short)
+    assert "200 archer placed, 100 at hand" in note and divs["center"].load == {"archer": 25}
+
+
 def test_archers_and_arquebusiers_fire_in_their_stages_at_n_and_half_n() -> None:
     # One barque each forward a side. Attacker (initiative, 500): 30 arquebusiers and 5 crew a division.
     # Defender (400): 20 archers, 5 crew and 75 auxiliaries a division.

@@ -76,9 +76,11 @@ WAR_SHAPES: list[tuple[str, str, dict[str, Any]]] = [
     ("KT2S", "assault", {"target": "tower", "tower": 2, "occupant": None, "spare": True}),
     ("KT0203", "assault", {"target": "tower", "tower": None, "occupant": "0203", "spare": False}),
     ("KT0203S", "assault", {"target": "tower", "tower": None, "occupant": "0203", "spare": True}),
-    ("KS", "siege", {"lift": False}),
-    ("KSX", "siege", {"lift": True}),
-    ("KB10", "bombard", {"qty": 10}),
+    ("KS", "siege", {"lift": False, "tower": None}),
+    ("KSX", "siege", {"lift": True, "tower": None}),
+    ("KST2", "siege", {"lift": False, "tower": 2}),
+    ("KB10", "bombard", {"qty": 10, "tower": None}),
+    ("KBT210", "bombard", {"qty": 10, "tower": 2}),
     ("KVALL", "naval_bombardment", {"targets": ["ALL"]}),
     ("KVBORGIA/SFORZA", "naval_bombardment", {"targets": ["BORGIA", "SFORZA"]}),
     ("KC500", "crops", {"qty": 500}),
@@ -607,7 +609,7 @@ def test_siege_from_outside_and_its_numbers() -> None:
     # Inside: 30 garrison + Domenico's 25 pikemen = 55 > Piero's 50 light cavalry.
     assert notes(HEAD + "KS", s) == ["0101 has 50 troops and crew; 55 are inside Florence now, and a siege by fewer "
                                      "than are inside fails (SIEGE)"]
-    assert notes(HEAD + "KSX", s) == ["0101 has no siege of Florence on file now"]
+    assert notes(HEAD + "KSX", s) == ["0101 has no siege of Florence or of its towers on file now"]
 
 
 def test_bombardment_needs_a_full_month_of_siege() -> None:

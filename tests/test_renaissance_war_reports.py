@@ -19,7 +19,7 @@ from maild_rules.renaissance import RULESET
 from maild_rules.renaissance import reports as peace_reports
 from maild_rules.renaissance.war import control, reports, siege, urban
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, Contingent, Side, StageReport
-from tests.renaissance_fixtures import small_state
+from tests.renaissance_fixtures import flat, small_state
 
 TURN = 5  # May 1493 in the small world (turn 1 is January 1493)
 
@@ -136,16 +136,16 @@ def test_the_printouts_of_both_families_and_the_newsletter_show_the_battle(monke
         text = texts[code]
         assert "\nBATTLES\n" in text
         assert "URBAN BATTLE at Florence, inside the walls (May 1493): Domenico Doria (0202) against Giovanni de' " \
-               "Medici (0102)" in text
+               "Medici (0102)" in flat(text)  # the printout wraps it to 78 columns
         assert "  Stage 1 (urban melee):" in text and "    fake: the home side strikes first" in text
         assert "Outcome: the defender left town. Victor: the attacker." in text
         # 300 -> 290 (the side's change, -10), then he stands outside the walls (RW-OQ-08).
         assert "Morale of Giovanni de' Medici (0102): 300 -> 290." in text
-        assert "Giovanni de' Medici (0102) leaves town: he stands outside the walls of Florence." in text
+        assert "Giovanni de' Medici (0102) leaves town: he stands outside the walls of Florence." in flat(text)
     news = texts["#news"]
     # The public part: who fought whom, where, the outcome, the losses in round figures (3 -> a few, 15 -> about 20).
     assert ("Urban battle at Florence: Domenico Doria (0202) attacked Giovanni de' Medici (0102); the defender left "
-            "town. Men lost: the attacker a few, the defender about 20.") in news
+            "town. Men lost: the attacker a few, the defender about 20.") in flat(news)  # wrapped to 78 columns
     assert "Stage 1" not in news
     # The newsletter publishes the sieges on file (CONFLICT ORDERS: "a siege line whose existence has been published
     # in the Newsletter").
@@ -166,7 +166,7 @@ def test_the_printout_lists_forces_upkeep_towers_and_the_siege(monkeypatch: pyte
     assert "    UPKEEP   at the start of June: 10 ducats a man for 97 pikeman: 970 ducats" in adr
     # The location report: each tower with its owner and the garrison it starts each month with (FAS 20: 2), and the
     # siege on file.
-    assert "  tower 1 Palazzo Vecchio: FAS 20, owner sovereign, tower garrison 2 each month" in lmd
+    assert "tower 1 Palazzo Vecchio: FAS 20, owner sovereign, tower garrison 2 each month" in flat(lmd)
     assert "  under siege by Andrea Doria (DORIA .0201) since May 1493" in lmd
 
 

@@ -20,6 +20,7 @@ from maild.ruleset import Diagnostic, Order
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .orderkinds import BY_KIND
+from .refusals import rule_cited
 from .setup import find_location, location_key
 from .war import orders as war
 from .war.morale import ISLAM, men
@@ -53,11 +54,16 @@ def squash(name: str) -> str:
 
 
 def find_family(state: State, written: str) -> str | None:
+    """The family a name means: as written, or matched as squash() matches names, or in the plural a sentence
+    gives a family ("the Borgias" are the BORGIA family) when no family has the plural's name."""
     families = state.get("families", {})
     if written in families:
         return written
     key = squash(written)
-    return next((name for name in families if squash(name) == key), None)
+    found = next((name for name in families if squash(name) == key), None)
+    if found is None and key.endswith("s"):
+        found = next((name for name in families if squash(name) == key[:-1]), None)
+    return found
 
 
 def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
@@ -75,11 +81,13 @@ def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Dia
                     out.append(Diagnostic(order.line, order.text, message[len(NOTE):], warning=True))
                 continue
             # An error voids every order it concerns, so each gets its diagnostic; the ack says it once in full.
+            # One that cites a rule ("(CROP DESTRUCTION)") is an order understood and refused by that rule.
+            rule = rule_cited(message)
             if message in said:
                 message = f"as on line {said[message]}: {message}"
             else:
                 said[message] = order.line
-            out.append(Diagnostic(order.line, order.text, message))
+            out.append(Diagnostic(order.line, order.text, message, rule=rule))
     return out
 
 
@@ -105,8 +113,11 @@ def _problems(state: State, turn: int, player: str, order: Order, mail: _Mail) -
     if not BY_KIND[order.kind].family_level and "persona" in a:
         own = _persona_problems(state, family, a["persona"], a.get("start"))
         problems += own
-        if order.kind in war.WAR_KINDS and all(p.startswith(NOTE) for p in own):
-            problems += _war_problems(state, order, mail)
+        if all(p.startswith(NOTE) for p in own):
+            if order.kind in war.WAR_KINDS:
+                problems += _war_problems(state, order, mail)
+            if all(p.startswith(NOTE) for p in problems):  # a void order needs no warning that it will fail
+                problems += _sure_failures(state, order, mail)
     problems += _reference_problems(state, turn, order)
     return problems
 
@@ -166,6 +177,50 @@ def _reference_problems(state: State, turn: int, order: Order) -> list[str]:
             problems.append(f"{MONTHS[a['month'] - 1]} {a['year']} is past: this is the {month_name(state, turn)} "
                             f"turn")
     return problems
+
+
+# ------------------------------------------------------------------------------------------- sure to fail
+# An order the state at intake already says will fail when it runs. ORDERS allows no change to a family's
+# orders once received, so the order stands (it is what he sent) and the ack's note is his only warning. Only
+# what nothing earlier in the month can change: the month itself, the order's own figures, and an office held
+# where he starts the month (offices change hands only when the month's transfers settle, after every order).
+
+def _sure_failures(state: State, order: Order, mail: _Mail) -> list[str]:
+    check = _SURE_CHECKS.get(order.kind)
+    if check is None:
+        return []
+    persona = state["personae"][order.args["persona"]]
+    turn = max(mail.turn, mail.turns.get(str(order.args.get("family")), mail.turn))
+    return [f"{NOTE}it will fail: {p}" for p in
+            check(_At(state, order, persona, turn, later=turn > mail.turn), order.args) if p]
+
+
+def _alms_month(at: _At, a: dict[str, Any]) -> Found:
+    # REPUTATION FOR PIETY: "In April a Shia, or Sunni, persona may give alms to the poor."
+    if month_of(at.state, at.turn) == 4:
+        return []
+    return [f"alms are given only in April (REPUTATION FOR PIETY); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
+def _charity_least(at: _At, a: dict[str, Any]) -> Found:
+    # POPULARITY: "through charity (1 point for every 1,000 ducats)"; less buys nothing (docs: skills S6).
+    if a["ducats"] >= 1000:
+        return []
+    return [f"charity earns a point of popularity per 1,000 ducats (POPULARITY); {a['ducats']:,} earn none"]
+
+
+def _court_sovereign(at: _At, a: dict[str, Any]) -> Found:
+    # LOYALTY: "To hold court, a sovereign must start the turn at the location".
+    if at.where is None:
+        return [f"{at.pid} is at sea; a sovereign holds court where he starts the month (LOYALTY)"]
+    if at.office("sovereign") == at.pid:
+        return []
+    now = " now" if at.later else ""
+    return [f"{at.pid} is not{now} the sovereign of {at.where}, where he starts the month (LOYALTY)"]
+
+
+_SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign}
 
 
 # --------------------------------------------------------------------------------------------------------- war
@@ -475,9 +530,12 @@ def _check_siege(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
         return [sea]
     siege = at.location.get("siege") or {}
     if a["lift"]:
-        if siege.get("besieger") != at.pid:
-            return [f"{NOTE}{at.pid} has no siege of {at.where} on file now"]
+        towers = [t for t in at.location.get("towers") or () if (t.get("siege") or {}).get("besieger") == at.pid]
+        if siege.get("besieger") != at.pid and not towers:
+            return [f"{NOTE}{at.pid} has no siege of {at.where} or of its towers on file now"]
         return []
+    if a.get("tower"):
+        return _check_tower_siege(at, a["tower"])
     if at.persona.get("inside"):
         return [at.error(f"{at.pid} starts the month inside the walls of {at.where}; a siege is laid by a persona "
                          f"whose forces begin the month outside (SIEGE)")]
@@ -485,6 +543,27 @@ def _check_siege(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
     if mine < within:
         return [f"{NOTE}{at.pid} has {mine} troops and crew; {within} are inside {at.where} now, and a siege by "
                 f"fewer than are inside fails (SIEGE)"]
+    return []
+
+
+def _check_tower_siege(at: _At, n: int) -> Found:
+    from .war.control import full_tower_garrison, tower_of  # here: war.control imports this module's find_family
+
+    if not at.persona.get("inside"):
+        return [at.error(f"{at.pid} starts the month outside the walls of {at.where}; a tower is besieged by a "
+                         f"persona who starts the month inside them, outside the tower (SIEGE, TOWERS)")]
+    if (missing := _note_towers(at, n)) is not None:
+        return [missing]
+    if tower_of(at.state, at.persona) == n:
+        return [f"{NOTE}{at.pid} is inside tower {n} now: a siege is laid from outside the fortification"]
+    tower = at.location["towers"][n - 1]
+    within = full_tower_garrison(tower) + sum(men(p.get("assets") or {}) for p in at.state["personae"].values()
+                                              if p.get("alive", True) and tower_of(at.state, p) == n
+                                              and p.get("location") == at.where)
+    mine = men(at.persona.get("assets") or {})
+    if mine < within:
+        return [f"{NOTE}{at.pid} has {mine} troops and crew; {within} are inside tower {n} now, its tower garrison "
+                f"counted, and a siege by fewer than are inside fails (SIEGE)"]
     return []
 
 
@@ -498,6 +577,15 @@ def _men_inside(at: _At) -> int:
 def _check_bombard(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
     if (sea := at.at_sea("a siege bombardment is fired at the location he besieges")) is not None:
         return [sea]
+    if a.get("tower"):
+        towers = at.location.get("towers") or []
+        n = a["tower"]
+        siege = (towers[n - 1].get("siege") or {}) if n <= len(towers) else {}
+        since = siege.get("since")
+        if siege.get("besieger") != at.pid or since is None or since >= at.turn:
+            return [at.error(f"{at.pid}'s siege of tower {n} of {at.where} has not held a month yet: a bombardment "
+                             f"follows a month in which his siege held (SIEGE BOMBARDMENT)")]
+        return [_note_held(at, "cannon", a["qty"], "the bombardment fires them")]
     siege = at.location.get("siege") or {}
     since = siege.get("since")
     if siege.get("besieger") != at.pid or since is None or since >= at.turn:

@@ -33,6 +33,7 @@ from maild.ruleset import Diagnostic, Order, ParsedOrders
 from . import items, plainwords
 from .calendar import MONTHS
 from .orderkinds import BY_KIND, SKILL_LETTERS
+from .refusals import RuleRefused
 from .war import orders as war
 
 GRAMMAR = "renaissance"
@@ -186,8 +187,8 @@ class _Reader:
         self.refused: str | None = None  # why the current block's orders are not read
         self.families: dict[str, int] = {}  # family -> line its orders began on
 
-    def diag(self, line: int, text: str, message: str) -> None:
-        self.result.diagnostics.append(Diagnostic(line, text, message))
+    def diag(self, line: int, text: str, message: str, rule: str | None = None) -> None:
+        self.result.diagnostics.append(Diagnostic(line, text, message, rule=rule))
 
     def read_line(self, number: int, line: str, tokens: list[str]) -> None:
         conditional = any(t.lower().strip(".,;:()!?") in CONDITIONAL for t in tokens)
@@ -342,7 +343,7 @@ class _Reader:
             kind, raw = _raw_from_code(tree)
             args = finish(kind, raw)
         except OrderError as exc:
-            self.diag(number, line, f'"{tok}": {exc}')
+            self.diag(number, line, f'"{tok}": {exc}', getattr(exc, "rule", None))
             return i + 1
         self.add(number, tok, kind, args, f"{tok}: {summary(kind, args)}", misplaced)
         return i + 1
@@ -359,7 +360,7 @@ class _Reader:
             kind, raw, note = plainwords.build_phrase(tree)
             args = finish(kind, raw)
         except OrderError as exc:
-            self.diag(number, line, f'"{text}": {exc}')
+            self.diag(number, line, f'"{text}": {exc}', getattr(exc, "rule", None))
             return
         said = summary(kind, args)
         if note:
@@ -537,7 +538,8 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
         raise OrderError(f"{args['item']} cannot be fabricated; one fabricates "
                          + ", ".join(sorted(items.code_of(i) for i in FABRICABLE)))
     elif kind == "colonize" and args["item"] not in COLONISTS:
-        raise OrderError(f"colonies are settled with troops, crew or slaves, not {args['item']}")
+        raise RuleRefused(f"colonies are settled with troops, crew or slaves, not {args['item']} (COLONIES)",
+                          "COLONIES")
     elif kind in ("alms", "charity"):
         given = args.pop("_ducats_item", None)
         if given is not None and resolve_item(given) != items.DUCATS:

@@ -47,3 +47,17 @@ def persona_header(persona: dict[str, Any]) -> str:
     "Sea" for one at sea), and his number."""
     where = (persona.get("location") or "Sea").replace(" ", "")
     return f"*{where} .{persona['id']}"
+
+
+def example(state: State, player: str | None) -> list[str]:
+    """The sheet's example of a family's orders, in the reader's own header lines: his first family and its
+    first two living personae (a transfer from the first to the second), or a purchase and a pilgrimage for a
+    family of one. Nothing for a reader the game does not know: the sheet then shows the generic example."""
+    mine = families_of(state, player)
+    if not mine or not mine[0]["personae"]:
+        return []
+    family = mine[0]
+    first, *others = family["personae"]
+    if not others:
+        return [family["header"], first["header"], "Bwool100 HP"]
+    return [family["header"], first["header"], f"T{others[0]['id']}grain500 Bwool100", others[0]["header"], "HP"]

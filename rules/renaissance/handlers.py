@@ -28,7 +28,7 @@ from . import (
 )
 from .engine import Action, Handler
 from .orderkinds import BY_KIND
-from .war import conflict, control, intrigue, naval, raising, siege
+from .war import conflict, control, intrigue, naval, raising, siege, tower_siege
 
 HANDLERS: dict[str, Handler] = {
     # COMMERCE: transfers, sales to the locals' demand, purchases from their supply.
@@ -95,8 +95,8 @@ HANDLERS: dict[str, Handler] = {
     "attack": conflict.attack,
     "garrison_attack": conflict.garrison_attack,
     "assault": conflict.assault,
-    "siege": siege.siege,
-    "bombard": siege.bombard,
+    "siege": tower_siege.siege_order,
+    "bombard": tower_siege.bombard_order,
     "naval_bombardment": naval.naval_bombardment,
     "crops": siege.crops,
     "raze": siege.raze,

@@ -31,7 +31,7 @@ from . import (
 )
 from .engine import Phase, Step
 from .families import Month
-from .war import control, intrigue, naval, raising, siege
+from .war import control, intrigue, naval, raising, siege, tower_siege
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,9 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("sieges take effect", siege.sieges_take_effect,
               "SIEGE: \"Siege orders take effect the turn after their issuance\"; \"Siege orders fail when issued by a "
               "persona with fewer troops and crew than the total number inside\" (tested each month, RW-OQ-31)"),
+    MonthStep("tower sieges take effect", tower_siege.tower_sieges_take_effect,
+              "SIEGE: \"(Tower garrisons are not included in this computation unless the besieged fortification is a "
+              "tower.)\": a tower's siege, tested and taking effect as a location's (RW-S2)"),
     # ---- the orders
     MonthStep("families' orders", families.families_orders,
               "ORDERS: \"Each family's orders are executed in the sequence in which I receive them\" (a family that "
@@ -102,6 +105,9 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("siege attrition", siege.siege_attrition,
               "SIEGE: \"When a fortification is under siege for an entire turn and no personae enter that location "
               "... the location suffers siege attrition\", at the end of each turn of successful siege"),
+    MonthStep("tower siege attrition", tower_siege.tower_siege_attrition,
+              "TOWERS: \"towers are treated as regular fortifications subject to the same rules\": a besieged tower "
+              "no one entered all month suffers siege attrition (RW-S2)"),
     MonthStep("colonists survive", colonies.colonists_survive,
               "COLONIES: \"Should more than 100 be planted in a given turn, only 100 survive the turn\""),
     MonthStep("guild ranks", guild.guild_ranks,

@@ -108,8 +108,10 @@ KINDS: tuple[Kind, ...] = (
          "KG0203"),
     Kind("assault", Phase.MOVE, "KA | KTn | KTnnnn  [S]", "target: 'walls' | 'tower', tower: int | None (KTn), "
          "occupant: str | None (KTnnnn: the tower he is in), spare: bool (S)", "KA"),
-    Kind("siege", Phase.MOVE, "KS | KSX", "lift: bool (KSX lifts his siege)", "KS"),
-    Kind("bombard", Phase.MOVE, "KBqqq", "qty: int (cannons bombarding the location he besieges)", "KB10"),
+    Kind("siege", Phase.MOVE, "KS | KSX | KSTn", "lift: bool (KSX lifts his siege), tower: int | None (KSTn: "
+         "besiege tower n of his location, from inside its walls)", "KS"),
+    Kind("bombard", Phase.MOVE, "KBqqq | KBTnqqq", "qty: int (cannons bombarding the walls, or tower n, he besieges), "
+         "tower: int | None", "KB10"),
     Kind("naval_bombardment", Phase.OTHER, "KVALL | KVffff/ffff...", "targets: list[str] (['ALL'] or up to seven "
          "families): his cannons fire at their ships next month", "KVALL"),
     Kind("crops", Phase.OTHER, "KCqqq", "qty: int (troops destroying grain crops, August)", "KC500"),

@@ -97,15 +97,18 @@ def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | N
     }
 
 
-def tower_view(tower: dict[str, Any]) -> dict[str, Any]:
+def tower_view(state: State, tower: dict[str, Any]) -> dict[str, Any]:
     """A tower as the location report shows it: its FAS, owner and the garrison it starts each turn with (TOWERS:
-    "Towers always start the turn with a tower garrison equal to 10% (rounded down) of their FAS")."""
+    "Towers always start the turn with a tower garrison equal to 10% (rounded down) of their FAS"), and its own
+    siege (KSTn)."""
     return {"name": tower.get("name", ""), "fas": int(tower.get("fas", 0)), "owner": tower.get("owner"),
-            "garrison": full_tower_garrison(tower)}
+            "garrison": full_tower_garrison(tower),
+            "siege": siege_view(state, tower)}
 
 
 def siege_view(state: State, loc: dict[str, Any]) -> str | None:
-    """The location's siege on file, in words (SIEGE: "Siege orders take effect the turn after their issuance")."""
+    """The siege on file of a location (or of a tower: the same record), in words (SIEGE: "Siege orders take
+    effect the turn after their issuance")."""
     siege = loc.get("siege")
     if not siege:
         return None
@@ -126,7 +129,7 @@ def location_view(state: State, loc: dict[str, Any]) -> dict[str, Any]:
         "name": loc["name"], "population": loc["population"], "wealth": loc["wealth"],
         "loyalty": loc["loyalty"], "religion": loc.get("religion", ""), "harbor": loc.get("harbor"),
         "far": loc.get("far", 0), "fas": loc.get("fas", 0),
-        "towers": [tower_view(t) for t in loc.get("towers", [])], "siege": siege_view(state, loc),
+        "towers": [tower_view(state, t) for t in loc.get("towers", [])], "siege": siege_view(state, loc),
         "garrison": loc.get("garrison", 0), "offices": offices,
         "selection": SELECTION.get(loc.get("magistrate_selection", ""), "-"),
         "tariffs": loc.get("tariffs", {"import": 0, "export": 0}),
@@ -209,6 +212,9 @@ def sieges(state: State) -> list[str]:
     for name in sorted(state["locations"]):
         if (words := siege_view(state, state["locations"][name])) is not None:
             out.append(f"{name}: {words}")
+        for n, tower in enumerate(state["locations"][name].get("towers") or [], start=1):
+            if (words := siege_view(state, tower)) is not None:
+                out.append(f"{name}, tower {n} ({tower.get('name', '')}): {words}")
     return out
 
 

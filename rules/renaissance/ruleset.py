@@ -172,7 +172,7 @@ class Renaissance(Ruleset):
     def template_context(self, state: State, turn: int) -> dict[str, Any]:
         # families_of is called by the code sheet only, for its one reader: an ack does not pay for it.
         return {"month": month_name(state, turn), "codesheet": True, "sheet": codesheet.tables(),
-                "families_of": partial(codesheet.families_of, state)}
+                "families_of": partial(codesheet.families_of, state), "example_of": partial(codesheet.example, state)}
 
 
 RULESET = Renaissance()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checks import find_family
 from ..engine import Ctx, Outcome, Persona, done, fail
 from ..items import SHIPS, TROOPS
 from ..offices import Location, dfc, holder
@@ -128,7 +129,8 @@ def post(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 def alliance(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """KL declares, KX discontinues (ALLIANCE: "up to six families"; "To discontinue an alliance, a persona's
     orders must identify the ally by family name")."""
-    family = str(args.get("target_family") or "").upper()
+    written = str(args.get("target_family") or "").upper()
+    family = find_family(ctx.state, written) or written  # "the Borgias": BORGIA
     if family not in ctx.state["families"]:
         return fail(f"there is no family {family or '(none named)'}")
     allies = [f for f in persona.get("allies") or []]
@@ -166,6 +168,7 @@ def intercept(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail("the victims are ALL or a list of families")
     if len(targets) > MAX_TARGETS:
         return fail("the victims are ALL or at most seven families (CONFLICT ORDERS)")
+    targets = [t if t == ALL else find_family(ctx.state, t) or t for t in targets]  # "the Borgias": BORGIA
     unknown = [t for t in targets if t != ALL and t not in ctx.state["families"]]
     if unknown:
         return fail(f"there is no family {', '.join(unknown)}")

@@ -71,6 +71,7 @@ LOOT_SOVEREIGN_FLOOR = 100  # "the greater of 50% or 100 points"
 
 _OFFICE_ORDERS = "war.control.office_orders"  # (location, office, to) -> [orderer pids], in the order given
 _TOWER_LOST = "war.control.tower_lost"  # location -> {tower number: garrison lost this month}
+_TOWER_START_FAS = "war.control.tower_start_fas"  # location -> {tower number: its FAS before this month's bombardment}
 _TOWERS_ORDERED = "war.control.towers_ordered"  # pids who gave MTO/MTI this month
 _LOOTED = "war.control.looted"  # pids who looted this month
 
@@ -525,9 +526,18 @@ def tower_garrison(ctx: Ctx, where: str, n: int) -> int:
     tower = _tower(ctx.location(where), n)
     if tower is None:
         return 0
-    full = full_tower_garrison(tower)
+    start = ctx.scratch.get(_TOWER_START_FAS, {}).get(where, {}).get(n)
+    full = full_tower_garrison(tower if start is None else {"fas": start})
     lost = ctx.scratch.get(_TOWER_LOST, {}).get(where, {}).get(n, 0)
     return max(0, full - lost)
+
+
+def keep_start_garrison(ctx: Ctx, where: str, n: int) -> None:
+    """Tower `n`'s FAS is about to fall this month (a siege bombardment): the garrison it started the turn with
+    stays this month's ("Towers always start the turn with a tower garrison equal to 10% ... of their FAS")."""
+    tower = _tower(ctx.location(where), n)
+    if tower is not None:
+        ctx.scratch.setdefault(_TOWER_START_FAS, {}).setdefault(where, {}).setdefault(n, int(tower.get("fas", 0)))
 
 
 def lose_tower_garrison(ctx: Ctx, where: str, n: int, k: int) -> int:
@@ -614,11 +624,12 @@ def _may_transfer(ctx: Ctx, persona: Persona, location: Location, tower: dict[st
 
 
 def _under_siege(ctx: Ctx, location: Location, n: int) -> bool:
-    """A tower is under siege when a siege in effect is laid to it, or to the walls enclosing it (reading C6)."""
-    siege = location.get("siege")
-    if not siege or siege.get("since") is None or int(siege["since"]) > ctx.turn:
-        return False
-    return siege.get("tower") in (None, n)
+    """A tower is under siege when a siege in effect is laid to it (KSTn), or to the walls enclosing it (reading
+    C6)."""
+    for held in (location.get("siege"), (_tower(location, n) or {}).get("siege")):
+        if held and held.get("since") is not None and int(held["since"]) <= ctx.turn:
+            return True
+    return False
 
 
 def transfer_tower(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:

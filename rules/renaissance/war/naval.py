@@ -24,6 +24,7 @@ from typing import Any
 from .. import geography as geo
 from .. import piety, travel
 from .. import ships as sh
+from ..checks import find_family
 from ..engine import Ctx, Outcome, Persona, done, fail
 from . import fees
 from . import morale as mo
@@ -60,7 +61,7 @@ def _targets(ctx: Ctx, args: dict[str, Any]) -> tuple[list[str], str]:
     keys = {k.upper(): k for k in ctx.state["families"]}
     named: list[str] = []
     for t in written:
-        key = keys.get(t.upper())
+        key = keys.get(t.upper()) or find_family(ctx.state, t)  # "the Borgias": BORGIA
         if key is None:
             return [], f"there is no family {t}"
         if key not in named:

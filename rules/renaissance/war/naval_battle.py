@@ -5,9 +5,10 @@ Contract (battle.py calls it):
     fight(a: Side, b: Side) -> NavalResult          (a BattleResult; `a` is the attacker)
 
 - The contingents carry ships, men (troops, crew, slaves), goods (ducats included), horses, cannons and falconets;
-  `Side.dispositions` is the commander's arrangement as ordered, (place, ship type, qty) with place one of
-  forces.NAVAL_DIVISIONS; `Side.places` may post the commander in a division (default the Reserves: "the owner of
-  the ships goes with the Reserve"); `Side.factor` / `commander_factor` multiply M in the melee (RW-OQ-14).
+  `Side.dispositions` is the commander's arrangement as ordered, (place, item, qty) with place one of
+  forces.NAVAL_DIVISIONS and item a ship type, a troop type, crew or a gun; `Side.places` may post the commander
+  in a division (default the Reserves: "the owner of the ships goes with the Reserve"); `Side.factor` /
+  `commander_factor` multiply M in the melee (RW-OQ-14).
 - The result: `stages` (NavalStage: lines with the figures, losses per role and item, and apart the ships sunk,
   what was captured and what went overboard), `survivors` per role by item (ships included; captured items taken
   out), `taken` per role (what that role captured from the other: captures go both ways in a naval battle, and
@@ -54,6 +55,7 @@ from .naval_fleet import (
     manning,
     overboard,
     sink,
+    split_ships,
     spread_load,
 )
 from .words import describe
@@ -154,8 +156,8 @@ def commanders_arrangement(side: Side, fleet: dict[str, int]) -> tuple[dict[str,
     """The ships by division as the commander ordered them, or None and why it is set aside. NAVAL BATTLES: "A
     commander who arranges his fleet for battle himself must put at least 20% of his ships in each of the three
     forward divisions"; FIELD BATLE: "When a player's requested battle dispositions are illegal, or impossible,
-    then they are ignored". Ships he does not place go with the Reserves; lines naming men or goods are ignored
-    (they follow the ships, RW-OQ-39)."""
+    then they are ignored". Ships he does not place go with the Reserves; lines placing men or guns are
+    `commanders_load`'s. None and no reason when he placed no ship: the ships are then divided as standard."""
     placed: dict[str, dict[str, int]] = {p: {} for p in NAVAL_DIVISIONS}
     named = False
     for place, item, qty in side.dispositions:
@@ -183,15 +185,56 @@ def commanders_arrangement(side: Side, fleet: dict[str, int]) -> tuple[dict[str,
     return {p: {s: n for s, n in ships.items() if n > 0} for p, ships in placed.items()}, ""
 
 
+def commanders_load(side: Side, load: dict[str, int], ships: dict[str, dict[str, int]]
+                    ) -> tuple[dict[str, dict[str, int]] | None, str]:
+    """The troops, crew and guns the commander placed in each division, or None and why the arrangement is set
+    aside. Appendix F fights division against division ("each side's Left inflicts damage upon the opposing
+    Right"; "Should all the troops and crew in a division be eliminated"), and NAVAL BATTLES divides a side
+    equally "Unless contrary orders have been issued": a commander's Z lines place men in a division as they
+    place ships (reading N1 of docs/renaissance/war.md, naval). Impossible, so ignored whole (FIELD BATLE): more
+    of an item than the side has, or more placed in a division than its ships carry."""
+    placed: dict[str, dict[str, int]] = {p: {} for p in NAVAL_DIVISIONS}
+    for place, item, qty in side.dispositions:
+        if item in SHIPS:
+            continue
+        p = _place(place)
+        if p not in NAVAL_DIVISIONS:
+            return None, f"{place!r} is not a division of a fleet (Left, Center, Right, Reserves)"
+        placed[p][item] = placed[p].get(item, 0) + int(qty)
+    for item in {i for d in placed.values() for i in d}:
+        given = sum(d.get(item, 0) for d in placed.values())
+        if given > load.get(item, 0):
+            return None, f"{given} {item} placed, {load.get(item, 0)} at hand"
+    for p, men in placed.items():
+        room = sh.capacity(ships[p])
+        if sh.cargo_at_sea(men) > room:
+            return None, f"{sh.cargo_at_sea(men)} cargo placed in the {p.title()}, whose ships carry {room}"
+    return placed, ""
+
+
 def arrange(side: Side) -> tuple[dict[str, Division], str]:
-    """The four divisions of a side and a note on how they were made."""
+    """The four divisions of a side and a note on how they were made: the ships as the commander placed them (or
+    divided equally), the men and guns he placed with them, and the rest of the load shared by the room each
+    division's ships have left (RW-OQ-39, N1)."""
     fleet, load = _fleet_of(side), _load_of(side)
     ships, why = commanders_arrangement(side, fleet) if side.dispositions else (None, "")
-    if ships is None:
+    if ships is None and not why:
+        ships = split_ships(fleet, REMAINDER_ORDER) if side.dispositions else None
+    placed, why_men = commanders_load(side, load, ships) if ships is not None else (None, "")
+    if ships is None or placed is None:
+        why = why or why_men
         note = "standard dispositions" + (f" (the arrangement ordered is set aside: {why})" if why else "")
         return divide(fleet, load, REMAINDER_ORDER), note
-    loads = spread_load(load, {p: sh.capacity(ships[p]) for p in REMAINDER_ORDER})
-    return {p: Division(dict(ships[p]), loads[p]) for p in REMAINDER_ORDER}, "the commander's arrangement"
+    rest = {i: n - sum(d.get(i, 0) for d in placed.values()) for i, n in load.items()}
+    room = {p: max(0, sh.capacity(ships[p]) - sh.cargo_at_sea(placed[p])) for p in REMAINDER_ORDER}
+    loads = spread_load({i: n for i, n in rest.items() if n > 0}, room)
+    divisions = {}
+    for p in REMAINDER_ORDER:
+        carried = dict(placed[p])
+        for i, n in loads[p].items():
+            carried[i] = carried.get(i, 0) + n
+        divisions[p] = Division(dict(ships[p]), carried)
+    return divisions, "the commander's arrangement"
 
 
 def effective_navigation(side: Side) -> Fraction:

@@ -3,7 +3,8 @@ arranged into them, how fully it is manned, and the cargo adjustment both the ba
 
 NAVAL BATTLES: "each side is separated into four equal divisions; a Left, Center, Right and Reserve". RW-OQ-39:
 ships are divided by type equally, the remainder one by one to the Center, Left, Right, Reserves; men, goods and
-falconets follow the ships in proportion to their cargo capacity.
+falconets follow the ships in proportion to their cargo capacity, save those the commander places (naval_battle,
+reading N1).
 
 Appendix F, the cargo adjustment: "To achieve cargo balance, units are lost in the following order: first slaves
 in excess of those needed to row, then other trade goods (including horses) in proportion to the number of units

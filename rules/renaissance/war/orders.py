@@ -17,6 +17,7 @@ from lark import Token, Tree
 from maild.parsing import OrderError
 
 from .. import items
+from ..refusals import RuleRefused
 from .forces import DIVISIONS, GUNS, WALLS
 
 WAR_KINDS = frozenset({
@@ -143,7 +144,9 @@ def raw_from_code(kind: str, by: dict[str, list[str]]) -> dict[str, Any]:
     def one(name: str) -> str:
         return by[name][0]
 
-    if kind in ("recruit_garrison", "bombard", "crops"):
+    if kind == "bombard":
+        return {"qty": one("QTY"), "tower": int(one("BTOWER")[3]) if "BTOWER" in by else None}
+    if kind in ("recruit_garrison", "crops"):
         return {"qty": one("QTY")}
     if kind == "raze":
         return {"item": one("ITEM"), "qty": one("QTY"), "tower": int(one("DIGIT")) if "DIGIT" in by else None}
@@ -184,7 +187,8 @@ def raw_from_code(kind: str, by: dict[str, list[str]]) -> dict[str, Any]:
             return {"target": "tower", "tower": None, "occupant": one("PNUM"), "spare": spare}
         return {"target": "walls", "tower": None, "occupant": None, "spare": spare}
     if kind == "siege":
-        return {"lift": one("SIEGE").upper() == "KSX"}
+        code = one("SIEGE").upper()
+        return {"lift": code == "KSX", "tower": int(code[3]) if code.startswith("KST") else None}
     if kind == "alliance":
         return {"target_family": one("FAM"), "allied": one("ALLY")[1].upper() == "L"}
     if kind in ("assassinate", "duel"):
@@ -219,8 +223,8 @@ def finish(kind: str, args: dict[str, Any]) -> None:
     if kind == "recruit_soldiers" and args["item"] not in RECRUITABLE:
         _not_recruitable(args["item"])
     elif kind == "alcohol" and args["item"] not in ALCOHOL:
-        raise OrderError(f"the troops' alcohol is wine, beer, ale or spirits, not {args['item']} (MORALE: the order "
-                         f"states the units and the type of alcohol), e.g. UAwine100")
+        raise RuleRefused(f"the troops' alcohol is wine, beer, ale or spirits, not {args['item']} (MORALE: the order "
+                          f"states the units and the type of alcohol), e.g. UAwine100", "MORALE")
     elif kind == "raze" and args["item"] not in RAZERS:
         raise OrderError(f"a fortification is razed by troops, crew or slaves, not {args['item']}, e.g. KRslave500")
     elif kind == "transfer_tower":
@@ -231,9 +235,11 @@ def finish(kind: str, args: dict[str, Any]) -> None:
         if args.get("ferries") and args["targets"] != [ALL]:
             raise OrderError("all traffic including ferries is KIALLF, for no list of families")
     elif kind == "attack" and args["continue"] and args["battle"] != "urban":
-        raise OrderError(f"C (fight to the normal end) is for urban battle (URBAN BATTLE: the home side's automatic "
-                         f"withdrawal), not a {args['battle']} battle: KU{args['target']}C")
+        raise RuleRefused(f"C (fight to the normal end) is for urban battle (URBAN BATTLE: the home side's automatic "
+                          f"withdrawal), not a {args['battle']} battle: KU{args['target']}C", "URBAN BATTLE")
     elif kind == "assault" and args["target"] == "tower" and args["tower"] is not None:
+        _tower_number(args["tower"])
+    elif kind in ("siege", "bombard") and args.get("tower") is not None:
         _tower_number(args["tower"])
     elif kind == "alliance":
         args["target_family"] = args["target_family"].upper()
@@ -245,8 +251,8 @@ def finish(kind: str, args: dict[str, Any]) -> None:
 
 def _not_recruitable(item: str) -> None:
     if item == "light cavalry":
-        raise OrderError("light cavalry are auxiliaries given horses (FIELD BATLE); recruit auxiliaries, e.g. "
-                         "EPauxiliar20")
+        raise RuleRefused("light cavalry are auxiliaries given horses (FIELD BATLE); recruit auxiliaries, e.g. "
+                          "EPauxiliar20", "FIELD BATLE")
     raise OrderError(f"professional soldiers are auxiliaries (auxiliar), arquebusiers (qqq), pikemen (pikeman), "
                      f"archers (archer) or heavy cavalry (heavycav); not {item}")
 
@@ -262,7 +268,8 @@ def _targets(written: list[str], code: str) -> list[str]:
         raise OrderError(f"the victims are ALL or a list of families, not both: {code}ALL or "
                          f"{code}{'/'.join(n for n in names if n != ALL)}")
     if len(names) > MAX_TARGETS:
-        raise OrderError(f"{len(names)} families: the victims are ALL or at most seven families (CONFLICT ORDERS)")
+        raise RuleRefused(f"{len(names)} families: the victims are ALL or at most seven families (CONFLICT ORDERS)",
+                          "CONFLICT ORDERS")
     return names
 
 
@@ -275,14 +282,14 @@ def _check_disposition(place: str, item: str) -> None:
         raise OrderError(f"battle dispositions place troops, crew, cannons, falconets or ships, not {item}")
     where = PLACES[place]
     if item in items.SHIPS and place not in NAVAL_PLACES:
-        raise OrderError(f"ships are disposed in a naval battle's Left (2), Center (3), Right (4) or Reserve (6), "
-                         f"not the {where} (NAVAL BATTLES)")
+        raise RuleRefused(f"ships are disposed in a naval battle's Left (2), Center (3), Right (4) or Reserve (6), "
+                          f"not the {where} (NAVAL BATTLES)", "NAVAL BATTLES")
     if item in GUNS and place != "6":
-        raise OrderError(f"cannons and falconets go to the Reserves (6), not the {where} (FIELD BATLE: \"Cannon "
-                         f"and falconets must all be assigned to the Reserves\")")
+        raise RuleRefused(f"cannons and falconets go to the Reserves (6), not the {where} (FIELD BATLE: \"Cannon "
+                          f"and falconets must all be assigned to the Reserves\")", "FIELD BATLE")
     if item in INFANTRY and place in ("1", "5"):
-        raise OrderError(f"infantry may stand in the Left, Center, Right or Reserves (2, 3, 4, 6), not the {where} "
-                         f"(FIELD BATLE)")
+        raise RuleRefused(f"infantry may stand in the Left, Center, Right or Reserves (2, 3, 4, 6), not the {where} "
+                          f"(FIELD BATLE)", "FIELD BATLE")
 
 
 # ------------------------------------------------------------------------------------------------ code, words
@@ -315,8 +322,10 @@ def format_code(kind: str, a: dict[str, Any]) -> str:
     if kind in ("recruit_soldiers", "alcohol", "raze"):
         head = {"recruit_soldiers": "EP", "alcohol": "UA", "raze": f"KR{a.get('tower') or ''}"}[kind]
         return f"{head}{items.code_of(a['item'])}{a['qty']}"
-    if kind in ("recruit_garrison", "bombard", "crops"):
-        return f"{ {'recruit_garrison': 'EG', 'bombard': 'KB', 'crops': 'KC'}[kind]}{a['qty']}"
+    if kind == "bombard":
+        return f"KB{'T' + str(a['tower']) if a.get('tower') else ''}{a['qty']}"
+    if kind in ("recruit_garrison", "crops"):
+        return f"{ {'recruit_garrison': 'EG', 'crops': 'KC'}[kind]}{a['qty']}"
     if kind == "morale_bonus":
         return f"UB{a['ducats']}"
     if kind == "bonus_city":
@@ -344,7 +353,7 @@ def format_code(kind: str, a: dict[str, Any]) -> str:
             return f"KA{spare}"
         return f"KT{a['tower'] if a['tower'] is not None else a['occupant']}{spare}"
     if kind == "siege":
-        return "KSX" if a["lift"] else "KS"
+        return "KSX" if a["lift"] else f"KST{a['tower']}" if a.get("tower") else "KS"
     if kind == "alliance":
         return f"K{'L' if a['allied'] else 'X'}{_squash(a['target_family'])}"
     if kind in ("assassinate", "duel"):
@@ -406,8 +415,10 @@ def summary(kind: str, a: dict[str, Any]) -> str:
         "transfer_control": "transfer de facto control of {location} to {to}",
         "transfer_tower": "transfer tower {tower} to {to}", "loot": "loot the location he controls",
         "towers": "stay out of all towers" if a.get("outside") else "no longer stay out of the towers",
-        "siege": "lift his siege" if a.get("lift") else "besiege the location",
-        "bombard": "bombard the walls with {qty} cannons", "crops": "destroy grain crops with {qty} troops",
+        "siege": "lift his siege" if a.get("lift") else "besiege tower {tower}" if a.get("tower") else
+                 "besiege the location",
+        "bombard": "bombard tower {tower} with {qty} cannons" if a.get("tower") else
+                   "bombard the walls with {qty} cannons", "crops": "destroy grain crops with {qty} troops",
         "alliance": "ally with {target_family}" if a.get("allied") else "end the alliance with {target_family}",
         "no_support": "no support between the garrison and the tenant's family this month",
         "assassinate": "attempt to assassinate {target}", "duel": "challenge {target} to a duel",
@@ -540,15 +551,17 @@ def _assault(tree: Tree, t: Tokens) -> Built:
 
 
 def _siege(tree: Tree, t: Tokens) -> Built:
-    return "siege", {"lift": False}, ""
+    return "siege", {"lift": False, "tower": int(t.number()) if t.has("W_TOWER") else None}, ""
 
 
 def _lift(tree: Tree, t: Tokens) -> Built:
-    return "siege", {"lift": True}, ""
+    return "siege", {"lift": True, "tower": None}, ""
 
 
 def _bombard(tree: Tree, t: Tokens) -> Built:
-    return "bombard", {"qty": t.number()}, ""
+    # "bombard tower 2 with 10 cannons": the tower's number comes before the cannons'.
+    numbers = [str(tok) for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NUMBER")]
+    return "bombard", {"qty": numbers[-1], "tower": int(numbers[0]) if t.has("W_TOWER") else None}, ""
 
 
 def _naval_bombard(tree: Tree, t: Tokens) -> Built:

@@ -272,22 +272,29 @@ def suffer_attrition(ctx: Ctx, location_name: str, percent: int) -> None:
     on its own (ATTRITION: "always rounded up so as to maximize losses"; RW-OQ-31: per persona and per type)."""
     rate = Fraction(percent, 100)
     for persona in personae_inside(ctx, location_name):
-        assets = persona.setdefault("assets", {})
-        lost: dict[str, int] = {}
-        for item in ATTRITION_VICTIMS:
-            held = _count(assets, item)
-            if n := loss(held * rate, held):
-                assets[item] = held - n
-                lost[item] = n
-        if lost:
-            mo.settle(persona)
-            ctx.tell(persona["family"], f"{persona_name(persona)} lost {describe(lost)} to {percent}% siege "
-                                        f"attrition inside the walls of {location_name}")
+        attrit(ctx, persona, percent, f"the walls of {location_name}")
     location = ctx.state["locations"][location_name]
     garrison = _count(location, "garrison")
     if n := loss(garrison * rate, garrison):
         location["garrison"] = garrison - n
     ctx.publish(f"{location_name}, besieged, suffered {percent}% siege attrition.")
+
+
+def attrit(ctx: Ctx, persona: Persona, percent: int, within: str) -> None:
+    """`percent`% of each of his troops, crew, slaves and horses, each type rounded up on its own, for a month of
+    successful siege of the fortification he is within (`within`: "the walls of Pisa", "tower 1 of Pisa")."""
+    rate = Fraction(percent, 100)
+    assets = persona.setdefault("assets", {})
+    lost: dict[str, int] = {}
+    for item in ATTRITION_VICTIMS:
+        held = _count(assets, item)
+        if n := loss(held * rate, held):
+            assets[item] = held - n
+            lost[item] = n
+    if lost:
+        mo.settle(persona)
+        ctx.tell(persona["family"], f"{persona_name(persona)} lost {describe(lost)} to {percent}% siege attrition "
+                                    f"inside {within}")
 
 
 # ---- the Shia/Sunni piety loss --------------------------------------------------------------------------------
@@ -345,6 +352,15 @@ def free_cannons(ctx: Ctx, persona: Persona) -> int:
     return max(0, held - naval - siege_cannons_used(ctx, pid))
 
 
+def spend_cannons(ctx: Ctx, persona: Persona, cannons: int, lost: int) -> None:
+    """His `cannons` fired a siege bombardment and `lost` of them were destroyed: the survivors fire no second one
+    this month."""
+    assets = persona.setdefault("assets", {})
+    assets["cannon"] = _count(assets, "cannon") - lost
+    used = ctx.scratch.setdefault(_SIEGE_CANNONS, {})
+    used[persona["id"]] = used.get(persona["id"], 0) + cannons - lost
+
+
 def bombard(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """KB: the besieger bombards the fortification he besieges with his cannons, in a month that follows one in
     which his siege prevented all overland ingress."""
@@ -381,10 +397,7 @@ def _fire(ctx: Ctx, persona: Persona, where: str, location: Location, cannons: i
     fees.charge(ctx, persona, f"bombardment order ({where})")
     fees.charge(ctx, persona, f"bombardment of {where}")
     location["fas"] = fas - result.fas_lost
-    assets = persona.setdefault("assets", {})
-    assets["cannon"] = _count(assets, "cannon") - result.bombarders_lost
-    used = ctx.scratch.setdefault(_SIEGE_CANNONS, {})
-    used[persona["id"]] = used.get(persona["id"], 0) + cannons - result.bombarders_lost
+    spend_cannons(ctx, persona, cannons, result.bombarders_lost)
     piety.gunfire(ctx, persona)
     if far > 0:
         for p in inside:
