@@ -13,8 +13,6 @@ from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
-import pytest
-
 from maild.app import App
 from tests.mailcheck import long_prose_lines, repeated_lines, section
 from tests.mailflow import ROME, drop, mail, run_pass, sent
@@ -124,9 +122,8 @@ def test_orders_not_carried_out_list_each_line_once(tmp_path: Path, db_url: str)
         assert repeated_lines(text) == {}
 
 
-# The section is the framework's (templates/not_carried_out.txt.j2, being reworked by i23-venice): today it prints
-# a diagnostic on one line of 155 columns ("T0101grain": a transfer is T, ...).
-@pytest.mark.xfail(strict=True, reason="needs i23-venice notcarried")
+# The section is the framework's (templates/not_carried_out.txt.j2): it printed a diagnostic on one line of 155
+# columns ("T0101grain": a transfer is T, ...) before it wrapped its prose.
 def test_orders_not_carried_out_stay_within_78_columns(tmp_path: Path, db_url: str) -> None:
     _app, mails = play(tmp_path, db_url)
     for m in mails:
