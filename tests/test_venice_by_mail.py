@@ -134,3 +134,31 @@ def test_the_welcome_names_the_real_day_of_the_opening_auction(tmp_path: Path, d
         assert "the opening auction, is due\nMonday 07 December 2026, 17:15 CET" in text
         assert "Sunday" not in text and "(Monday)" not in text
 
+
+
+def test_a_plural_names_the_item_and_a_late_borrow_is_refused_by_its_rule(tmp_path: Path, db_url: str,
+                                                                          venice_setup: Path) -> None:
+    # Turn 2 offers senators. "2 of senators" asks for two of the rules' "senator": understood and on file. A
+    # borrow in turn 2 is understood but the rules' "Money" allows it only "Before the opening auction": the
+    # ack gives it with that rule, not as a line it could not read.
+    start = datetime(2026, 12, 7, 9, 0, tzinfo=ROME)
+    app = make_app(tmp_path, db_url, start, venice_setup, schedule={"timezone": "Europe/Rome", "at": DEADLINES})
+    run_pass(app, start)
+    for n, (sender, body) in enumerate(MAILS[1], start=10):
+        drop(app, mail(sender, body, n, subject="turn 1 bids"), start.replace(hour=10))
+    run_pass(app, start.replace(hour=12))
+    run_pass(app, datetime(2026, 12, 7, 17, 16, tzinfo=ROME))
+    day2 = datetime(2026, 12, 8, 10, 0, tzinfo=ROME)
+    drop(app, mail("carol@example.net", "bid 10$ for 2 of senators\nborrow 100$", 1, subject="turn 2"), day2)
+    run_pass(app, day2.replace(minute=5))
+    ack = [m for m in sent(app) if str(m["Subject"]).startswith("Re: turn 2")]
+    assert len(ack) == 1
+    text = ack[0].get_content()
+    assert "for up to 2 of senator" in text
+    assert "no item called" not in text
+    assert "Money" in text and "borrow only before the opening auction" in text
+    with app.db.session() as s:
+        from maild.models import OrderSetRow  # noqa: PLC0415
+        rows = s.query(OrderSetRow).all()
+        kinds = [o["kind"] for r in rows for o in r.orders if r.turn == 2]
+    assert kinds == ["bid"]

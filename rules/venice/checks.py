@@ -14,7 +14,7 @@ from .state import (
     auction_name,
     item_index,
     lineup_words,
-    normalize,
+    lookup_item,
     offered,
 )
 
@@ -25,7 +25,7 @@ def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Dia
     for order in orders:
         message = judge.problem(order)
         if message:
-            found.append(Diagnostic(order.line, order.text, message))
+            found.append(Diagnostic(order.line, order.text, message, rule=judge.rule(order)))
     return found
 
 
@@ -52,7 +52,7 @@ class Judge:
         try:
             return self._spelled[name]
         except KeyError:
-            found = self._spelled[name] = self.items.get(normalize(name))
+            found = self._spelled[name] = lookup_item(self.items, name)
             return found
 
     def problem(self, order: Order) -> str | None:
@@ -64,6 +64,16 @@ class Judge:
         if order.kind == "bid":
             return self.bid_problem(as_bid(order))
         return f"'{order.kind}' is not a Venice order"
+
+    def rule(self, order: Order) -> str | None:
+        """The section of the rules that refuses an order understood (a borrow after the opening auction, a bid
+        for more than is offered), so the ack lists it with the rule; None when the order names what the game
+        does not have (an item unknown), which the ack lists as not understood."""
+        if order.kind == "borrow":
+            return "Money"
+        if order.kind == "bid" and self.held and self.item(as_bid(order).item) is not None:
+            return "The Auction Process"
+        return None
 
     def _borrow_problem(self, amount: int) -> str | None:
         limit = self.state["credit_limit"]

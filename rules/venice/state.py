@@ -53,10 +53,19 @@ def normalize(name: str) -> str:
 
 def find_item(state: State, name: str) -> str | None:
     """The catalogue's spelling of `name`, or None if the game has no such item."""
+    return lookup_item(item_index(state), name)
+
+
+def lookup_item(index: dict[str, str], name: str) -> str | None:
+    """The catalogue's spelling of `name` in `index` (item_index), the plural of an item's name included:
+    "bid 10$ for 2 of senators" means the rules' "senator", since N of them are asked for. A name that is
+    an item as written is that item, so an item whose own name ends in s is never cut."""
     wanted = normalize(name)
-    for item in state["items"]:
-        if normalize(item) == wanted:
-            return item
+    if wanted in index:
+        return index[wanted]
+    for cut in ("es", "s"):
+        if wanted.endswith(cut) and wanted[: -len(cut)] in index:
+            return index[wanted[: -len(cut)]]
     return None
 
 
