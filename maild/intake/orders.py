@@ -11,12 +11,13 @@ the clean text with its bold runs marked ``**run**``; the others get it without 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from maild.intake.normalize import CleanText, clean_orders
 from maild.intake.prose import prose_kind
-from maild.ruleset import Diagnostic, ParsedOrders, Ruleset
+from maild.ruleset import Diagnostic, Order, ParsedOrders, Ruleset
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,35 @@ def ruleset_text(ruleset: Ruleset, clean: CleanText) -> str:
     return clean.marked() if ruleset.reads_emphasis else clean.text
 
 
-def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = ()) -> ReadOrders:
+def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = (),
+                line_map: Sequence[int] = ()) -> ReadOrders:
     """Parse `written` (a mail's order text, as `ordertext.extract` cut it) with `ruleset`.
 
-    `names`: lower-cased words the sender may sign with (`names_of`).
+    `names`: lower-cased words the sender may sign with (`names_of`). `line_map`: the mail's line of each line of
+    `written` (`ReadMail.line_map`); given, the orders and diagnostics are numbered by it, so that "line N" is
+    the player's line N, counted from the top of his mail, the password line included.
     """
     if not written.strip():
         return ReadOrders(ParsedOrders())
+    read = _read(ruleset, written, names)
+    return renumbered(read, line_map) if line_map else read
+
+
+def mail_line(line_map: Sequence[int], n: int) -> int:
+    """The mail's line of line `n` of the order text (`n` itself past the map: a ruleset's own numbering)."""
+    return line_map[n - 1] if 0 < n <= len(line_map) else n
+
+
+def renumbered(read: ReadOrders, line_map: Sequence[int]) -> ReadOrders:
+    def mapped(item: Diagnostic | Order) -> Any:
+        return replace(item, line=mail_line(line_map, item.line))
+
+    parsed = ParsedOrders(orders=[mapped(o) for o in read.parsed.orders],
+                          diagnostics=[mapped(d) for d in read.parsed.diagnostics])
+    return ReadOrders(parsed, [mapped(d) for d in read.ignored])
+
+
+def _read(ruleset: Ruleset, written: str, names: Iterable[str]) -> ReadOrders:
     clean = clean_orders(written)
     parsed = ruleset.parse(ruleset_text(ruleset, clean))
     unread = {d.line for d in parsed.diagnostics if not d.warning}

@@ -38,7 +38,7 @@ from maild.intake.header import (
     parse_header_line,
     subject_command,
 )
-from maild.intake.quotes import first_cut, is_quoted, strip_quotes, unglue
+from maild.intake.quotes import Dropped, first_cut, is_quoted, strip_quotes, unglue
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,9 @@ class OrderText:
     command: str | None = None  # a command word, lower case: "help", "status", "codesheet"
     quoted_removed: bool = False  # quoted text, attributions or a signature were removed
     notes: list[str] = field(default_factory=list)  # for the ack's list of problems
+    # What was dropped as quoted or signature text, in the player's words ("ignored 14 quoted lines below
+    # line 3"), for the ack's list of problems: a player whose orders were dropped by mistake sees where.
+    dropped: list[str] = field(default_factory=list)
 
 
 def _headers(lines: Sequence[str]) -> list[OrderHeader]:
@@ -83,6 +86,15 @@ def find_header(lines: Sequence[str], cut: int | None = None) -> OrderHeader | N
     if any(lines[i].strip() for i in own.indices):
         return None
     return candidates[-1]
+
+
+def _dropped_note(run: Dropped, lines: Sequence[str], origin: Sequence[int]) -> str:
+    """"ignored 14 quoted lines below line 3": line 3 is the last non-blank line above the run, numbered as
+    the player sees his mail (from its first line)."""
+    what = f"{run.count} {run.kind} line" + ("" if run.count == 1 else "s")
+    above = next((j for j in range(run.first - 1, -1, -1) if lines[j].strip()), None)
+    where = "at the top of your mail" if above is None else f"below line {origin[above] + 1}"
+    return f"ignored {what} {where}"
 
 
 def extract(text: str, subject: str = "", commands: frozenset[str] | None = None) -> OrderText:
@@ -133,4 +145,5 @@ def extract(text: str, subject: str = "", commands: frozenset[str] | None = None
         command=command,
         quoted_removed=kept.removed,
         notes=notes,
+        dropped=[_dropped_note(run, lines, origin) for run in kept.dropped],
     )

@@ -312,7 +312,8 @@ def _bounce(s: Session, app: App, row: MailRow, auto: str) -> bool:
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
     """Whether a mail has lines besides its command (orders, or lines meant as orders), which only an
     authenticated mail may have read."""
-    parsed = read_orders(ruleset_named(game.ruleset), mail.order_text, names_of(mail.from_display, player.name)).parsed
+    parsed = read_orders(ruleset_named(game.ruleset), mail.order_text, names_of(mail.from_display, player.name),
+                         mail.line_map).parsed
     return bool(parsed.orders or parsed.diagnostics)
 
 
@@ -488,7 +489,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     # The state orders are checked against: the open turn's, or the state before the processed turn they go to.
     state_turn = number if forced is not None and number < game.turn else game.turn
     phase_name = phase.phase if phase is not None else None
-    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
+    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name), mail.line_map)
     parsed = read.parsed
     if ruleset.sign_up_word:  # a sign-up order carries his address into the state (see SIGN_UP_ADDRESS)
         lines = sign_up_lines(ruleset, mail)

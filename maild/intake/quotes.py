@@ -427,11 +427,31 @@ def _mark_at(lines: Sequence[str], i: int, stop: int, memo: _Memo) -> _Mark | No
     return None
 
 
+def is_indented(line: str) -> bool:
+    """A line indented as mailx, s-nail and Lotus Notes quote: a tab, or two blanks or more, then text."""
+    return line[:1] == "\t" or (line[:2] == "  " and bool(line.strip()))
+
+
 def _followed_by_quote(lines: Sequence[str], i: int, stop: int) -> bool:
+    """Whether the first non-blank line from `i` on is quoted (with ``>`` or indented), or there is none."""
     for j in range(i, stop):
         if lines[j].strip():
-            return is_quoted(lines[j])
+            return is_quoted(lines[j]) or is_indented(lines[j])
     return True
+
+
+def _indented_block(lines: Sequence[str], i: int, stop: int) -> int:
+    """Where the indented quote that starts at or after `i` (past blank lines) ends: the first non-blank line
+    that starts in the first column, or `stop`. Inside the quote one blank is enough (a quoted line of the
+    original that began with one, as Zoho's do); the first line needs a tab or two blanks."""
+    j = i
+    while j < stop and not lines[j].strip():
+        j += 1
+    if j == stop or not is_indented(lines[j]):
+        return i
+    while j < stop and (not lines[j].strip() or lines[j][:1] in " \t"):
+        j += 1
+    return j
 
 
 def _drops(mark: _Mark, lines: Sequence[str], i: int, stop: int) -> bool:
@@ -460,9 +480,43 @@ def first_cut(lines: Sequence[str], start: int = 0, stop: int | None = None) -> 
 
 
 @dataclass(frozen=True)
+class Dropped:
+    """A run of lines dropped as someone else's text: quoted (``>``, indented, an attribution or original above
+    them, an unquoted original below a cut) or a signature. It starts and ends with a non-blank line."""
+
+    kind: str  # "quoted" or "signature"
+    first: int  # index of its first line
+    last: int  # index of its last line
+
+    @property
+    def count(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True)
 class Kept:
     indices: list[int]  # indices into the lines, in order, of the lines that are the player's own
     removed: bool  # whether anything was dropped as quoted, attribution, forward header or signature
+    dropped: tuple[Dropped, ...] = ()  # the quoted and signature runs, in order (forward headers are not)
+
+
+class _Runs:
+    """The dropped lines gathered into runs: lines of one kind separated only by blank lines are one run."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.runs: list[Dropped] = []
+
+    def add(self, kind: str, first: int, end: int) -> None:
+        filled = [j for j in range(first, end) if self.lines[j].strip()]
+        if not filled:
+            return
+        last = self.runs[-1] if self.runs else None
+        if last is not None and last.kind == kind and not any(self.lines[j].strip()
+                                                              for j in range(last.last + 1, filled[0])):
+            self.runs[-1] = Dropped(kind, last.first, filled[-1])
+        else:
+            self.runs.append(Dropped(kind, filled[0], filled[-1]))
 
 
 def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) -> Kept:
@@ -470,22 +524,30 @@ def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     stop = len(lines) if stop is None else stop
     kept: list[int] = []
     removed = False
+    runs = _Runs(lines)
     memo = _Memo()
     i = start
     while i < stop:
         if is_quoted(lines[i]):
             removed = True
+            runs.add("quoted", i, i + 1)
             i += 1
             continue
         mark = _mark_at(lines, i, stop, memo) if lines[i] else None
         if mark is not None:
             if _drops(mark, lines, i, stop):
                 removed = True
-                i += mark.length
+                end = i + mark.length
+                if mark.kind != "forward":
+                    # mailx and s-nail indent the quote under the attribution instead of marking it with ">".
+                    end = _indented_block(lines, end, stop)
+                    runs.add("quoted", i, end)
+                i = end
                 continue
             if mark.cuts:
                 removed = True
+                runs.add("signature" if mark.kind == "signature" else "quoted", i, stop)
                 break
         kept.append(i)
         i += 1
-    return Kept(kept, removed)
+    return Kept(kept, removed, tuple(runs.runs))

@@ -1,0 +1,83 @@
+"""How every game reads a player's mail (issue 23), from the player's side: the mail in, the ack he gets.
+
+mailx/s-nail's indented quotes, what the ack says of the quoted and signature lines it dropped, line numbers
+as the player sees them in his mail, sign-offs under the orders, sentence punctuation at the end of an order,
+and an ack that does not contradict itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from maild.testing import Table
+from tests.conftest import VENICE_SETUP
+from tests.mailcheck import section
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    (tmp_path / "venice.toml").write_text(VENICE_SETUP)
+    with Table(tmp_path) as table:
+        table.create_game("venice1", "venice", tmp_path / "venice.toml")
+        yield table
+
+
+def ack_of(table: Table, sender: str, body: str) -> str:
+    table.send(sender, body)
+    table.intake()
+    return table.ack(sender)
+
+
+# -- 1. mailx / s-nail replies ---------------------------------------------------------------------------------
+
+SNAIL_REPLY = """#venice1 bob sesame
+gm@example.org wrote:
+\tHello bob,
+\t
+\tthis is what venice1 read in your mail for turn 1.
+\t
+\tUnderstood (1):
+\t  line 2: bid 20$ each for up to 1 of silk tax
+\t
+\tDeadline for turn 1: Sunday 22 November 2026, 17:15 (Europe/Rome).
+
+bid 30$ for 1 of silk tax
+borrow 100$
+"""
+
+
+def test_an_s_nail_reply_under_a_tab_indented_quote_is_read(table: Table) -> None:
+    ack = ack_of(table, "bob@example.org", SNAIL_REPLY)
+    assert "held no orders" not in ack
+    understood = section(ack, "Understood (2):")
+    assert "line 12: bid 30$ each for up to 1 of silk tax" in understood, ack
+    assert "line 13: borrow 100$" in understood, ack
+    assert "ignored 9 quoted lines below line 1" in ack, ack
+
+
+def test_a_quote_indented_with_blanks_is_quoted_too(table: Table) -> None:
+    body = ("#venice1 bob sesame\nOn Sun, 22 Nov 2026 at 09:00, GM <gm@example.org> wrote:\n"
+            "    Understood (1):\n      line 2: borrow 50$\n\nborrow 100$\n")
+    ack = ack_of(table, "bob@example.org", body)
+    assert "line 6: borrow 100$" in section(ack, "Understood (1):"), ack
+    assert "ignored 3 quoted lines below line 1" in ack, ack
+
+
+def test_the_ack_says_where_quoted_and_signature_lines_were_dropped(table: Table) -> None:
+    body = ("#venice1 bob sesame\nborrow 100$\n\nOn Sun, 22 Nov 2026 at 09:00, GM <gm@example.org> wrote:\n"
+            "> Hello bob,\n>\n> Understood (1):\n\nbid 30$ for 1 of silk tax\n-- \nBob Rossi\n+39 06 1234\n")
+    ack = ack_of(table, "bob@example.org", body)
+    assert len(section(ack, "Understood (2):").strip().splitlines()) == 2, ack
+    assert "ignored 4 quoted lines below line 2" in ack, ack
+    assert "ignored 3 signature lines below line 9" in ack, ack
+
+
+# -- 4. line numbers as the player sees them --------------------------------------------------------------------
+
+def test_ack_line_numbers_count_from_the_top_of_the_mail(table: Table) -> None:
+    body = "Dear GM,\n\n#venice1 bob sesame\nbid 30$ for 1 of silk tax\nbid thirty for silk tax\n"
+    ack = ack_of(table, "bob@example.org", body)
+    assert "line 4: bid 30$ each" in section(ack, "Understood (1):"), ack
+    assert "line 5: bid thirty for silk tax" in section(ack, "Not understood (1)"), ack
