@@ -81,3 +81,27 @@ def test_ack_line_numbers_count_from_the_top_of_the_mail(table: Table) -> None:
     ack = ack_of(table, "bob@example.org", body)
     assert "line 4: bid 30$ each" in section(ack, "Understood (1):"), ack
     assert "line 5: bid thirty for silk tax" in section(ack, "Not understood (1)"), ack
+
+
+# -- 3. sentence punctuation at the end of an order -------------------------------------------------------------
+
+def test_a_full_stop_ends_a_galilei_order_without_breaking_it(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        table.create_game("gal", "galilei", "example:galilei")
+        ack = ack_of(table, "alice@example.org", "Bid 10 for cards, 10 for capitals.\nturn bid 0!\n")
+        assert "Not understood" not in ack, ack
+        assert "Understood (2):" in ack, ack
+        for name in ("bob", "carol", "dave", "erin", "frank"):
+            table.send(f"{name}@example.org", "bid 5 for cards, 5 for capitals\nturn bid 2")
+        table.intake()
+        ack = ack_of(table, "alice@example.org", "number 4.")
+        assert "Not understood" not in ack and "expected" not in ack, ack
+
+
+def test_a_full_stop_ends_a_venice_order_and_a_decimal_keeps_its_dot(table: Table) -> None:
+    ack = ack_of(table, "alice@example.org", "bid 30$ for 1 of silk tax.\nborrow 100$;\n")
+    assert "Not understood" not in ack, ack
+    assert "Understood (2):" in ack, ack
+    from maild.intake.normalize import CleanText, without_full_stops
+    assert without_full_stops(CleanText("spend 0.1667\nspend 0.1667.\nattack Paris...")).text == \
+        "spend 0.1667\nspend 0.1667\nattack Paris"

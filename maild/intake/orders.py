@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from maild.intake.normalize import CleanText, clean_orders
+from maild.intake.normalize import CleanText, clean_orders, without_full_stops
 from maild.intake.prose import prose_kind
 from maild.ruleset import Diagnostic, Order, ParsedOrders, Ruleset
 
@@ -40,6 +40,7 @@ def names_of(*names: str | None) -> frozenset[str]:
 
 def ruleset_text(ruleset: Ruleset, clean: CleanText) -> str:
     """The text this ruleset parses: with bold markers if it reads emphasis, else without."""
+    clean = without_full_stops(clean)  # "number 4." is "number 4" in every game
     return clean.marked() if ruleset.reads_emphasis else clean.text
 
 
