@@ -105,3 +105,40 @@ def test_a_full_stop_ends_a_venice_order_and_a_decimal_keeps_its_dot(table: Tabl
     from maild.intake.normalize import CleanText, without_full_stops
     assert without_full_stops(CleanText("spend 0.1667\nspend 0.1667.\nattack Paris...")).text == \
         "spend 0.1667\nspend 0.1667\nattack Paris"
+
+
+# -- 2. a bare name under the orders is a signature, in every game ------------------------------------------------
+
+def test_a_renaissance_mail_signed_with_a_bare_name(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from tests.mailflow import ROME, drop, mail, run_pass, sent
+    from tests.renaissance_fixtures import mail_game
+
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = mail_game(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", morning)
+    drop(app, mail("med@example.org", "/MED *MEDICI\n*Florence .0101\nBwool100\n\nLorenzo\n", 1), morning)
+    run_pass(app, morning)
+    [ack] = [m.get_content() for m in sent(app) if m["To"] == "med@example.org"]
+    assert "Not understood" not in ack and "boarding" not in ack, ack
+    assert "line 5: Lorenzo" in section(ack, "Ignored (1)"), ack
+
+
+def test_a_venice_mail_signed_with_a_bare_name_but_a_lone_order_word_is_a_mistake(table: Table) -> None:
+    ack = ack_of(table, "carol@example.net", "bid 30$ for 1 of silk tax\n\nLorenzo")
+    assert "Not understood" not in ack and "line 3: Lorenzo" in section(ack, "Ignored (1)"), ack
+    ack = ack_of(table, "carol@example.net", "bid 30$ for 1 of silk tax\n\nBorrow")
+    assert "line 3: Borrow" in section(ack, "Not understood (1)"), ack
+    ack = ack_of(table, "carol@example.net", "Lorenzo\nbid 30$ for 1 of silk tax")  # not under the orders
+    assert "line 1: Lorenzo" in section(ack, "Not understood (1)"), ack
+
+
+def test_a_galilei_mail_signed_with_a_bare_name(tmp_path: Path) -> None:
+    with Table(tmp_path) as table:
+        table.create_game("gal", "galilei", "example:galilei")
+        ack = ack_of(table, "alice@example.org", "bid 10 for cards, 10 for capitals\nturn bid 0\n\nCheers, Anna\n")
+        assert "Not understood" not in ack, ack
+        ack = ack_of(table, "bob@example.org", "bid 10 for cards, 10 for capitals\nturn bid 0\n-- Bob\n")
+        assert "Not understood" not in ack, ack
+        ack = ack_of(table, "carol@example.org", "bid 10 for cards, 10 for capitals\nTurn\n")
+        assert "line 2: Turn" in section(ack, "Not understood (1)"), ack

@@ -11,6 +11,7 @@ the clean text with its bold runs marked ``**run**``; the others get it without 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -78,7 +79,9 @@ def _read(ruleset: Ruleset, written: str, names: Iterable[str]) -> ReadOrders:
     unread = {d.line for d in parsed.diagnostics if not d.warning}
     if not unread:
         return ReadOrders(parsed)
-    prose = _prose_lines(written.split("\n"), clean.text.split("\n"), unread, frozenset(names))
+    read = {o.line for o in parsed.orders}
+    prose = _prose_lines(written.split("\n"), clean.text.split("\n"), unread, frozenset(names),
+                         min(read, default=None), order_words(ruleset))
     if not prose:
         return ReadOrders(parsed)
     kept = ParsedOrders(orders=[o for o in parsed.orders if o.line not in prose],
@@ -87,8 +90,21 @@ def _read(ruleset: Ruleset, written: str, names: Iterable[str]) -> ReadOrders:
     return ReadOrders(kept, ignored)
 
 
-def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: frozenset[str]) -> dict[int, str]:
-    """1-based line -> kind, for the lines the ruleset could not read that are prose."""
+def order_words(ruleset: Ruleset) -> frozenset[str]:
+    """The words a game's orders are made of, lower case: each kind's first word and the small words of its form
+    ("bid N for cards, M for capitals": bid, for, cards, capitals). A line of them is an order gone wrong, never
+    a name signing the mail."""
+    words: set[str] = set()
+    for kind in getattr(ruleset, "order_kinds", ()):
+        words.add(kind.word.casefold())
+        words.update(w.casefold() for w in re.findall(r"[^\W\d_]+", kind.form) if not w.isupper())
+    return frozenset(words)
+
+
+def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: frozenset[str],
+                 first_order: int | None = None, words: frozenset[str] = frozenset()) -> dict[int, str]:
+    """1-based line -> kind, for the lines the ruleset could not read that are prose. `first_order`: the first
+    line read as an order, if any; a name below it signs the orders."""
     nonblank = [i for i, line in enumerate(clean) if line.strip()]
     last = nonblank[-1] if nonblank else -1
     out: dict[int, str] = {}
@@ -97,7 +113,8 @@ def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: 
         kind = None
         if i + 1 in unread:
             for line in (clean[i], written[i]):
-                kind = prose_kind(line, last=i == last, names=names, after_closing=previous == "closing")
+                kind = prose_kind(line, last=i == last, names=names, after_closing=previous == "closing",
+                                  after_orders=first_order is not None and first_order <= i, order_words=words)
                 if kind:
                     break
         if kind:
