@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from maild.ruleset import Diagnostic, Order, ParsedOrders, register, unregister
 from maild.testing import Table
 from tests.conftest import VENICE_SETUP
 from tests.mailcheck import section
+from tests.rps_game import EXAMPLE_SETUP, RockPaperScissors
 
 
 @pytest.fixture
@@ -142,3 +145,49 @@ def test_a_galilei_mail_signed_with_a_bare_name(tmp_path: Path) -> None:
         assert "Not understood" not in ack, ack
         ack = ack_of(table, "carol@example.org", "bid 10 for cards, 10 for capitals\nTurn\n")
         assert "line 2: Turn" in section(ack, "Not understood (1)"), ack
+
+
+# -- 5. an ack that does not contradict itself ------------------------------------------------------------------
+
+class _Strict(RockPaperScissors):
+    """Rock, paper, scissors with one rule that refuses an understood order (no paper before round 2), and a
+    warning on every `say` with a word it cannot print, also when the line is not understood."""
+
+    name = "rps_strict"
+
+    def parse(self, text: str) -> ParsedOrders:
+        parsed = super().parse(text)
+        for n, line in enumerate(text.split("\n"), start=1):
+            if line.startswith("say") and "@" in line:
+                parsed.diagnostics.append(Diagnostic(n, line, "the newsletter prints no '@'", warning=True))
+                parsed.diagnostics.append(Diagnostic(n, line, "a say has at most five words"))
+                parsed.orders = [o for o in parsed.orders if o.line != n]
+        parsed.diagnostics.sort(key=lambda d: d.line)
+        return parsed
+
+    def check(self, state: dict[str, Any], turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
+        return [Diagnostic(o.line, o.text, "paper is not thrown in the first round", rule="rule 4")
+                for o in orders if o.kind == "throw" and o.args.get("throw") == "paper" and turn == 1]
+
+
+@pytest.fixture
+def strict() -> Iterator[Table]:
+    register(_Strict())
+    try:
+        yield
+    finally:
+        unregister(_Strict.name)
+
+
+def test_a_rule_refusal_is_listed_with_its_rule_not_as_not_understood(tmp_path: Path, strict: None) -> None:
+    with Table(tmp_path) as table:
+        table.create_game("rps1", _Strict.name, EXAMPLE_SETUP)
+        ack = ack_of(table, "ann@example.org", "throw paper\nthrow rocks\nsay hello there @all of you out there")
+        refused = section(ack, "Refused by the rules (1)")
+        assert "line 1: throw paper" in refused and "paper is not thrown in the first round" in refused, ack
+        assert "see rule 4" in refused, ack
+        errors = section(ack, "Not understood (2)")
+        assert "throw paper" not in errors and "line 2: throw rocks" in errors, ack
+        # The say is not understood, so it is not "accepted all the same"; its note is said with it.
+        assert "line 3: say" in errors and "the newsletter prints no '@'" in errors, ack
+        assert "Please note" not in ack, ack

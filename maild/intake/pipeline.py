@@ -25,6 +25,7 @@ from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, claims, guessing, oversized, refusals, stall
 from maild.intake.ackecho import Echo, clip
+from maild.intake.acklists import ack_lists
 from maild.intake.autoreply import bounce_reason
 from maild.intake.dsn import read_bounce
 from maild.intake.identity import authenticate, route
@@ -545,10 +546,11 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
+    lists = ack_lists(parsed.diagnostics)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
                   deadline=deadline_text, phase=phase_name, orders=echo("orders", parsed.orders),
-                  errors=echo("errors", [d for d in parsed.diagnostics if not d.warning]),
-                  warnings=echo("warnings", [d for d in parsed.diagnostics if d.warning]),
+                  errors=echo("errors", lists.errors), rule_refused=echo("rule_refused", lists.refused),
+                  warnings=echo("warnings", lists.warnings),
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=commands,
                   in_force=echo("in_force", [p.order for p in in_force]),
