@@ -149,6 +149,11 @@ def test_a_galilei_mail_signed_with_a_bare_name(tmp_path: Path) -> None:
 
 # -- 5. an ack that does not contradict itself ------------------------------------------------------------------
 
+LONG_HINT = ("the newsletter cannot print a percent sign in a say. Defenders of the newsletter's plain "
+             "letters say so in rule 9, which the GM may quote at length. Write the word percent instead, e.g. "
+             "say 50 percent of the time I throw rock or say I win ninety percent or say percentages are fun")
+
+
 class _Strict(RockPaperScissors):
     """Rock, paper, scissors with one rule that refuses an understood order (no paper before round 2), and a
     warning on every `say` with a word it cannot print, also when the line is not understood."""
@@ -161,6 +166,9 @@ class _Strict(RockPaperScissors):
             if line.startswith("say") and "@" in line:
                 parsed.diagnostics.append(Diagnostic(n, line, "the newsletter prints no '@'", warning=True))
                 parsed.diagnostics.append(Diagnostic(n, line, "a say has at most five words"))
+                parsed.orders = [o for o in parsed.orders if o.line != n]
+            if line.startswith("say") and "%" in line:
+                parsed.diagnostics.append(Diagnostic(n, line, LONG_HINT))
                 parsed.orders = [o for o in parsed.orders if o.line != n]
         parsed.diagnostics.sort(key=lambda d: d.line)
         return parsed
@@ -191,3 +199,18 @@ def test_a_rule_refusal_is_listed_with_its_rule_not_as_not_understood(tmp_path: 
         # The say is not understood, so it is not "accepted all the same"; its note is said with it.
         assert "line 3: say" in errors and "the newsletter prints no '@'" in errors, ack
         assert "Please note" not in ack, ack
+
+
+# -- 6. long hints are shortened by whole examples and sentences, never mid-word ------------------------------------
+
+def test_a_long_hint_loses_whole_examples_and_sentences_never_what_was_wrong(tmp_path: Path, strict: None) -> None:
+    assert len(LONG_HINT) > 200
+    with Table(tmp_path) as table:
+        table.create_game("rps1", _Strict.name, EXAMPLE_SETUP)
+        ack = ack_of(table, "ann@example.org", "throw rock\nsay 50% of the time")
+    errors = " ".join(section(ack, "Not understood (1)").split())
+    assert "line 2: say 50% of the time the newsletter cannot print a percent sign in a say." in errors, ack
+    assert "…" not in ack and "characters)" not in ack, ack
+    assert "say percentages are fun" not in errors, ack  # an example dropped whole
+    for line in ack.splitlines():
+        assert len(line) <= 78, line
