@@ -21,9 +21,12 @@ The rules, in order:
    subject of just that word counts too.
 5. Leading and trailing blank lines are dropped.
 
-**Line numbers**: "line N" in an ack means line N of `OrderText.text`, the order text as the ack shows
-it back to the player (the header line is not part of it: line 1 is the first line kept after it).
-`line_map[N - 1]` is the 1-based line of the decoded mail text it came from, for the GM's view.
+**Line numbers**: a player reads "line N" in his ack as line N of the mail he wrote, counted from its
+first line, the ``#GAME PLAYER PASSWORD`` line included. `OrderText.text` is shorter (no header, no
+quotes), so `line_map[N - 1]` is the 1-based line of the decoded mail text that its line N came from;
+intake numbers orders and diagnostics by it (`intake.orders.read_orders`), and so do the ack, the
+printout's "not carried out" and `maild mail show`. What was dropped as quoted or signature text is
+listed in `OrderText.dropped` ("ignored 9 quoted lines below line 1"), numbered the same way.
 """
 
 from __future__ import annotations

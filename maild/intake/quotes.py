@@ -30,6 +30,11 @@ What is done with them:
 
 - Quoted lines are dropped one by one. Unquoted lines between or after them stay: players answer inline,
   interleave orders with a quoted report and bottom-post under it.
+- **Indented quotes**: mailx and s-nail write "gm@example.org wrote:" and indent the quote with a tab (or,
+  set so, with blanks; Lotus Notes and Zoho indent too). An attribution, marker or header block followed
+  (past blank lines) by a line indented with a tab or two blanks takes the indented block under it: it is
+  dropped up to the first non-blank line that starts in the first column, and reading goes on there. Only
+  under such a mark is indentation a quote: a player's own indented lines elsewhere stay his.
 - An attribution, marker or header block followed (past blank lines) by a quoted line or by nothing is
   dropped, and reading goes on below: that is an inline or bottom-posted reply.
 - Followed by ordinary text, it is a **cut**: everything from it on is dropped, since Outlook, Yahoo and
@@ -39,6 +44,11 @@ What is done with them:
 - A signature is always a cut.
 - An attribution glued to the end of the player's own line ("borrow 5$ On Wed, 3 Mar 2027 at 15:59, GM
   <gm@example.org> wrote:", also after ``---``) is split off first (`unglue`), so the player's words stay.
+
+What was dropped is reported (`Kept.dropped`): runs of quoted lines (``>`` lines, attributions and the
+quotes under them, an unquoted original below a cut) and of signature lines, each from its first to its
+last non-blank line, runs of one kind with only blank lines between them counted as one; `ordertext`
+turns them into the ack's "ignored 9 quoted lines below line 1". Forward headers are not reported.
 
 A forwarded mail ("---------- Forwarded message ---------", "Begin forwarded message:") is not a cut:
 the marker and the forwarded header block are dropped and the forwarded text kept, because a player who
