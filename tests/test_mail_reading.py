@@ -214,3 +214,11 @@ def test_a_long_hint_loses_whole_examples_and_sentences_never_what_was_wrong(tmp
     assert "say percentages are fun" not in errors, ack  # an example dropped whole
     for line in ack.splitlines():
         assert len(line) <= 78, line
+
+
+def test_the_printout_numbers_lines_not_carried_out_as_the_mail_does(table: Table) -> None:
+    table.send("bob@example.org", "Hi GM,\n#venice1 bob sesame\nborrow 100$\nbid thirty for silk tax\n")
+    table.intake()
+    table.run_turn("venice1")
+    printout = table.printout("venice1", 1, "bob")
+    assert "line 4: bid thirty for silk tax" in printout, printout
