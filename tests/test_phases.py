@@ -94,7 +94,8 @@ def test_orders_of_the_wrong_phase_are_named_and_the_right_ones_booked(tmp_path:
 
     ack = last_ack(app, "alice")
     assert "line 1: pick 3" in ack
-    assert "guess is an order of the afternoon; it is now the morning: send it during the afternoon" in ack
+    said = " ".join(ack.split())  # the ack wraps a long message within 78 columns
+    assert "guess is an order of the afternoon; it is now the morning: send it during the afternoon" in said
     # The ack names the phase its orders count for and that phase's deadline (the morning's `at` of turn 1).
     assert "Deadline for the morning of turn 1: Saturday 21 November 2026, 12:00 UTC (UTC)." in ack
     assert "Now open: the morning of turn 1, until Saturday 21 November 2026, 12:00 UTC (UTC)." in last_ack(app, "bob")
