@@ -183,7 +183,8 @@ def test_a_mail_after_a_phase_deadline_counts_for_the_next_phase(tmp_path: Path,
     run_pass(app, datetime(2026, 11, 21, 13, 0, tzinfo=UTC))
 
     ack = last_ack(app, "bob")
-    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in ack
+    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in \
+        " ".join(ack.split())
     assert "Deadline for the afternoon of turn 1: Saturday 21 November 2026, 18:00 UTC (UTC)." in ack
     with app.db.session() as s:
         assert s.scalars(select(OrderSetRow.phase).order_by(OrderSetRow.seq)).all() == ["morning"] * 3 + \
@@ -204,7 +205,8 @@ def test_a_mail_late_for_a_phase_that_opened_a_vote_counts_for_the_phase_after(t
     run_pass(app, datetime(2026, 11, 21, 13, 0, tzinfo=UTC))
 
     ack = last_ack(app, "carol")
-    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in ack
+    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in \
+        " ".join(ack.split())
     assert "Deadline for the afternoon of turn 1: not set yet: the afternoon opens once the vote is resolved" in ack
     with app.db.session() as s:
         assert s.scalars(select(OrderSetRow.phase).where(OrderSetRow.status == "accepted")
