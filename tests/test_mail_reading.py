@@ -6,6 +6,7 @@ and an ack that does not contradict itself."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from maild.ruleset import Diagnostic, Order, ParsedOrders, register, unregister
 from maild.testing import Table
 from tests.conftest import VENICE_SETUP
 from tests.mailcheck import section
+from tests.replyshapes import SHAPES
 from tests.rps_game import EXAMPLE_SETUP, RockPaperScissors
 
 
@@ -222,3 +224,29 @@ def test_the_printout_numbers_lines_not_carried_out_as_the_mail_does(table: Tabl
     table.run_turn("venice1")
     printout = table.printout("venice1", 1, "bob")
     assert "line 4: bid thirty for silk tax" in printout, printout
+
+
+# -- 1. every mail program's reply, in two games --------------------------------------------------------------
+
+ACK_QUOTED = ["Hello bob,", "", "this is what the game read in your mail for turn 1.", "", "Understood (1):",
+              "  line 2: bid 20$ each for up to 1 of silk tax", "",
+              "Deadline for turn 1: Sunday 22 November 2026, 17:15 (Europe/Rome)."]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_every_mail_programs_reply_is_read_in_venice_and_galilei(tmp_path: Path, shape: str) -> None:
+    write = SHAPES[shape]
+    (tmp_path / "venice.toml").write_text(VENICE_SETUP)
+    with Table(tmp_path) as table:
+        table.create_game("venice1", "venice", tmp_path / "venice.toml")
+        table.create_game("gal", "galilei", "example:galilei", address="galilei@example.org")
+        ack = ack_of(table, "bob@example.org",
+                     write(ACK_QUOTED, ["#venice1 bob sesame", "bid 30$ for 1 of silk tax", "borrow 100$"]))
+        assert "Understood (2)" in ack and "Not understood" not in ack, ack
+        assert re.search(r"ignored \d+ quoted lines (below line \d+|at the top of your mail)", ack), ack
+        table.send("alice@example.org", write(ACK_QUOTED, ["bid 10 for cards, 10 for capitals", "turn bid 3"]),
+                   to="galilei@example.org")
+        table.intake()
+        ack = table.ack("alice@example.org")
+        assert "Understood (2)" in ack and "Not understood" not in ack, ack
+        assert re.search(r"ignored \d+ quoted lines (below line \d+|at the top of your mail)", ack), ack

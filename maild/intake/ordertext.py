@@ -109,11 +109,14 @@ def extract(text: str, subject: str = "", commands: frozenset[str] | None = None
     cut = first_cut(lines)
     header = find_header(lines, cut)
     start, stop = 0, len(lines)
+    dropped_above: tuple[Dropped, ...] = ()
     if header is not None:
         start = header.line_index + 1
         above = strip_quotes(lines, 0, header.line_index)
         if any(lines[i].strip() for i in above.indices):
             notes.append(f"the text above the line '{_shown(header)}' was ignored")
+        else:  # only quotes above it (a bottom-posted reply): say what they were, as below it
+            dropped_above = above.dropped
     # Past the next cut is someone else's text: an #end or a header line there is not the player's.
     for i in range(start, cut if header is None or header.line_index < cut else first_cut(lines, start)):
         line = lines[i]
@@ -148,5 +151,5 @@ def extract(text: str, subject: str = "", commands: frozenset[str] | None = None
         command=command,
         quoted_removed=kept.removed,
         notes=notes,
-        dropped=[_dropped_note(run, lines, origin) for run in kept.dropped],
+        dropped=[_dropped_note(run, lines, origin) for run in (*dropped_above, *kept.dropped)],
     )

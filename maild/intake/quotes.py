@@ -75,11 +75,11 @@ _VERBS = (r"(?:wrote|writes|sent|schrieb|a\s+écrit|escribió|escribio|ha\s+scri
           r"|пише|написав|написала|írta|yazdı)")
 # The verb ends the attribution ("... wrote:"), or, in German, Dutch and Norwegian, the name and address
 # follow it ("Am ... schrieb GM <gm@example.org>:"), or the date does ("GM <gm@example.org> schrieb am Fr.,
-# 28. Apr. 2027 um 11:53 Uhr:"). Something must stand before the verb: a bare "wrote:" is only ever the
-# tail of a wrapped attribution.
+# 28. Apr. 2027 um 11:53 Uhr:", and Lotus Notes' "GM <gm@example.org> wrote on 22/11/2026 09:00:").
+# Something must stand before the verb: a bare "wrote:" is only ever the tail of a wrapped attribution.
 _VERB_COLON = re.compile(
     rf"[\s>)\"'\]](?:{_VERBS}\s?|(?:schrieb|schreef|skrev)\s[^:：@]{{0,150}}@[^:：]{{1,150}}"
-    r"|schrieb\sam\s.{1,60}\sUhr\s?)[:：]$",
+    r"|schrieb\sam\s.{1,60}\sUhr\s?|wrote\son\s\d[^:：]{0,40}(?:[:.]\d\d){0,2}\s?(?:[AP]M\s?)?)[:：]$",
     re.IGNORECASE,
 )
 _VERB_BARE = re.compile(rf"[\s>)\"'\]]{_VERBS}$", re.IGNORECASE)  # no colon: only with an opener or dashes
