@@ -114,6 +114,22 @@ def test_a_full_stop_ends_a_venice_order_and_a_decimal_keeps_its_dot(table: Tabl
 
 # -- 2. a bare name under the orders is a signature, in every game ------------------------------------------------
 
+def test_a_line_number_inside_a_games_message_is_the_mails_too(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from tests.mailflow import ROME, drop, mail, run_pass, sent
+    from tests.renaissance_fixtures import mail_game
+
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = mail_game(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", morning)
+    drop(app, mail("bor@example.org", "Dear GM,\n#ren1 BOR cantarella\n/BOR\n*Florence .0301\nBwool50\n", 1),
+         morning)
+    run_pass(app, morning)
+    [ack] = [m.get_content() for m in sent(app) if m["To"] == "bor@example.org"]
+    said = " ".join(ack.split())
+    assert "line 5: Bwool50" in said and "after /BOR (line 3) comes the family's name" in said, ack
+
+
 def test_a_renaissance_mail_signed_with_a_bare_name(tmp_path: Path) -> None:
     from datetime import datetime
 

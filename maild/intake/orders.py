@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 from maild.intake.normalize import CleanText, clean_orders, without_full_stops
 from maild.intake.prose import prose_kind
-from maild.ruleset import Diagnostic, Order, ParsedOrders, Ruleset
+from maild.ruleset import Diagnostic, ParsedOrders, Ruleset
 
 
 @dataclass(frozen=True)
@@ -50,27 +49,32 @@ def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = (),
     """Parse `written` (a mail's order text, as `ordertext.extract` cut it) with `ruleset`.
 
     `names`: lower-cased words the sender may sign with (`names_of`). `line_map`: the mail's line of each line of
-    `written` (`ReadMail.line_map`); given, the orders and diagnostics are numbered by it, so that "line N" is
-    the player's line N, counted from the top of his mail, the password line included.
+    `written` (`ReadMail.line_map`); given, the ruleset parses the text with its lines where they were in the
+    mail (`as_in_mail`), so that "line N" is the player's line N, counted from the top of his mail, the password
+    line included.
     """
     if not written.strip():
         return ReadOrders(ParsedOrders())
-    read = _read(ruleset, written, names)
-    return renumbered(read, line_map) if line_map else read
+    return _read(ruleset, as_in_mail(written, line_map) if line_map else written, names)
+
+
+def as_in_mail(written: str, line_map: Sequence[int]) -> str:
+    """`written` with each line where it was in the mail: line N of the result is line N of the mail, blank where
+    the mail's line is not part of the order text (the password line, quotes, a signature). So every number a
+    ruleset gives a line (an Order's, a Diagnostic's, one inside its message: "after /MED (line 2)") is the
+    player's. A text that does not fit the map is returned as it is."""
+    lines = written.split("\n")
+    if len(lines) != len(line_map) or any(b <= a for a, b in zip(line_map, line_map[1:], strict=False)):
+        return written
+    out = [""] * line_map[-1]
+    for n, line in zip(line_map, lines, strict=True):
+        out[n - 1] = line
+    return "\n".join(out)
 
 
 def mail_line(line_map: Sequence[int], n: int) -> int:
-    """The mail's line of line `n` of the order text (`n` itself past the map: a ruleset's own numbering)."""
+    """The mail's line of line `n` of the order text (`n` itself past the map)."""
     return line_map[n - 1] if 0 < n <= len(line_map) else n
-
-
-def renumbered(read: ReadOrders, line_map: Sequence[int]) -> ReadOrders:
-    def mapped(item: Diagnostic | Order) -> Any:
-        return replace(item, line=mail_line(line_map, item.line))
-
-    parsed = ParsedOrders(orders=[mapped(o) for o in read.parsed.orders],
-                          diagnostics=[mapped(d) for d in read.parsed.diagnostics])
-    return ReadOrders(parsed, [mapped(d) for d in read.ignored])
 
 
 def _read(ruleset: Ruleset, written: str, names: Iterable[str]) -> ReadOrders:
