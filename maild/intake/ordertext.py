@@ -24,8 +24,8 @@ The rules, in order:
 **Line numbers**: a player reads "line N" in his ack as line N of the mail he wrote, counted from its
 first line, the ``#GAME PLAYER PASSWORD`` line included. `OrderText.text` is shorter (no header, no
 quotes), so `line_map[N - 1]` is the 1-based line of the decoded mail text that its line N came from;
-intake numbers orders and diagnostics by it (`intake.orders.read_orders`), and so do the ack, the
-printout's "not carried out" and `maild mail show`. What was dropped as quoted or signature text is
+`intake.orders.read_orders` puts each line back at that place before the ruleset parses it, so orders and
+diagnostics carry the mail's numbers into the ack, the printout's "not carried out" and `maild mail show`. What was dropped as quoted or signature text is
 listed in `OrderText.dropped` ("ignored 9 quoted lines below line 1"), numbered the same way.
 """
 
