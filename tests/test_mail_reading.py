@@ -185,6 +185,9 @@ class _Strict(RockPaperScissors):
                 parsed.diagnostics.append(Diagnostic(n, line, "the newsletter prints no '@'", warning=True))
                 parsed.diagnostics.append(Diagnostic(n, line, "a say has at most five words"))
                 parsed.orders = [o for o in parsed.orders if o.line != n]
+            if line.startswith("say") and "~" in line:  # the say stands, the rest of the line is not read
+                parsed.diagnostics.append(Diagnostic(n, line, "the part after '~' was not read"))
+                parsed.diagnostics.append(Diagnostic(n, line, "the newsletter prints no '~'", warning=True))
             if line.startswith("say") and "%" in line:
                 parsed.diagnostics.append(Diagnostic(n, line, LONG_HINT))
                 parsed.orders = [o for o in parsed.orders if o.line != n]
@@ -214,9 +217,8 @@ def test_a_rule_refusal_is_listed_with_its_rule_not_as_not_understood(tmp_path: 
         assert "see rule 4" in refused, ack
         errors = section(ack, "Not understood (2)")
         assert "throw paper" not in errors and "line 2: throw rocks" in errors, ack
-        # The say is not understood, so it is not "accepted all the same"; its note is said with it.
-        assert "line 3: say" in errors and "the newsletter prints no '@'" in errors, ack
-        assert "Please note" not in ack, ack
+        # The say is not understood, so it is not "accepted all the same": its note goes with it.
+        assert "line 3: say" in errors and "Please note" not in ack and "prints no '@'" not in ack, ack
 
 
 # -- 6. long hints are shortened by whole examples and sentences, never mid-word ------------------------------------
@@ -266,3 +268,19 @@ def test_every_mail_programs_reply_is_read_in_venice_and_galilei(tmp_path: Path,
         ack = table.ack("alice@example.org")
         assert "Understood (2)" in ack and "Not understood" not in ack, ack
         assert re.search(r"ignored \d+ quoted lines (below line \d+|at the top of your mail)", ack), ack
+
+
+def test_a_warning_goes_with_its_line_not_under_accepted_all_the_same(tmp_path: Path, strict: None) -> None:
+    with Table(tmp_path) as table:
+        table.create_game("rps1", _Strict.name, EXAMPLE_SETUP)
+        ack = ack_of(table, "ann@example.org", "throw rock\nsay hello ~ all")
+    errors = section(ack, "Not understood (1)")
+    assert "line 2: say hello ~ all" in errors and "note: the newsletter prints no '~'" in errors, ack
+    assert "Please note" not in ack, ack
+
+
+def test_a_venice_note_on_a_refused_bid_is_not_accepted_all_the_same(table: Table) -> None:
+    ack = ack_of(table, "alice@example.org", "bid 0$ for 1 of opera\nbid 0$ for 1 of silk tax")
+    assert "line 1: bid 0$ for 1 of opera" in section(ack, "Not understood (1)"), ack
+    notes = section(ack, "Please note (1)")
+    assert "line 2: bid 0$ for 1 of silk tax" in notes and "line 1" not in notes, ack

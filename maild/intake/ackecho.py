@@ -58,7 +58,7 @@ def shorten(message: str, width: int) -> str:
     sentences = _SENTENCE_END.split(message)
     while len(sentences) > 1 and len(" ".join(sentences)) > width:
         sentences.pop()
-    kept = " ".join(sentences)
+    kept = " ".join(sentences).rstrip(",;:")
     return kept if len(kept) <= width * _MESSAGE_WIDTHS else clip(kept, width)
 
 
@@ -86,6 +86,9 @@ class Echo:
         shown = items[:self.limits.ack_lines]
         self.more[name] = len(items) - len(shown)
         return [_clipped(item, self.limits.ack_line_chars) for item in shown]
+
+    def message(self, text: str) -> str:
+        return shorten(text, self.limits.ack_line_chars)
 
     def line(self, text: str | None) -> str | None:
         return clip(text, self.limits.ack_line_chars) if text is not None else None

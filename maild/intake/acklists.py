@@ -7,16 +7,18 @@ A ruleset's diagnostics for one mail fall into three lists of the ack:
   names the rule); the ack lists it with that rule, so the player does not rewrite a line that was right;
 - **please note**: warnings; the line's orders were accepted all the same.
 
-A line that is in one of the first two lists is not also "accepted all the same": a warning about such a line
-is said in the line's entry there ("note: ..."), never under "Please note".
+A line in one of the first two lists is never also "accepted all the same". A warning about such a line is
+dropped when nothing of the line is on file (a note on a 0$ bid that was refused says nothing the player can
+use), and said in the line's entry ("note: ...") when an order of the line still is (a Renaissance line of
+several codes, one of them wrong).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from maild.ruleset import Diagnostic
+from maild.ruleset import Diagnostic, Order
 
 
 @dataclass
@@ -24,28 +26,23 @@ class AckLists:
     errors: list[Diagnostic] = field(default_factory=list)  # not understood
     refused: list[Diagnostic] = field(default_factory=list)  # understood, refused by a rule (`rule` set)
     warnings: list[Diagnostic] = field(default_factory=list)  # accepted all the same
+    notes: dict[int, list[str]] = field(default_factory=dict)  # line -> warnings said with its entry above
 
 
-def ack_lists(diagnostics: Iterable[Diagnostic]) -> AckLists:
+def ack_lists(diagnostics: Iterable[Diagnostic], orders: Iterable[Order] = ()) -> AckLists:
+    """The lists of the module docstring; `orders` are those on file from this mail (after the checks)."""
     diagnostics = list(diagnostics)
     out = AckLists()
     for d in diagnostics:
-        if d.warning:
-            continue
-        (out.refused if d.rule else out.errors).append(d)
+        if not d.warning:
+            (out.refused if d.rule else out.errors).append(d)
     listed = {d.line for d in out.errors} | {d.line for d in out.refused}
-    notes: dict[int, list[str]] = {}
+    on_file = {o.line for o in orders}
     for d in diagnostics:
-        if d.warning:
-            if d.line in listed:
-                notes.setdefault(d.line, []).append(d.message)
-            else:
-                out.warnings.append(d)
-    if notes:
-        # Said once, on the line's first entry.
-        for items in (out.errors, out.refused):
-            for k, d in enumerate(items):
-                if d.line in notes:
-                    extra = "; ".join(notes.pop(d.line))
-                    items[k] = replace(d, message=f"{d.message} (note: {extra})")
+        if not d.warning:
+            continue
+        if d.line not in listed:
+            out.warnings.append(d)
+        elif d.line in on_file and d.message not in out.notes.get(d.line, []):
+            out.notes.setdefault(d.line, []).append(d.message)
     return out

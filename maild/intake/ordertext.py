@@ -25,8 +25,9 @@ The rules, in order:
 first line, the ``#GAME PLAYER PASSWORD`` line included. `OrderText.text` is shorter (no header, no
 quotes), so `line_map[N - 1]` is the 1-based line of the decoded mail text that its line N came from;
 `intake.orders.read_orders` puts each line back at that place before the ruleset parses it, so orders and
-diagnostics carry the mail's numbers into the ack, the printout's "not carried out" and `maild mail show`. What was dropped as quoted or signature text is
-listed in `OrderText.dropped` ("ignored 9 quoted lines below line 1"), numbered the same way.
+diagnostics carry the mail's numbers into the ack, the printout's "not carried out" and `maild mail show`.
+What was dropped as quoted or signature text is listed in `OrderText.dropped` ("ignored 9 quoted lines
+below line 1"), numbered the same way.
 """
 
 from __future__ import annotations

@@ -546,11 +546,12 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
-    lists = ack_lists(parsed.diagnostics)
+    lists = ack_lists(parsed.diagnostics, parsed.orders)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
                   deadline=deadline_text, phase=phase_name, orders=echo("orders", parsed.orders),
                   errors=echo("errors", lists.errors), rule_refused=echo("rule_refused", lists.refused),
                   warnings=echo("warnings", lists.warnings),
+                  notes={line: [echo.message(n) for n in notes] for line, notes in lists.notes.items()},
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=commands,
                   in_force=echo("in_force", [p.order for p in in_force]),
