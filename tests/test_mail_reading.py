@@ -284,3 +284,19 @@ def test_a_venice_note_on_a_refused_bid_is_not_accepted_all_the_same(table: Tabl
     assert "line 1: bid 0$ for 1 of opera" in section(ack, "Not understood (1)"), ack
     notes = section(ack, "Please note (1)")
     assert "line 2: bid 0$ for 1 of silk tax" in notes and "line 1" not in notes, ack
+
+
+def test_the_jungle_hint_listing_the_actions_is_not_cut_and_its_line_is_said_once(tmp_path: Path) -> None:
+    """The case met in play: "'Message' is in bold but is no action; the actions are ..., Attack, De… (296
+    characters)". What was wrong and the list stay whole; the line is listed once with both messages."""
+    with Table(tmp_path) as table:
+        table.create_game("j1", "jungle", "example:jungle")
+        table.intake()
+        ack = ack_of(table, "alice@example.org", "**Message** Xolotl: meet me at dawn")
+    errors = section(ack, "Not understood (1)")
+    said = " ".join(errors.split())
+    assert "'Message' is in bold but is no action; the actions are Sacrifice," in said, ack
+    assert "Attack, Defend, Propose," in said and "Propose Rule" in said, ack
+    assert "…" not in ack and "characters)" not in ack, ack
+    assert errors.count("line 1:") == 1, ack
+    assert not [line for line in ack.splitlines() if len(line) > 78], ack

@@ -40,7 +40,7 @@ def _words_within(text: str, width: int) -> str:
 # this many widths (beyond that it quotes a player's run-on text, and is cut as an echo is).
 _MESSAGE_WIDTHS = 3
 _EXAMPLES = ", e.g. "
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
 def shorten(message: str, width: int) -> str:

@@ -7,7 +7,8 @@ A ruleset's diagnostics for one mail fall into three lists of the ack:
   names the rule); the ack lists it with that rule, so the player does not rewrite a line that was right;
 - **please note**: warnings; the line's orders were accepted all the same.
 
-A line in one of the first two lists is never also "accepted all the same". A warning about such a line is
+Each line is listed once in a list (two messages of one line are one entry). A line in one of the first two
+lists is never also "accepted all the same". A warning about such a line is
 dropped when nothing of the line is on file (a note on a 0$ bid that was refused says nothing the player can
 use), and said in the line's entry ("note: ...") when an order of the line still is (a Renaissance line of
 several codes, one of them wrong).
@@ -16,7 +17,7 @@ several codes, one of them wrong).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from maild.ruleset import Diagnostic, Order
 
@@ -45,4 +46,20 @@ def ack_lists(diagnostics: Iterable[Diagnostic], orders: Iterable[Order] = ()) -
             out.warnings.append(d)
         elif d.line in on_file and d.message not in out.notes.get(d.line, []):
             out.notes.setdefault(d.line, []).append(d.message)
+    out.errors, out.refused, out.warnings = _once(out.errors), _once(out.refused), _once(out.warnings)
+    return out
+
+
+def _once(items: list[Diagnostic]) -> list[Diagnostic]:
+    """Each line once: two diagnostics of one line (a game that finds two things wrong with it) are one entry
+    with both messages, so the ack does not repeat the player's line."""
+    out: list[Diagnostic] = []
+    where: dict[tuple[int, str], int] = {}
+    for d in items:
+        k = where.get((d.line, d.text))
+        if k is None:
+            where[(d.line, d.text)] = len(out)
+            out.append(d)
+        elif d.message not in out[k].message:
+            out[k] = replace(out[k], message=f"{out[k].message}; {d.message}")
     return out
