@@ -300,3 +300,21 @@ def test_the_jungle_hint_listing_the_actions_is_not_cut_and_its_line_is_said_onc
     assert "…" not in ack and "characters)" not in ack, ack
     assert errors.count("line 1:") == 1, ack
     assert not [line for line in ack.splitlines() if len(line) > 78], ack
+
+
+def test_a_refused_mail_does_not_say_its_orders_were_accepted_all_the_same(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from tests.mailflow import ROME, drop, mail, run_pass, sent
+    from tests.renaissance_fixtures import mail_game
+
+    morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
+    app = mail_game(tmp_path, f"sqlite:///{tmp_path / 'maild.db'}", morning)
+    sforza = "/SFO *SFORZA\n*Florence .0201\nS0fibwool50\n"  # he is at Milan: a note, and the sale stands
+    drop(app, mail("sfo@example.org", sforza, 1, subject="first"), morning)
+    drop(app, mail("sfo@example.org", sforza, 2, subject="second"), morning)
+    run_pass(app, morning)
+    [first, second] = [m.get_content() for m in sent(app) if m["To"] == "sfo@example.org" and "Re:" in m["Subject"]]
+    assert "Please note (1) - these orders were accepted all the same:" in first
+    assert "Read but NOT ACCEPTED (1)" in second and "Please note (1):" in second, second
+    assert "accepted all the same" not in second, second
