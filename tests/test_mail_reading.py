@@ -318,3 +318,15 @@ def test_a_refused_mail_does_not_say_its_orders_were_accepted_all_the_same(tmp_p
     assert "Please note (1) - these orders were accepted all the same:" in first
     assert "Read but NOT ACCEPTED (1)" in second and "Please note (1):" in second, second
     assert "accepted all the same" not in second, second
+
+
+def test_every_line_of_an_ack_fits_78_columns(tmp_path: Path) -> None:
+    """A Jungle action's summary runs long; the ack wraps it, as it wraps every message."""
+    with Table(tmp_path) as table:
+        table.create_game("j1", "jungle", "example:jungle")
+        table.intake()
+        ack = ack_of(table, "alice@example.org",
+                     "**Attack** Xolotl, duel, desperate, joint with Coyotl and Itzel, Itzel principal\n"
+                     "**Purchase** 3 food\n**Purchase** 2 weapons\n**Give** 5 gold to Xolotl\n")
+    assert "Understood" in ack, ack
+    assert not [line for line in ack.splitlines() if len(line) > 78], ack
