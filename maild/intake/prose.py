@@ -56,7 +56,8 @@ _PHONE = re.compile(r"(?:sent|envoyé|inviato|enviado|gesendet)\s+(?:from|with|v
 _BARE_NAME = re.compile(r"[^\W\d_][^\W\d_'-]*(?:['-][^\W\d_]+)?(?:\s+[^\W\d_]{1,20}\.?)?[\s,.!]*")
 
 
-_WRITTEN_AS_NAME = re.compile(r"[^\W\d_][^\W\d_A-Z]{2,}")  # "Lorenzo", "Anna"; not "HP", "Ha", "BOB"
+# "Lorenzo", "Anna", "McDonald", "O'Brien"; not "HP", "Ha", "BOB" nor Renaissance's "DEar": codes gone wrong.
+_WRITTEN_AS_NAME = re.compile(r"[^\W\d_](?:[^\W\d_A-Z]|['’])(?:[^\W\d_]|['’-])+")
 
 
 def prose_kind(line: str, *, last: bool = False, names: frozenset[str] = frozenset(),
