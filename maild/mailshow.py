@@ -81,7 +81,11 @@ def _text(row: InboundMail, game: Game | None) -> list[str]:
     body = text.order_text.splitlines()
     if not body:
         return ["  (nothing)"]
-    out = [f"  {clip(strip_controls(line), LINE_CHARS)}" for line in body[:TEXT_LINES]]
+    # Numbered as the player's mail is (from its first line, the password line included), as acks and the
+    # booked lines below number them; lines dropped as quotes or signature leave gaps in the numbers.
+    numbers = text.line_map or range(1, len(body) + 1)
+    out = [f"  {n:>3}  {clip(strip_controls(line), LINE_CHARS)}".rstrip() for n, line in zip(numbers, body[:TEXT_LINES],
+                                                                                            strict=False)]
     if len(body) > TEXT_LINES:
         out.append(f"  ... and {len(body) - TEXT_LINES} more lines")
     return out

@@ -76,10 +76,11 @@ def test_mail_show(gm: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "  Date: Sun, 22 Nov 2026 08:59:00 +0100",
         "",
         "text as read:",
-        "  Dear GM,",
-        "  ",
+        "    1  Dear GM,",
+        "    2",
     ]
-    assert "  > an old quoted line" not in out and "  Alice" not in out  # quote and signature removed
+    assert "    3  bid 5$ for 1 of silk tax" in out
+    assert not [line for line in out if "an old quoted line" in line or line.endswith("  Alice")]  # removed
     booked = out.index("booked: turn 1, accepted, 1 order")
     assert out[booked + 1] == "  line 3: bid 5$ each for up to 1 of silk tax"
     assert out[booked + 2].startswith("  line 4: not understood: bid lots for everything (")

@@ -101,3 +101,12 @@ def test_a_ruleset_that_reads_emphasis_gets_the_bold_marked() -> None:
         read_orders(game, "\u2022 *attack* the camp\n_attack_", ())  # type: ignore[arg-type]
     assert plain.seen == "attack the camp\nattack"
     assert bold.seen == "**attack** the camp\n**attack**"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    ("Lorenzo", "signature"), ("McDonald", "signature"), ("O'Brien", "signature"), ("Anna Rossi", "signature"),
+    ("HP", None), ("Ha", None), ("DEsk", None), ("BOB", None), ("Borrow", None), ("Bid", None),
+])
+def test_a_bare_name_signs_the_orders_above_it(line: str, kind: str | None) -> None:
+    assert prose_kind(line, last=True, after_orders=True, order_words=frozenset({"bid", "borrow"})) == kind
+    assert prose_kind(line, last=True) is None  # with no orders above, a stranger's name is not a sign-off

@@ -243,9 +243,24 @@ def test_a_megabyte_line_is_quick(text: str) -> None:
     "From: x\nfoo\nbar\n",
     "x wrote " * 40 + ":\n",  # long lines ending in a verb
     "Bob wrote:\n" + "\n" * 50,
+    "gm@example.org wrote:\n\tquoted\n\t\n  more\n\nbid 5\n",  # s-nail's indented quotes
+    "GM <gm@example.org> wrote on 22/11/2026 09:00:\n" + "    x\n" * 20,
 ])
 def test_many_lines_cost_linear_time(unit: str) -> None:
     small = unit * (20_000 // len(unit) + 1)
     large = small * 8
     # Linear: 8 times the text costs about 8 times as long; a quadratic step would cost 64 times.
     assert cpu_seconds(large) < 20 * cpu_seconds(small) + 0.05
+
+
+def test_an_indented_quote_under_an_attribution_is_dropped_and_reading_goes_on_below() -> None:
+    lines = ["#venice1 bob sesame", "gm@example.org wrote:", "\tHello bob,", "\t", "\t  line 2: borrow 50$",
+             "", "borrow 100$", "  indented, but his own", "-- ", "Bob"]
+    kept = strip_quotes(lines, 1)
+    assert [lines[i] for i in kept.indices] == ["borrow 100$", "  indented, but his own"]
+    assert [(d.kind, d.first, d.count) for d in kept.dropped] == [("quoted", 1, 4), ("signature", 8, 2)]
+
+
+def test_indented_text_without_an_attribution_above_it_is_the_players() -> None:
+    lines = ["borrow 100$", "\tbid 5$ for 1 of silk tax", "  bid 6$ for 1 of opera"]
+    assert strip_quotes(lines).indices == [0, 1, 2]

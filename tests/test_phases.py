@@ -94,7 +94,8 @@ def test_orders_of_the_wrong_phase_are_named_and_the_right_ones_booked(tmp_path:
 
     ack = last_ack(app, "alice")
     assert "line 1: pick 3" in ack
-    assert "guess is an order of the afternoon; it is now the morning: send it during the afternoon" in ack
+    said = " ".join(ack.split())  # the ack wraps a long message within 78 columns
+    assert "guess is an order of the afternoon; it is now the morning: send it during the afternoon" in said
     # The ack names the phase its orders count for and that phase's deadline (the morning's `at` of turn 1).
     assert "Deadline for the morning of turn 1: Saturday 21 November 2026, 12:00 UTC (UTC)." in ack
     assert "Now open: the morning of turn 1, until Saturday 21 November 2026, 12:00 UTC (UTC)." in last_ack(app, "bob")
@@ -182,7 +183,8 @@ def test_a_mail_after_a_phase_deadline_counts_for_the_next_phase(tmp_path: Path,
     run_pass(app, datetime(2026, 11, 21, 13, 0, tzinfo=UTC))
 
     ack = last_ack(app, "bob")
-    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in ack
+    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in \
+        " ".join(ack.split())
     assert "Deadline for the afternoon of turn 1: Saturday 21 November 2026, 18:00 UTC (UTC)." in ack
     with app.db.session() as s:
         assert s.scalars(select(OrderSetRow.phase).order_by(OrderSetRow.seq)).all() == ["morning"] * 3 + \
@@ -203,7 +205,8 @@ def test_a_mail_late_for_a_phase_that_opened_a_vote_counts_for_the_phase_after(t
     run_pass(app, datetime(2026, 11, 21, 13, 0, tzinfo=UTC))
 
     ack = last_ack(app, "carol")
-    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in ack
+    assert "it came after the deadline of the morning of turn 1, so it counts for the afternoon" in \
+        " ".join(ack.split())
     assert "Deadline for the afternoon of turn 1: not set yet: the afternoon opens once the vote is resolved" in ack
     with app.db.session() as s:
         assert s.scalars(select(OrderSetRow.phase).where(OrderSetRow.status == "accepted")

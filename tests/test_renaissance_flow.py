@@ -49,11 +49,11 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     medici = by_subject(acks, "January orders").get_content()
     assert "line 3: .0101 Bwool100: buy 100 wool" in medici and "line 5: .0102 HC1000: " in medici
     assert "Deadline for turn 1: " in medici
-    # The bad code is named with its line in the orders (the #ren1 header line above them is not counted).
+    # The bad code is named with its line in his mail, counted from its top: the #ren1 header line is line 1.
     borgia = [m for m in acks if m["To"] == "bor@example.org"][0].get_content()
 
-    assert "line 3: T0101grain" in borgia and "Not understood (1)" in borgia
-    assert "line 4: .0301 Bwool50: buy 50 wool" in borgia
+    assert "line 4: T0101grain" in borgia and "Not understood (1)" in borgia
+    assert "line 5: .0301 Bwool50: buy 50 wool" in borgia
     sforza = [m for m in acks if m["To"] == "sfo@example.org" and "Re: orders" in str(m["Subject"])][0]
     assert "Please note (1) - these orders were accepted all the same:" in sforza.get_content()
     assert "0201 is at Milan, not at Florence" in sforza.get_content()

@@ -198,7 +198,7 @@ def _decode(raw: bytes, size: int, max_size: int | None, prefer: tuple[str, str]
         header, command = ot.header, ot.command
     if source == "none" and not (oversized or too_deep):
         problems.append("the mail has no text that could be read")
-    problems += ot.notes
+    problems += ot.notes + ot.dropped
 
     return DecodedMail(
         message_id=_msgid(headers.get("message-id")),

@@ -8,6 +8,9 @@ part of an order:
   their place: an en or em dash standing alone between blanks is ``--`` (Word's ` -- `, iOS's ``--``: a
   Renaissance comment), before a digit ``-`` (a minus: ``RI–2``, ``—5$``); otherwise an en dash, the minus
   sign and the Unicode hyphens are ``-`` and an em dash ``--``.
+- **Sentence punctuation** ending a line (``.``, ``!``, ``;``, any run of them) is not part of an order:
+  `without_full_stops` takes it off the text a ruleset parses (``number 4.`` is ``number 4``). A dot inside
+  a line (``spend 0.1667``) stays, and so does a question mark.
 - **List markers** at the start of a line are removed (before the punctuation is read): bullets (``•``,
   ``◦``, ``▪``, ``‣``, ``●``, ``·`` and friends), Outlook's ``o`` and ``§`` sub-bullets (with a tab or two
   blanks after them), ``-`` followed by a blank (never ``--``, a comment in Renaissance), ``1.``, ``1)`` and
@@ -95,6 +98,23 @@ def clean_orders(text: str) -> CleanText:
     """The order text without meaningless formatting (see the module docstring), and where its bold was."""
     lines = _remove_list_markers(text.split("\n"))
     return _unwrap_emphasis([line if line.isascii() else _punctuation(line) for line in lines])
+
+
+# Sentence punctuation a player ends an order with as he ends a sentence: never part of the order. A dot inside
+# (``spend 0.1667``, ``*Florence .0101``) stays; a question mark stays too (a question is not an order, and the
+# ack should show it as written).
+_FULL_STOP = ".!;"
+
+
+def without_full_stops(clean: CleanText) -> CleanText:
+    """The clean text without the sentence punctuation ending its lines: what a ruleset parses (the ack still
+    echoes greetings and closings as written, "Thanks!")."""
+    lines = clean.text.split("\n")
+    cut = [line.rstrip(_FULL_STOP).rstrip() if line[-1:] in _FULL_STOP else line for line in lines]
+    if cut == lines:
+        return clean
+    bold = tuple((n, s, min(e, len(cut[n - 1]))) for n, s, e in clean.bold if s < len(cut[n - 1]))
+    return CleanText("\n".join(cut), bold)
 
 
 def _punctuation(line: str) -> str:

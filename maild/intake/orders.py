@@ -11,10 +11,11 @@ the clean text with its bold runs marked ``**run**``; the others get it without 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from maild.intake.normalize import CleanText, clean_orders
+from maild.intake.normalize import CleanText, clean_orders, without_full_stops
 from maild.intake.prose import prose_kind
 from maild.ruleset import Diagnostic, ParsedOrders, Ruleset
 
@@ -39,22 +40,52 @@ def names_of(*names: str | None) -> frozenset[str]:
 
 def ruleset_text(ruleset: Ruleset, clean: CleanText) -> str:
     """The text this ruleset parses: with bold markers if it reads emphasis, else without."""
+    clean = without_full_stops(clean)  # "number 4." is "number 4" in every game
     return clean.marked() if ruleset.reads_emphasis else clean.text
 
 
-def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = ()) -> ReadOrders:
+def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = (),
+                line_map: Sequence[int] = ()) -> ReadOrders:
     """Parse `written` (a mail's order text, as `ordertext.extract` cut it) with `ruleset`.
 
-    `names`: lower-cased words the sender may sign with (`names_of`).
+    `names`: lower-cased words the sender may sign with (`names_of`). `line_map`: the mail's line of each line of
+    `written` (`ReadMail.line_map`); given, the ruleset parses the text with its lines where they were in the
+    mail (`as_in_mail`), so that "line N" is the player's line N, counted from the top of his mail, the password
+    line included.
     """
     if not written.strip():
         return ReadOrders(ParsedOrders())
+    return _read(ruleset, as_in_mail(written, line_map) if line_map else written, names)
+
+
+def as_in_mail(written: str, line_map: Sequence[int]) -> str:
+    """`written` with each line where it was in the mail: line N of the result is line N of the mail, blank where
+    the mail's line is not part of the order text (the password line, quotes, a signature). So every number a
+    ruleset gives a line (an Order's, a Diagnostic's, one inside its message: "after /MED (line 2)") is the
+    player's. A text that does not fit the map is returned as it is."""
+    lines = written.split("\n")
+    if len(lines) != len(line_map) or any(b <= a for a, b in zip(line_map, line_map[1:], strict=False)):
+        return written
+    out = [""] * line_map[-1]
+    for n, line in zip(line_map, lines, strict=True):
+        out[n - 1] = line
+    return "\n".join(out)
+
+
+def mail_line(line_map: Sequence[int], n: int) -> int:
+    """The mail's line of line `n` of the order text (`n` itself past the map)."""
+    return line_map[n - 1] if 0 < n <= len(line_map) else n
+
+
+def _read(ruleset: Ruleset, written: str, names: Iterable[str]) -> ReadOrders:
     clean = clean_orders(written)
     parsed = ruleset.parse(ruleset_text(ruleset, clean))
     unread = {d.line for d in parsed.diagnostics if not d.warning}
     if not unread:
         return ReadOrders(parsed)
-    prose = _prose_lines(written.split("\n"), clean.text.split("\n"), unread, frozenset(names))
+    read = {o.line for o in parsed.orders}
+    prose = _prose_lines(written.split("\n"), clean.text.split("\n"), unread, frozenset(names),
+                         min(read, default=None), order_words(ruleset))
     if not prose:
         return ReadOrders(parsed)
     kept = ParsedOrders(orders=[o for o in parsed.orders if o.line not in prose],
@@ -63,8 +94,21 @@ def read_orders(ruleset: Ruleset, written: str, names: Iterable[str] = ()) -> Re
     return ReadOrders(kept, ignored)
 
 
-def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: frozenset[str]) -> dict[int, str]:
-    """1-based line -> kind, for the lines the ruleset could not read that are prose."""
+def order_words(ruleset: Ruleset) -> frozenset[str]:
+    """The words a game's orders are made of, lower case: each kind's first word and the small words of its form
+    ("bid N for cards, M for capitals": bid, for, cards, capitals). A line of them is an order gone wrong, never
+    a name signing the mail."""
+    words: set[str] = set()
+    for kind in getattr(ruleset, "order_kinds", ()):
+        words.add(kind.word.casefold())
+        words.update(w.casefold() for w in re.findall(r"[^\W\d_]+", kind.form) if not w.isupper())
+    return frozenset(words)
+
+
+def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: frozenset[str],
+                 first_order: int | None = None, words: frozenset[str] = frozenset()) -> dict[int, str]:
+    """1-based line -> kind, for the lines the ruleset could not read that are prose. `first_order`: the first
+    line read as an order, if any; a name below it signs the orders."""
     nonblank = [i for i, line in enumerate(clean) if line.strip()]
     last = nonblank[-1] if nonblank else -1
     out: dict[int, str] = {}
@@ -73,7 +117,8 @@ def _prose_lines(written: list[str], clean: list[str], unread: set[int], names: 
         kind = None
         if i + 1 in unread:
             for line in (clean[i], written[i]):
-                kind = prose_kind(line, last=i == last, names=names, after_closing=previous == "closing")
+                kind = prose_kind(line, last=i == last, names=names, after_closing=previous == "closing",
+                                  after_orders=first_order is not None and first_order <= i, order_words=words)
                 if kind:
                     break
         if kind:

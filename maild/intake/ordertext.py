@@ -21,9 +21,13 @@ The rules, in order:
    subject of just that word counts too.
 5. Leading and trailing blank lines are dropped.
 
-**Line numbers**: "line N" in an ack means line N of `OrderText.text`, the order text as the ack shows
-it back to the player (the header line is not part of it: line 1 is the first line kept after it).
-`line_map[N - 1]` is the 1-based line of the decoded mail text it came from, for the GM's view.
+**Line numbers**: a player reads "line N" in his ack as line N of the mail he wrote, counted from its
+first line, the ``#GAME PLAYER PASSWORD`` line included. `OrderText.text` is shorter (no header, no
+quotes), so `line_map[N - 1]` is the 1-based line of the decoded mail text that its line N came from;
+`intake.orders.read_orders` puts each line back at that place before the ruleset parses it, so orders and
+diagnostics carry the mail's numbers into the ack, the printout's "not carried out" and `maild mail show`.
+What was dropped as quoted or signature text is listed in `OrderText.dropped` ("ignored 9 quoted lines
+below line 1"), numbered the same way.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from maild.intake.header import (
     parse_header_line,
     subject_command,
 )
-from maild.intake.quotes import first_cut, is_quoted, strip_quotes, unglue
+from maild.intake.quotes import Dropped, first_cut, is_quoted, strip_quotes, unglue
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class OrderText:
     command: str | None = None  # a command word, lower case: "help", "status", "codesheet"
     quoted_removed: bool = False  # quoted text, attributions or a signature were removed
     notes: list[str] = field(default_factory=list)  # for the ack's list of problems
+    # What was dropped as quoted or signature text, in the player's words ("ignored 14 quoted lines below
+    # line 3"), for the ack's list of problems: a player whose orders were dropped by mistake sees where.
+    dropped: list[str] = field(default_factory=list)
 
 
 def _headers(lines: Sequence[str]) -> list[OrderHeader]:
@@ -85,6 +92,15 @@ def find_header(lines: Sequence[str], cut: int | None = None) -> OrderHeader | N
     return candidates[-1]
 
 
+def _dropped_note(run: Dropped, lines: Sequence[str], origin: Sequence[int]) -> str:
+    """"ignored 14 quoted lines below line 3": line 3 is the last non-blank line above the run, numbered as
+    the player sees his mail (from its first line)."""
+    what = f"{run.count} {run.kind} line" + ("" if run.count == 1 else "s")
+    above = next((j for j in range(run.first - 1, -1, -1) if lines[j].strip()), None)
+    where = "at the top of your mail" if above is None else f"below line {origin[above] + 1}"
+    return f"ignored {what} {where}"
+
+
 def extract(text: str, subject: str = "", commands: frozenset[str] | None = None) -> OrderText:
     """The order text of a decoded mail text (see the module docstring); never raises. `commands`: the
     command words to recognise (default: every installed ruleset's, see `header`)."""
@@ -94,11 +110,14 @@ def extract(text: str, subject: str = "", commands: frozenset[str] | None = None
     cut = first_cut(lines)
     header = find_header(lines, cut)
     start, stop = 0, len(lines)
+    dropped_above: tuple[Dropped, ...] = ()
     if header is not None:
         start = header.line_index + 1
         above = strip_quotes(lines, 0, header.line_index)
         if any(lines[i].strip() for i in above.indices):
             notes.append(f"the text above the line '{_shown(header)}' was ignored")
+        else:  # only quotes above it (a bottom-posted reply): say what they were, as below it
+            dropped_above = above.dropped
     # Past the next cut is someone else's text: an #end or a header line there is not the player's.
     for i in range(start, cut if header is None or header.line_index < cut else first_cut(lines, start)):
         line = lines[i]
@@ -133,4 +152,5 @@ def extract(text: str, subject: str = "", commands: frozenset[str] | None = None
         command=command,
         quoted_removed=kept.removed,
         notes=notes,
+        dropped=[_dropped_note(run, lines, origin) for run in (*dropped_above, *kept.dropped)],
     )

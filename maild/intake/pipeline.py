@@ -25,6 +25,7 @@ from maild.deadlines import expected_deadline, format_deadline, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, choosing, claims, guessing, oversized, refusals, stall
 from maild.intake.ackecho import Echo, clip
+from maild.intake.acklists import ack_lists
 from maild.intake.autoreply import bounce_reason
 from maild.intake.dsn import read_bounce
 from maild.intake.identity import Routed, authenticate, plus_address, route
@@ -328,7 +329,8 @@ def _bounce(s: Session, app: App, row: MailRow, auto: str) -> bool:
 def _carries_orders(game: Game, player: Player, mail: ReadMail) -> bool:
     """Whether a mail has lines besides its command (orders, or lines meant as orders), which only an
     authenticated mail may have read."""
-    parsed = read_orders(ruleset_named(game.ruleset), mail.order_text, names_of(mail.from_display, player.name)).parsed
+    parsed = read_orders(ruleset_named(game.ruleset), mail.order_text, names_of(mail.from_display, player.name),
+                         mail.line_map).parsed
     return bool(parsed.orders or parsed.diagnostics)
 
 
@@ -570,7 +572,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     # The state orders are checked against: the open turn's, or the state before the processed turn they go to.
     state_turn = number if forced is not None and number < game.turn else game.turn
     phase_name = phase.phase if phase is not None else None
-    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name))
+    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name), mail.line_map)
     parsed = read.parsed
     if ruleset.sign_up_word:  # a sign-up order carries his address into the state (see SIGN_UP_ADDRESS)
         lines = sign_up_lines(ruleset, mail)
@@ -627,10 +629,12 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
+    lists = ack_lists(parsed.diagnostics, parsed.orders)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
                   deadline=deadline_text, phase=phase_name, orders=echo("orders", parsed.orders),
-                  errors=echo("errors", [d for d in parsed.diagnostics if not d.warning]),
-                  warnings=echo("warnings", [d for d in parsed.diagnostics if d.warning]),
+                  errors=echo("errors", lists.errors), rule_refused=echo("rule_refused", lists.refused),
+                  warnings=echo("warnings", lists.warnings),
+                  notes={line: [echo.message(n) for n in notes] for line, notes in lists.notes.items()},
                   refused=echo.line(refused), late=late if turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=commands,
                   in_force=echo("in_force", [p.order for p in in_force]),

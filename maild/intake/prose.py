@@ -11,7 +11,10 @@ matter, emphasis and list markers are already gone):
 - a signature: a name after a dash ("— Anna", "- Bob", "~Carol"), or a phone or app signature ("Sent
   from my iPhone", "Get Outlook for Android");
 - a bare name on the last line: one or two capitalised words, nothing else ("Anna", "Bob R."), when it
-  follows a closing or is the sender's own name (from the From header or the player's name).
+  follows a closing or is the sender's own name (from the From header or the player's name), or when it
+  signs orders above it ("Lorenzo" under a Renaissance mail's codes): then it must be written as a name
+  (a capital and small letters, three at least: "HP" or "Ha" may be a code) and its words none of the
+  game's order words ("Borrow" alone under Venice bids is a mistake to be told about, not a name).
 
 Whether such a line is really prose is the ruleset's to say, not ours: `intake.orders.read_orders` only
 takes a line for prose when the ruleset cannot read it as an order. So "Bid" is an order where a game
@@ -53,13 +56,20 @@ _PHONE = re.compile(r"(?:sent|envoyé|inviato|enviado|gesendet)\s+(?:from|with|v
 _BARE_NAME = re.compile(r"[^\W\d_][^\W\d_'-]*(?:['-][^\W\d_]+)?(?:\s+[^\W\d_]{1,20}\.?)?[\s,.!]*")
 
 
+# "Lorenzo", "Anna", "McDonald", "O'Brien"; not "HP", "Ha", "BOB" nor Renaissance's "DEar": codes gone wrong.
+_WRITTEN_AS_NAME = re.compile(r"[^\W\d_](?:[^\W\d_A-Z]|['’])(?:[^\W\d_]|['’-])+")
+
+
 def prose_kind(line: str, *, last: bool = False, names: frozenset[str] = frozenset(),
-               after_closing: bool = False) -> str | None:
+               after_closing: bool = False, after_orders: bool = False,
+               order_words: frozenset[str] = frozenset()) -> str | None:
     """"greeting", "closing" or "signature" if the line is one (see the module docstring), else None.
 
     A bare name is a signature only on the `last` non-blank line, and only if it is one of `names` (the
-    sender's display name and player name, lower-cased words) or follows a closing (`after_closing`):
-    "Borrow" alone on the last line is a player's mistake to be told about, not a signature.
+    sender's display name and player name, lower-cased words), follows a closing (`after_closing`), or
+    signs orders (`after_orders`: orders were read above it) and is written as a name with none of the
+    game's `order_words` (lower case) in it: "Borrow" alone on the last line is a player's mistake to be
+    told about, not a signature.
     """
     text = line.strip().strip("*_").strip()
     if not text or len(text) > _MAX:
@@ -73,5 +83,8 @@ def prose_kind(line: str, *, last: bool = False, names: frozenset[str] = frozens
     if last and _BARE_NAME.fullmatch(text) and text[:1].isupper():
         words = [w.strip(",.!").casefold() for w in text.split()]
         if after_closing or words[0] in names or " ".join(words) in names:
+            return "signature"
+        if after_orders and _WRITTEN_AS_NAME.fullmatch(text.split()[0].rstrip(",.!")) \
+                and not order_words.intersection(words):
             return "signature"
     return None

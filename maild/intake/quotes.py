@@ -30,6 +30,11 @@ What is done with them:
 
 - Quoted lines are dropped one by one. Unquoted lines between or after them stay: players answer inline,
   interleave orders with a quoted report and bottom-post under it.
+- **Indented quotes**: mailx and s-nail write "gm@example.org wrote:" and indent the quote with a tab (or,
+  set so, with blanks; Lotus Notes and Zoho indent too). An attribution, marker or header block followed
+  (past blank lines) by a line indented with a tab or two blanks takes the indented block under it: it is
+  dropped up to the first non-blank line that starts in the first column, and reading goes on there. Only
+  under such a mark is indentation a quote: a player's own indented lines elsewhere stay his.
 - An attribution, marker or header block followed (past blank lines) by a quoted line or by nothing is
   dropped, and reading goes on below: that is an inline or bottom-posted reply.
 - Followed by ordinary text, it is a **cut**: everything from it on is dropped, since Outlook, Yahoo and
@@ -39,6 +44,11 @@ What is done with them:
 - A signature is always a cut.
 - An attribution glued to the end of the player's own line ("borrow 5$ On Wed, 3 Mar 2027 at 15:59, GM
   <gm@example.org> wrote:", also after ``---``) is split off first (`unglue`), so the player's words stay.
+
+What was dropped is reported (`Kept.dropped`): runs of quoted lines (``>`` lines, attributions and the
+quotes under them, an unquoted original below a cut) and of signature lines, each from its first to its
+last non-blank line, runs of one kind with only blank lines between them counted as one; `ordertext`
+turns them into the ack's "ignored 9 quoted lines below line 1". Forward headers are not reported.
 
 A forwarded mail ("---------- Forwarded message ---------", "Begin forwarded message:") is not a cut:
 the marker and the forwarded header block are dropped and the forwarded text kept, because a player who
@@ -65,11 +75,11 @@ _VERBS = (r"(?:wrote|writes|sent|schrieb|a\s+écrit|escribió|escribio|ha\s+scri
           r"|пише|написав|написала|írta|yazdı)")
 # The verb ends the attribution ("... wrote:"), or, in German, Dutch and Norwegian, the name and address
 # follow it ("Am ... schrieb GM <gm@example.org>:"), or the date does ("GM <gm@example.org> schrieb am Fr.,
-# 28. Apr. 2027 um 11:53 Uhr:"). Something must stand before the verb: a bare "wrote:" is only ever the
-# tail of a wrapped attribution.
+# 28. Apr. 2027 um 11:53 Uhr:", and Lotus Notes' "GM <gm@example.org> wrote on 22/11/2026 09:00:").
+# Something must stand before the verb: a bare "wrote:" is only ever the tail of a wrapped attribution.
 _VERB_COLON = re.compile(
     rf"[\s>)\"'\]](?:{_VERBS}\s?|(?:schrieb|schreef|skrev)\s[^:：@]{{0,150}}@[^:：]{{1,150}}"
-    r"|schrieb\sam\s.{1,60}\sUhr\s?)[:：]$",
+    r"|schrieb\sam\s.{1,60}\sUhr\s?|wrote\son\s\d[^:：]{0,40}(?:[:.]\d\d){0,2}\s?(?:[AP]M\s?)?)[:：]$",
     re.IGNORECASE,
 )
 _VERB_BARE = re.compile(rf"[\s>)\"'\]]{_VERBS}$", re.IGNORECASE)  # no colon: only with an opener or dashes
@@ -427,11 +437,31 @@ def _mark_at(lines: Sequence[str], i: int, stop: int, memo: _Memo) -> _Mark | No
     return None
 
 
+def is_indented(line: str) -> bool:
+    """A line indented as mailx, s-nail and Lotus Notes quote: a tab, or two blanks or more, then text."""
+    return line[:1] == "\t" or (line[:2] == "  " and bool(line.strip()))
+
+
 def _followed_by_quote(lines: Sequence[str], i: int, stop: int) -> bool:
+    """Whether the first non-blank line from `i` on is quoted (with ``>`` or indented), or there is none."""
     for j in range(i, stop):
         if lines[j].strip():
-            return is_quoted(lines[j])
+            return is_quoted(lines[j]) or is_indented(lines[j])
     return True
+
+
+def _indented_block(lines: Sequence[str], i: int, stop: int) -> int:
+    """Where the indented quote that starts at or after `i` (past blank lines) ends: the first non-blank line
+    that starts in the first column, or `stop`. Inside the quote one blank is enough (a quoted line of the
+    original that began with one, as Zoho's do); the first line needs a tab or two blanks."""
+    j = i
+    while j < stop and not lines[j].strip():
+        j += 1
+    if j == stop or not is_indented(lines[j]):
+        return i
+    while j < stop and (not lines[j].strip() or lines[j][:1] in " \t"):
+        j += 1
+    return j
 
 
 def _drops(mark: _Mark, lines: Sequence[str], i: int, stop: int) -> bool:
@@ -460,9 +490,43 @@ def first_cut(lines: Sequence[str], start: int = 0, stop: int | None = None) -> 
 
 
 @dataclass(frozen=True)
+class Dropped:
+    """A run of lines dropped as someone else's text: quoted (``>``, indented, an attribution or original above
+    them, an unquoted original below a cut) or a signature. It starts and ends with a non-blank line."""
+
+    kind: str  # "quoted" or "signature"
+    first: int  # index of its first line
+    last: int  # index of its last line
+
+    @property
+    def count(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True)
 class Kept:
     indices: list[int]  # indices into the lines, in order, of the lines that are the player's own
     removed: bool  # whether anything was dropped as quoted, attribution, forward header or signature
+    dropped: tuple[Dropped, ...] = ()  # the quoted and signature runs, in order (forward headers are not)
+
+
+class _Runs:
+    """The dropped lines gathered into runs: lines of one kind separated only by blank lines are one run."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.runs: list[Dropped] = []
+
+    def add(self, kind: str, first: int, end: int) -> None:
+        filled = [j for j in range(first, end) if self.lines[j].strip()]
+        if not filled:
+            return
+        last = self.runs[-1] if self.runs else None
+        if last is not None and last.kind == kind and not any(self.lines[j].strip()
+                                                              for j in range(last.last + 1, filled[0])):
+            self.runs[-1] = Dropped(kind, last.first, filled[-1])
+        else:
+            self.runs.append(Dropped(kind, filled[0], filled[-1]))
 
 
 def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) -> Kept:
@@ -470,22 +534,30 @@ def strip_quotes(lines: Sequence[str], start: int = 0, stop: int | None = None) 
     stop = len(lines) if stop is None else stop
     kept: list[int] = []
     removed = False
+    runs = _Runs(lines)
     memo = _Memo()
     i = start
     while i < stop:
         if is_quoted(lines[i]):
             removed = True
+            runs.add("quoted", i, i + 1)
             i += 1
             continue
         mark = _mark_at(lines, i, stop, memo) if lines[i] else None
         if mark is not None:
             if _drops(mark, lines, i, stop):
                 removed = True
-                i += mark.length
+                end = i + mark.length
+                if mark.kind != "forward":
+                    # mailx and s-nail indent the quote under the attribution instead of marking it with ">".
+                    end = _indented_block(lines, end, stop)
+                    runs.add("quoted", i, end)
+                i = end
                 continue
             if mark.cuts:
                 removed = True
+                runs.add("signature" if mark.kind == "signature" else "quoted", i, stop)
                 break
         kept.append(i)
         i += 1
-    return Kept(kept, removed)
+    return Kept(kept, removed, tuple(runs.runs))

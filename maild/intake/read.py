@@ -23,6 +23,9 @@ class ReadMail:
     problems: list[str] = field(default_factory=list)
     from_display: str | None = None  # the From header's display name: a bare name signed with it is prose
     in_reply_to: str | None = None
+    # The line of the mail, counted from its first line as the player sees it, of each line of `order_text`:
+    # "line N" in what he is told is that line (`intake.orders.read_orders` renumbers by it).
+    line_map: tuple[int, ...] = ()
 
     @property
     def thread(self) -> tuple[str, ...]:
@@ -57,4 +60,5 @@ def read_mail(raw: bytes, prefer: tuple[str, str] = ("plain", "html")) -> ReadMa
         problems=list(d.problems),
         from_display=d.from_display,
         in_reply_to=d.in_reply_to,
+        line_map=d.line_map,
     )

@@ -21,7 +21,7 @@ from maild.app import App
 from maild.games import ruleset_named
 from maild.intake.authres import sender_verified
 from maild.intake.normalize import clean_orders
-from maild.intake.orders import names_of, read_orders
+from maild.intake.orders import mail_line, names_of, read_orders
 from maild.intake.read import ReadMail
 from maild.intake.run import IntakeRun, MailRow
 from maild.models import Game, Player
@@ -61,7 +61,7 @@ def sign_up_lines(ruleset: Ruleset, mail: ReadMail) -> set[int]:
         return set()
     starts = re.compile(rf"[\W_]*{re.escape(word)}(?!\w)", re.IGNORECASE)
     lines = clean_orders(mail.order_text).text.split("\n")
-    return {n for n, line in enumerate(lines, start=1) if starts.match(line)}
+    return {mail_line(mail.line_map, n) for n, line in enumerate(lines, start=1) if starts.match(line)}
 
 
 def signups_since(s: Session, game: Game, mail: MailRow) -> int:
@@ -96,7 +96,7 @@ def sign_up(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail
     refused = _too_late(s, ruleset, game, run, row)
     if refused is not None:
         return SignUpRefused(f"{refused}; please send your {word} again", f"sign-up refused: {refused}")
-    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display))
+    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display), mail.line_map)
     answer = ruleset.sign_up(run.state(s, game, game.turn), game.turn, address, mail.from_display, read.parsed)
     if not isinstance(answer, SignUp):
         return SignUpRefused(str(answer), f"sign-up refused by the game: {answer}")
