@@ -281,7 +281,8 @@ def test_a_warning_goes_with_its_line_not_under_accepted_all_the_same(tmp_path: 
 
 def test_a_venice_note_on_a_refused_bid_is_not_accepted_all_the_same(table: Table) -> None:
     ack = ack_of(table, "alice@example.org", "bid 0$ for 1 of opera\nbid 0$ for 1 of silk tax")
-    assert "line 1: bid 0$ for 1 of opera" in section(ack, "Not understood (1)"), ack
+    # An item of the game not offered in this auction: understood, refused by the rules' auction process.
+    assert "line 1: bid 0$ for 1 of opera" in section(ack, "Refused by the rules (1)"), ack
     notes = section(ack, "Please note (1)")
     assert "line 2: bid 0$ for 1 of silk tax" in notes and "line 1" not in notes, ack
 
