@@ -1,7 +1,7 @@
 """Money and resource ledgers kept inside a game's JSON state: balances per holder and currency, postings.
 
 For games that keep accounts: The Law of the Jungle's house stores of gold and food, Galilei's public luck
-ledger (exact fractions, shown to four digits), Venice-like money.
+ledger (every posting a four-digit decimal, GA-OQ-04), Venice-like money.
 
 A `Ledger` is a view over a JSON dict that the ruleset owns and keeps in its state; every change is written
 into that dict at once, so the state stays the single truth and is stored as it is. Its form:

@@ -11,7 +11,8 @@ Layout (every key is written by `setup.new_game`):
   epoch now drawn from; ``held``: name -> the card ids he holds (public, 3.1); ``discarded``: the card ids
   discarded, in order.
 - ``order``: the players in turn order, position 1 first (3.3, 3.4 read positions from it).
-- ``luck``: a `maild.ledger.Ledger` dict, currency LUCK, exact fractions (3.10: shown to four digits only).
+- ``luck``: a `maild.ledger.Ledger` dict, currency LUCK: every posting a four-digit decimal, each score their
+  exact sum (3.10, GA-OQ-04); a game stored before that reading may hold other fractions ("p/q").
 - ``rolls``: the public history of every battle, war and mill roll (3.4): one dict per roll.
 - ``shortage``: ``{"history": name -> the sides he determined, oldest first (shortage.py's balance),
   "chaosed": [names] (this turn's, set by the GM), "results": [the last two results]}``.
