@@ -297,14 +297,14 @@ def test_format_battle_lines():
 def test_ledger_posts_four_digit_entries_and_scores_are_their_sums():
     """GA-OQ-04, 3.10 "All decimals are used with 4 exact digits": each win at row 1 posts 7/72 = 0.09722
     rounded to 0.0972, so three wins at row 1 are 3 x 0.0972 = 0.2916, not 21/72 = 0.2917: the score is
-    the sum of the entries the history shows. The JSON state holds 0.2916 exactly ("729/2500")."""
+    the sum of the entries the history shows. The JSON state holds the decimals as they are: "0.2916"."""
     data: dict = {}
     ledger = LuckLedger(data)
     for _ in range(3):
         fight(ledger, 1, BattleDeclaration("A", "D", 1), 0)
     assert [p.amount for p in ledger.history("A")] == [F("0.0972")] * 3
     assert ledger.score("A") == F("0.2916") and show(ledger.score("A")) == "0.2916"
-    assert F(data["balances"]["A"]["luck"]) == F("0.2916")
+    assert data["balances"]["A"]["luck"] == "0.2916" and data["postings"][-2]["amount"] == "0.0972"
     assert ledger.standings(["A", "D", "X"]) == "A 0.2916, D -0.2916, X 0.0000"
     assert [(p.reason, p.balance) for p in ledger.history("D")][-1] == ("A attacks D: the attack succeeds",
                                                                        F("-0.2916"))
@@ -313,12 +313,13 @@ def test_ledger_posts_four_digit_entries_and_scores_are_their_sums():
 def test_the_ledger_rounds_whatever_it_is_given_and_keeps_old_exact_scores() -> None:
     """A posting handed over unrounded (7/72) is rounded as it is posted (0.0972); a score stored exactly
     before GA-OQ-04 (-65/72, "p/q") is read as it is and adds the new four-digit postings to it: -65/72 +
-    0.0972 = -0.80556 (shown -0.8056), and the spending bounds compare the score shown, -0.8056."""
+    0.0972 = -0.80556 (shown -0.8056), kept as "p/q", and the spending bounds compare the score shown,
+    -0.8056."""
     data: dict = {"balances": {"A": {"luck": "-65/72"}}, "postings": []}
     ledger = LuckLedger(data)
     assert ledger.record(2, [LuckPosting("A", F(7, 72), "GM")]) == {"A": F(-65, 72) + F("0.0972")}
     assert [p.amount for p in ledger.history("A")] == [F("0.0972")]
-    assert show(ledger.score("A")) == "-0.8056"
+    assert show(ledger.score("A")) == "-0.8056" and data["balances"]["A"]["luck"] == "-36251/45000"
     assert refusal("A", "D", F("0.8056"), {"A": ledger.score("A"), "D": F(1)}, False) is None
 
 

@@ -94,7 +94,7 @@ class LuckLedger:
     """The luck ledger over the JSON dict `data` the game keeps in its state (changed in place)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.ledger = Ledger(data, negative={LUCK})
+        self.ledger = Ledger(data, negative={LUCK}, decimals=DIGITS)
 
     def score(self, player: str) -> Fraction:
         """The player's score, the exact sum of his postings (0 before his first entry)."""
