@@ -72,15 +72,20 @@ def play(table: Table) -> None:
     send_all(table, {"alice": "attack Hamburg, 2 tokens", "bob": "war against Barcelona, cities 2 1",
                      "dave": "attack Genoa with military advantage\nmill against Genoa, need 3"})
     send_all(table, {"alice": "card War, Stirrups", "bob": "card War", "carol": "discard Stone-1"})
-    # The GM owes erin (no roll in turn 1) two mill steps of 1/6, typed as fractions.
+    # The GM owes erin (no roll in turn 1) two mill steps of 1/6, typed as fractions; and (a house rule of
+    # this table) moves 5 points from frank to alice, so that whatever the rolls alice may spend against
+    # frank in turn 2 (rule 3.5's bounds).
     gm(table, "luck", "erin", "1/6", "--reason", "a mill step owed")
     gm(table, "luck", "erin", "1/6", "--reason", "another mill step owed")
+    gm(table, "luck", "alice", "-5", "--reason", "handicap")
+    gm(table, "luck", "frank", "5.0000", "--reason", "handicap")
     # Turn 2: the same bids, the other sides (rule 3.3's balance).
     send_all(table, {"alice": "turn bid 5", "bob": "turn bid 3", "carol": "turn bid 4", "dave": "turn bid 2",
                      "erin": "turn bid 0", "frank": "turn bid 1"})
     send_all(table, {"erin": "number 6", "frank": "number 1", "dave": "number 1", "bob": "number 6",
                      "carol": "shortage", "alice": "surplus"})
-    send_all(table, {"frank": "attack Venice, 3 tokens", "erin": "war against dave, my modifier +1"})
+    send_all(table, {"frank": "attack Venice, 3 tokens", "erin": "war against dave, my modifier +1",
+                     "alice": "attack Hamburg, spend 0.0972"})
     send_all(table, {"dave": "card Stirrups, Armor"})
 
 
@@ -179,7 +184,8 @@ def test_two_turns_by_mail_each_shown_score_is_the_sum_of_the_entries_shown(tmp_
     the GM's two corrections of 1/6 are each posted as 0.1667 (1/6 = 0.16666..., rounded half up when
     posted), so turn 2's first printouts show erin 0.1667 + 0.1667 = 0.3334. Exact fractions made it
     1/3, shown 0.3333, a digit no entry shows (and the rolls of the game did the same, e.g. frank's
-    -1.1667 and -2.4167 shown as a score of -3.5833)."""
+    -1.1667 and -2.4167 shown as a score of -3.5833). alice's spend of one row in turn 2 (7/72, charged
+    0.0972) is read from its line: her score rises by it, frank's falls by it."""
     with Table(tmp_path) as table:
         play(table)
         checked = 0
@@ -198,3 +204,5 @@ def test_two_turns_by_mail_each_shown_score_is_the_sum_of_the_entries_shown(tmp_
         assert checked == 2 * len(PHASES) * len(PLAYERS)
         bids = table.printout("gal", 2, "frank", "bids")
         assert scores_shown(bids)["erin"] == Fraction("0.3334"), bids
+        battles = " ".join(table.printout("gal", 2, "frank", "battles").split())
+        assert "alice (6th) attacks frank, 1 token: 41.67%; spends 0.0972 (1 row, to 51.39%)" in battles, battles
