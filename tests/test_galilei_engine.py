@@ -343,7 +343,8 @@ def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
     assert state["shortage"]["chaosed"] == ["bob", "frank"]
     assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
                                                    "military": True, "master_art": False}
-    # The decimal the GM typed from a printout is the 72nds it shows: 0.0972 is 7/72, no remainder is left.
+    # GA-OQ-04: the fraction -7/72 = -0.097222 is posted rounded, -0.0972; the decimal the GM typed from the
+    # printout, 0.0972, is posted as typed: -0.0972 + 0.0972 = 0, no remainder is left.
     assert luck(state, "bob") == 0
     assert [r["line"] for r in state["rolls"]] == ["GM correction (slip): bob -0.0972. Score bob -0.0972.",
                                                    "GM correction (amendment): bob +0.0972. Score bob 0.0000."]
