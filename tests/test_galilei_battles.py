@@ -355,13 +355,13 @@ def test_luck_averages_zero():
 
 
 def test_result_round_trips_through_json():
-    """A result kept in the game's JSON state comes back equal, amounts exact (the 0.3889 spent is
-    "3889/10000"), and prints the same ledger line."""
+    """A result kept in the game's JSON state comes back equal, amounts exact (the 0.3889 spent is "0.3889",
+    the chance 58/72 "29/36"), and prints the same ledger line."""
     import json
 
     r = resolve_battle(BattleDeclaration("London", "Genoa", 6, spend=4),
                        {"London": F("-0.8056"), "Genoa": F("0.4167")}, False, ScriptedRandom(22))
     data = json.loads(json.dumps(r.to_json()))
-    assert data["spent"] == "3889/10000"
+    assert data["spent"] == "0.3889" and data["chance"] == "29/36"
     back = BattleResult.from_json(data)
     assert back == r and format_battle(back) == format_battle(r)

@@ -38,7 +38,7 @@ from typing import Any
 from maild.ledger import from_json, to_json
 
 from . import odds
-from .luck import LuckPosting, rounded, show, show_signed
+from .luck import DIGITS, LuckPosting, rounded, show, show_signed
 from .spending import refusal
 
 
@@ -93,12 +93,13 @@ class BattleResult:
         return self.roll is None
 
     def to_json(self) -> dict[str, Any]:
-        """The result as plain JSON values for the game's state (amounts exact, as "p/q" or ints)."""
-        return {"declaration": asdict(self.declaration), "spend": self.spend, "spent": to_json(self.spent),
+        """The result as plain JSON values for the game's state, amounts exact: the four-digit luck figures as
+        decimal strings ("0.3889"), the chances as "p/q" ("29/36")."""
+        return {"declaration": asdict(self.declaration), "spend": self.spend, "spent": to_json(self.spent, DIGITS),
                 "cut": self.cut, "chance_before": to_json(self.chance_before), "chance": to_json(self.chance),
-                "roll": self.roll, "won": self.won, "scored": to_json(self.scored),
-                "postings": [[p.player, to_json(p.amount), p.reason] for p in self.postings],
-                "scores_after": {k: to_json(v) for k, v in self.scores_after.items()}}
+                "roll": self.roll, "won": self.won, "scored": to_json(self.scored, DIGITS),
+                "postings": [[p.player, to_json(p.amount, DIGITS), p.reason] for p in self.postings],
+                "scores_after": {k: to_json(v, DIGITS) for k, v in self.scores_after.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BattleResult:
