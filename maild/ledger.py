@@ -1,7 +1,7 @@
 """Money and resource ledgers kept inside a game's JSON state: balances per holder and currency, postings.
 
 For games that keep accounts: The Law of the Jungle's house stores of gold and food, Galilei's public luck
-ledger (exact fractions, shown to four digits), Venice-like money.
+ledger (every posting a four-digit decimal, GA-OQ-04), Venice-like money.
 
 A `Ledger` is a view over a JSON dict that the ruleset owns and keeps in its state; every change is written
 into that dict at once, so the state stays the single truth and is stored as it is. Its form:
@@ -11,8 +11,9 @@ into that dict at once, so the state stays the single truth and is stored as it 
 with each posting ``{"turn": int, "holder": str, "currency": str, "amount": amount, "balance": amount,
 "reason": str}`` (``balance`` is the holder's balance in that currency after the posting). An amount is a
 JSON int when it is whole and a string "p/q" (`fractions.Fraction`'s own form) when it is not, so integer
-ledgers (gold) read as plain numbers and fractional ones (luck) stay exact. Floats are refused: a ledger
-adds exactly or not at all (write Fraction("0.9027") for a decimal figure).
+ledgers (gold) read as plain numbers and fractional ones stay exact; a ledger made with ``decimals=4`` writes
+an amount of at most four decimals as the decimal string "-0.0972" (Galilei's luck), still exact. Floats are
+refused: a ledger adds exactly or not at all (write Fraction("0.9027") for a decimal figure).
 
 Semantics:
 
@@ -54,9 +55,15 @@ class Overdrawn(ValueError):
         self.amount = amount
 
 
-def to_json(amount: Amount) -> JsonAmount:
+def to_json(amount: Amount, decimals: int | None = None) -> JsonAmount:
+    """An amount for the JSON state: an int when whole; with `decimals`, a decimal string when the amount has
+    at most that many decimals ("-0.0972"); else "p/q". `from_json` reads all three exactly."""
     exact = _exact(amount)
-    return exact.numerator if exact.denominator == 1 else str(exact)
+    if exact.denominator == 1:
+        return exact.numerator
+    if decimals is not None and (exact * 10 ** decimals).denominator == 1:
+        return display(exact, decimals)
+    return str(exact)
 
 
 def from_json(value: JsonAmount) -> Amount:
@@ -115,13 +122,15 @@ class Posting:
 class Ledger:
     """Accounts over the JSON dict `data` (changed in place; an empty dict starts an empty ledger)."""
 
-    def __init__(self, data: dict[str, Any], *, negative: Collection[str] = (), keep_postings: bool = True) -> None:
+    def __init__(self, data: dict[str, Any], *, negative: Collection[str] = (), keep_postings: bool = True,
+                 decimals: int | None = None) -> None:
         data.setdefault("balances", {})
         if keep_postings:
             data.setdefault("postings", [])
         self.data = data
         self.negative = frozenset(negative)
         self.keep_postings = keep_postings
+        self.decimals = decimals  # write such amounts as decimal strings (to_json), e.g. a luck of 4 digits
 
     def balance(self, holder: str, currency: str) -> Amount:
         return from_json(self.data["balances"].get(holder, {}).get(currency, 0))
@@ -140,10 +149,11 @@ class Ledger:
         return after
 
     def _write(self, turn: int, holder: str, currency: str, amount: Amount, after: Fraction, reason: str) -> None:
-        self.data["balances"].setdefault(holder, {})[currency] = to_json(after)
+        self.data["balances"].setdefault(holder, {})[currency] = to_json(after, self.decimals)
         if self.keep_postings:
             self.data["postings"].append({"turn": turn, "holder": holder, "currency": currency,
-                                          "amount": to_json(amount), "balance": to_json(after), "reason": reason})
+                                          "amount": to_json(amount, self.decimals),
+                                          "balance": to_json(after, self.decimals), "reason": reason})
 
     def post(self, turn: int, holder: str, currency: str, amount: Amount, reason: str, *,
              overdraw: bool = False) -> Amount:

@@ -245,29 +245,30 @@ def _battle(state: dict, attacker: str, text: str, rng: random.Random) -> tn.Rep
 
 def test_a_lost_battle_scores_the_chance_of_success_times_the_tokens() -> None:
     """3.4 and 3.11: "a player losing 4 tokens and playing first will score 4x0.9027=3.6108 negative points"
-    (maild, exactly: 4 x 65/72 = 65/18 = 3.6111). The roll 71 of 72 (randrange 70) is above 65: lost."""
+    (maild: one posting for the 4 tokens, 4 x 65/72 = 65/18 = 3.61111, posted -3.6111). The roll 71 of 72
+    (randrange 70) is above 65: lost."""
     state = new_state()
     rng = ScriptedRandom(70)
     _battle(state, "alice", "battle: attack bob, 4 tokens", rng)
-    assert luck(state, "alice") == -Fraction(65, 18) and display(luck(state, "alice")) == "-3.6111"
-    assert luck(state, "bob") == Fraction(65, 18)
+    assert luck(state, "alice") == Fraction("-3.6111") and display(luck(state, "alice")) == "-3.6111"
+    assert luck(state, "bob") == Fraction("3.6111")
     assert rng.calls == [("randrange", 0, 72)] and state["rolls"][0]["won"] is False
 
 
-def test_the_worked_example_of_3_5_with_exact_fractions() -> None:
-    """3.5: London (here frank, position 6) at -0.8056 (exactly -58/72, table 1 row 2 LOSE) attacks Genoa
-    (dave) at +0.5833 (42/72). Spending 4 positions costs 4 x 7/72 = 28/72 = 0.3889 (the rules' figure);
-    London goes to -30/72 = -0.4167 and Genoa to 14/72 = 0.1944 ("0.1945" in the rules, truncated sums).
-    Chance from 41.67% (30/72) to 80.56% (58/72). He wins (roll 1): 14/72 = 0.1944 to London, -0.1944 to
-    Genoa: London -16/72 = -0.2222 (rules: -0.2220), Genoa 0. He attacks again and spends 1: Genoa's score
-    is not positive, so the spend is cut to nothing."""
+def test_the_worked_example_of_3_5_with_four_digit_figures() -> None:
+    """3.5: London (here frank, position 6) at -0.8056 (table 1 row 2 LOSE) attacks Genoa (dave) at +0.5833.
+    Spending 4 positions costs 4 x 7/72 = 28/72 = 0.38889, charged 0.3889 (the rules' figure); London goes
+    to -0.8056 + 0.3889 = -0.4167 and Genoa to 0.5833 - 0.3889 = 0.1944 ("0.1945" in the rules, truncated
+    sums). Chance from 41.67% (30/72) to 80.56% (58/72). He wins (roll 1): 14/72 = 0.19444, posted 0.1944,
+    to London, -0.1944 to Genoa: London -0.4167 + 0.1944 = -0.2223 (rules: -0.2220), Genoa 0. He attacks
+    again and spends 1: Genoa's score is not positive, so the spend is cut to nothing."""
     state = new_state()
     state["order"] = ["alice", "bob", "carol", "erin", "dave", "frank"]
-    set_luck(state, frank=Fraction(-58, 72), dave=Fraction(42, 72))
+    set_luck(state, frank=Fraction("-0.8056"), dave=Fraction("0.5833"))
     report = _battle(state, "frank", "battle: attack dave, spend 0.3889", ScriptedRandom(0))
     roll = state["rolls"][0]
-    assert Fraction(roll["spent"]) == Fraction(28, 72) and Fraction(roll["chance"]) == Fraction(58, 72)
-    assert luck(state, "frank") == Fraction(-16, 72) and display(luck(state, "frank")) == "-0.2222"
+    assert Fraction(roll["spent"]) == Fraction("0.3889") and Fraction(roll["chance"]) == Fraction(58, 72)
+    assert luck(state, "frank") == Fraction("-0.2223") and display(luck(state, "frank")) == "-0.2223"
     assert luck(state, "dave") == 0
     assert "spends 0.3889 (4 rows, to 80.56%)" in report.public[0], report.public
     report = _battle(state, "frank", "battle: attack dave, spend 1 position", ScriptedRandom(71))
@@ -275,15 +276,16 @@ def test_the_worked_example_of_3_5_with_exact_fractions() -> None:
 
 
 def test_option_3_12_lifts_the_defenders_bound_and_proselytism_can_make_victory_sure() -> None:
-    """Without 3.12 alice (-0.1944 = -14/72) cannot spend against bob (0). With it she spends 2 rows at
-    position 2: 14/72, chance 1: sure victory, no die rolled, nothing scored."""
+    """Without 3.12 alice (-0.1944) cannot spend against bob (0). With it she spends 2 rows at position 2:
+    14/72 = 0.19444, charged 0.1944, chance 1: sure victory, no die rolled, nothing scored; alice 0, bob
+    -0.1944."""
     state = new_state(option_312=True)
-    set_luck(state, alice=Fraction(-14, 72))
+    set_luck(state, alice=Fraction("-0.1944"))
     state["order"] = ["bob", "alice", "carol", "dave", "erin", "frank"]
     rng = ScriptedRandom()
     _battle(state, "alice", "battle: attack bob, spend 2 positions", rng)
     assert rng.calls == [] and state["rolls"][0]["won"] is True and state["rolls"][0]["roll"] is None
-    assert luck(state, "alice") == 0 and luck(state, "bob") == Fraction(-14, 72)
+    assert luck(state, "alice") == 0 and luck(state, "bob") == Fraction("-0.1944")
 
 
 def test_a_cathedral_attack_is_rolled_but_scores_nothing() -> None:
@@ -341,7 +343,8 @@ def test_gm_orders_set_advances_and_correct_a_score_exactly() -> None:
     assert state["shortage"]["chaosed"] == ["bob", "frank"]
     assert state["players"]["bob"]["advances"] == {"proselytism": True, "cathedral": False, "mill": False,
                                                    "military": True, "master_art": False}
-    # The decimal the GM typed from a printout is the 72nds it shows: 0.0972 is 7/72, no remainder is left.
+    # GA-OQ-04: the fraction -7/72 = -0.097222 is posted rounded, -0.0972; the decimal the GM typed from the
+    # printout, 0.0972, is posted as typed: -0.0972 + 0.0972 = 0, no remainder is left.
     assert luck(state, "bob") == 0
     assert [r["line"] for r in state["rolls"]] == ["GM correction (slip): bob -0.0972. Score bob -0.0972.",
                                                    "GM correction (amendment): bob +0.0972. Score bob 0.0000."]
@@ -364,17 +367,17 @@ def test_every_phase_prints_the_ledger_and_the_history() -> None:
 
 
 def test_a_mill_after_a_battle_won_rolls_against_the_city_lost() -> None:
-    """3.9 by mill.resolve_mill: alice (1st) wins against bob (roll 1 of 72: +7/72), then "mill, need 3":
-    the loser is bob, her last battle's defender; chance 3/6, die 2: success, +1/2 to alice, -1/2 to bob.
-    alice 7/72 + 36/72 = 43/72 = 0.5972. A mill with nobody to roll against is not rolled, and said so."""
+    """3.9 by mill.resolve_mill: alice (1st) wins against bob (roll 1 of 72: 7/72 = 0.09722, posted
+    +0.0972), then "mill, need 3": the loser is bob, her last battle's defender; chance 3/6, die 2: success,
+    +0.5000 to alice, -0.5000 to bob. alice 0.0972 + 0.5000 = 0.5972. A mill with nobody to roll against is
+    not rolled, and said so."""
     state = new_state()
     p = placed({"alice": ("battle: attack bob\nmill, need 3", 1), "carol": ("mill, need 3", 2)})
     report = tn.Report()
     rng = ScriptedRandom(0, 2)
     tn.resolve_battles(state, 1, p, rng, report)
     assert rng.done and [r["type"] for r in state["rolls"]] == ["battle", "mill"]
-    assert luck(state, "alice") == Fraction(43, 72) and display(luck(state, "alice")) == "0.5972"
-    assert luck(state, "bob") == -Fraction(43, 72)
+    assert luck(state, "alice") == Fraction("0.5972") and luck(state, "bob") == Fraction("-0.5972")
     assert "not rolled" in report.private["carol"][0]
 
 
@@ -408,31 +411,34 @@ def test_a_later_mail_replaces_the_orders_of_the_same_kind_and_the_others_stand(
 
 
 def test_an_amendment_file_corrects_advances_capital_hand_and_sets_a_score_exactly() -> None:
-    """`maild gm amend`: bob's score is -7/72 and becomes exactly 14/72: the ledger posts +21/72 = 0.2917
-    with the note; his hand and capital are set; a file naming an unknown card is refused."""
+    """`maild gm amend`: bob's score is -0.0972 (a row-1 loss of the defender, 7/72 as posted) and the file
+    sets it to 14/72, rounded to 0.1944 like every figure: the ledger posts 0.1944 + 0.0972 = +0.2916 (not
+    21/72 = 0.2917) with the note; his hand and capital are set; a file naming an unknown card is refused."""
     state = new_state()
-    set_luck(state, bob=Fraction(-7, 72))
+    set_luck(state, bob=Fraction("-0.0972"))
     doc = {"note": "turn 2 misread", "players": {"bob": {"luck": "14/72", "cards": ["War", "Stone-1"],
                                                          "capital": "Genoa", "advances": ["cathedral"]}}}
     assert RULESET.check_gm(state, "gm_amend", {"amendment": doc}) is None
     tn.apply_gm(state, 2, [gm("gm_amend", amendment=doc)], tn.Report())
-    assert luck(state, "bob") == Fraction(14, 72)
+    assert luck(state, "bob") == Fraction("0.1944")
     last = list(st.luck_ledger(state).postings("bob"))[-1]
-    assert Fraction(last.amount) == Fraction(21, 72) and last.reason == "GM: turn 2 misread"
+    assert Fraction(last.amount) == Fraction("0.2916") and last.reason == "GM: turn 2 misread"
     assert state["held"]["bob"] == ["War", "Stone-1"] and state["players"]["bob"]["capital"] == "Genoa"
     assert state["players"]["bob"]["advances"]["cathedral"] is True
     bad = {"players": {"bob": {"cards": ["Dragon"]}}}
     assert "card ids of the deck" in RULESET.check_gm(state, "gm_amend", {"amendment": bad})
 
 
-def test_a_gm_figure_is_the_72nds_it_shows_or_exact_as_a_fraction() -> None:
-    """GA-OQ-04: every luck figure is a whole number of 72nds, so a decimal typed from a printout is read as
-    the 72nds it shows (0.9028 is 65/72: no remainder hides behind the digits); a fraction is exact; a
-    decimal no number of 72nds shows is refused with the two nearest."""
+def test_a_gm_figure_is_posted_as_typed_to_four_digits() -> None:
+    """GA-OQ-04: a GM's correction is what he types, to four digits (3.10): 0.9028 is 0.9028 (no hidden
+    remainder behind the digits, no longer read as 65/72), 0.15 is 0.1500; a fifth digit and a fraction are
+    rounded half up as every posting is: 0.97222 -> 0.9722, 0.00005 -> 0.0001, 7/72 = 0.097222 -> 0.0972,
+    -65/72 = -0.902777 -> -0.9028, 1/7 = 0.142857 -> 0.1429."""
     from maild_rules.galilei.luck import read_correction
 
-    assert [read_correction(w) for w in ("0.9028", "-0,0972", "0.97222", "7/72", "-65/72", "2", "1/7")] == \
-        [Fraction(65, 72), Fraction(-7, 72), Fraction(70, 72), Fraction(7, 72), Fraction(-65, 72), 2,
-         Fraction(1, 7)]
-    with pytest.raises(ValueError, match=r"nearest are 0.1389 \(10/72\) and 0.1528 \(11/72\)"):
-        read_correction("0.15")
+    typed = ("0.9028", "-0,0972", "0.15", "0.97222", "0.00005", "7/72", "-65/72", "2", "1/7")
+    assert [read_correction(w) for w in typed] == [Fraction(x) for x in (
+        "0.9028", "-0.0972", "0.15", "0.9722", "0.0001", "0.0972", "-0.9028", "2", "0.1429")]
+    for bad in ("lots", "1/0", "0.1.2"):
+        with pytest.raises(ValueError, match="not a figure"):
+            read_correction(bad)

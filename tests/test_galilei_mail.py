@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from maild.games import get_game, state_before
-from maild.gmcli import GmUsageError, record
+from maild.gmcli import record
 from maild.orderbook import players_without_orders
 from maild.phases import state_after_phases
 from maild.ruleset import SetupError
@@ -98,8 +98,8 @@ def test_a_mill_spend_written_as_an_amount_is_read_at_intake_and_rolled(tmp_path
     pays for (0.1667 is one step of 1/6), and one that pays for no whole steps is refused in the ack."""
     with Table(tmp_path) as table:
         open_game(table)
-        gm(table, "luck", "alice", "-0.1667")  # the 72nds shown: -1/6 exactly
-        gm(table, "luck", "bob", "1/6")
+        gm(table, "luck", "alice", "-0.1667")  # posted as typed (GA-OQ-04)
+        gm(table, "luck", "bob", "1/6")  # posted rounded: 0.1667, the cost of one step
         play_bids(table)
         play_shortage(table)
         table.send(address("alice"), "mill against bob, need 3, spend 0.15")
@@ -118,9 +118,11 @@ def test_a_mill_spend_written_as_an_amount_is_read_at_intake_and_rolled(tmp_path
 def test_gm_corrections_are_in_the_public_history_and_a_typed_figure_leaves_no_remainder(tmp_path: Path) -> None:
     """Hand-worked: alice (6th, position 6) attacks frank and the roll decides; the GM then puts alice back
     to 0 by typing the four digits her printout shows. The history shows the battle's entries and the
-    correction, and each score is the sum of the entries shown: alice's -0.4167 (lost at 30/72) or +0.5833
-    (won at 42/72), then the GM's opposite, 0.0000; exactly 0, so she may neither spend nor be spent against
-    (GA-OQ-08), which a remainder of -0.00003 would hide."""
+    correction, and each score is the sum of the entries shown: alice's -0.4167 (lost: -30/72 = -0.41667,
+    posted -0.4167) or +0.5833 (won: 42/72 = 0.58333, posted 0.5833), then the GM's opposite, 0.0000;
+    exactly 0, so she may neither spend nor be spent against (GA-OQ-08), which a remainder of -0.00003 would
+    hide. A correction of 0.15 (no number of 72nds, refused before GA-OQ-04 was read anew) is posted as
+    written: frank's score is his battle's entry plus 0.1500, to the last digit."""
     with Table(tmp_path) as table:
         open_game(table)
         play_bids(table)
@@ -138,8 +140,7 @@ def test_gm_corrections_are_in_the_public_history_and_a_typed_figure_leaves_no_r
         assert shown is not None and shown.group(1) in ("-0.4167", "0.5833")
         typed = shown.group(1).removeprefix("-") if shown.group(1).startswith("-") else "-" + shown.group(1)
         assert "recorded" in gm(table, "luck", "alice", typed, "--reason", "battle replayed")
-        with pytest.raises(GmUsageError, match="0.15 is no whole number of 72nds"):
-            gm(table, "luck", "frank", "0.15")  # no score can show it: the GM is asked for a figure that can
+        assert "recorded" in gm(table, "luck", "frank", "0.15", "--reason", "a typo in turn 1")
         for name in PLAYERS:
             table.send(address(name), BIDS[name])
         table.intake()
@@ -150,8 +151,11 @@ def test_gm_corrections_are_in_the_public_history_and_a_typed_figure_leaves_no_r
         history = printout.split("History of rolls")[1]
         assert f"GM correction (battle replayed): alice {'+' if typed[0] != '-' else ''}{typed}" in \
             " ".join(history.split()), history
+        assert "GM correction (a typo in turn 1): frank +0.1500" in " ".join(history.split()), history
         state = phase_state(table)
         assert Fraction(st.luck_ledger(state).balance("alice", st.LUCK)) == 0
+        assert Fraction(st.luck_ledger(state).balance("frank", st.LUCK)) == -Fraction(shown.group(1)) + \
+            Fraction("0.15")
 
 
 # -- 5: warnings in the ack about an order the state says will fail --------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 
 from maild.ledger import display
 from maild_rules.galilei import odds
+from maild_rules.galilei.battles import BattleDeclaration
 
 # The four tables as the rules print them (rows "POSITION LOSE WIN" and "POSITION -1 ... -6").
 TABLE_1 = """1 -0.9028 0.0972
@@ -80,7 +81,8 @@ def test_tables_3_and_4_as_printed_are_multiples_of_the_rounded_step():
 
 
 def test_exact_costs_differ_from_printed_in_the_documented_cells():
-    """GA-OQ-03: maild charges k x 7/72 or k x 5/72 exactly. Shown to four digits these differ from the printed
+    """GA-OQ-03, GA-OQ-04: maild charges k x 7/72 or k x 5/72 rounded once to four digits (what a battle's
+    `cost` is, checked below). These differ from the printed
     cells where k x (step - rounded step) reaches half a unit: table 3 from k = 3 (21/72 = 0.29166 -> 0.2917
     against 0.2916; 28/72 -> 0.3889 against 0.3888; 35/72 -> 0.4861 against 0.4860; 42/72 -> 0.5833 against
     0.5832), table 4 from k = 2 (10/72 = 0.13888 -> 0.1389 against 0.1388; 0.2083/0.2082; 0.2778/0.2776;
@@ -93,6 +95,7 @@ def test_exact_costs_differ_from_printed_in_the_documented_cells():
             for k, cell in enumerate(printed, start=1):
                 shown = exact[p][k - 1]
                 assert shown == expected.get(k, cell)
+                assert BattleDeclaration("A", "D", p, advantage=adv, spend=k).cost() == Fraction(shown)
                 assert abs(Fraction(shown) - Fraction(cell)) <= Fraction(k, 10000)
 
 

@@ -45,27 +45,28 @@ def test_difference_of_two_dice():
 def test_even_war_one_city_scores_05833():
     """3.7: "in an even situation, the result is that the winner gets 1 city. Then he scores 0.5833 positive
     points and the loser scores same in negative". Dice 4 v 3: the first wins 1 city. One step worse or less
-    is a difference <= 0: P(D <= 0) = 21/36 = 7/12 = 0.58333 -> 0.5833."""
+    is a difference <= 0: P(D <= 0) = 21/36 = 7/12 = 0.58333, posted rounded to 0.5833 (GA-OQ-04)."""
     luck = war_luck(WarRoll(4, 3))
-    assert luck.first == F(7, 12) and luck.second == -F(7, 12)
+    assert luck.chance == F(7, 12)
+    assert luck.first == F("0.5833") and luck.second == F("-0.5833")
     assert display(luck.first) == "0.5833" and display(luck.second) == "-0.5833"
     assert luck.multiplier == 1
 
 
 def test_even_war_five_cities_scores_09722():
     """3.7: "If the winner gets 5 cities, he has had a luck of 0.9722". Dice 1 v 6: the second wins 5 cities;
-    P(D <= 4) = 35/36 = 0.97222 -> 0.9722; the first scores it negative."""
+    P(D <= 4) = 35/36 = 0.97222, posted 0.9722; the first scores it negative."""
     luck = war_luck(WarRoll(1, 6))
-    assert luck.second == F(35, 36) and luck.first == -F(35, 36)
+    assert luck.second == F("0.9722") and luck.first == F("-0.9722")
     assert display(luck.second) == "0.9722"
 
 
 def test_plus_two_winner_of_one_city_scores_02778():
     """3.7: "If the winner had a +2 advantatge but gets only one city, he has had a luck of 0.2778". First +2,
     dice 2 v 3: totals 4 v 3, one city. One step worse or less: D + 2 <= 0, i.e. D <= -2: 10/36 = 0.27778 ->
-    0.2778."""
+    0.2778, as posted."""
     luck = war_luck(WarRoll(2, 3, first_modifier=2))
-    assert luck.first == F(10, 36) and luck.second == -F(10, 36)
+    assert luck.first == F("0.2778") and luck.second == F("-0.2778")
     assert display(luck.first) == "0.2778"
 
 
@@ -95,25 +96,32 @@ def test_tie_with_a_modifier_scores_nothing_without_the_option():
 
 def test_unmodified_side_beating_a_modifier():
     """First +2, dice 1 v 5: totals 3 v 5, the second wins 2 cities. From the second's side the modifier is
-    -2: one step worse or less is D - 2 <= 1, D <= 3: 33/36 = 0.91667 -> 0.9167; the first -0.9167."""
+    -2: one step worse or less is D - 2 <= 1, D <= 3: 33/36 = 0.91667, posted 0.9167; the first -0.9167."""
     luck = war_luck(WarRoll(1, 5, first_modifier=2))
-    assert luck.second == F(33, 36) and luck.first == -F(33, 36)
+    assert luck.second == F("0.9167") and luck.first == F("-0.9167")
     assert display(luck.second) == "0.9167"
 
 
 def test_no_multiplier_without_the_option():
     """GA-OQ-19: without 3.12 the cities' values do not multiply. Dice 5 v 3, even: 2 cities (values 3, 1);
-    luck P(D <= 1) = 26/36, not 4 x 26/36."""
+    luck P(D <= 1) = 26/36 = 0.72222, posted 0.7222, not 4 x 26/36."""
     result = settle_war(WarDeclaration("London", "Paris", first_targets=(City("A", 3), City("B", 1))),
                         WarRoll(5, 3))
-    assert result.luck.first == F(26, 36)
-    assert result.luck_by_player == {"London": F(26, 36), "Paris": -F(26, 36)}
+    assert result.luck.first == F("0.7222") and result.luck.multiplier == 1
+    assert result.luck_by_player == {"London": F("0.7222"), "Paris": F("-0.7222")}
+
+
+def _exact_first(modifier: int, a: int, b: int, option_312: bool) -> Fraction:
+    """The first side's luck before it is rounded to be posted: its sign, times the chance and multiplier."""
+    luck = war_luck(WarRoll(a, b, first_modifier=modifier), option_312=option_312)
+    sign = (luck.first > 0) - (luck.first < 0)
+    return sign * luck.chance * luck.multiplier
 
 
 def _expected_luck(modifier: int, option_312: bool = False) -> Fraction:
-    """The first side's mean luck over the 36 equally likely rolls (cities of value 2 under 3.12)."""
-    return sum((war_luck(WarRoll(a, b, first_modifier=modifier), option_312=option_312).first
-                for a in range(1, 7) for b in range(1, 7)), F(0)) / 36
+    """The first side's mean luck (the measure itself, unrounded) over the 36 equally likely rolls (cities of
+    value 2 under 3.12)."""
+    return sum((_exact_first(modifier, a, b, option_312) for a in range(1, 7) for b in range(1, 7)), F(0)) / 36
 
 
 def test_expected_luck_under_37():
@@ -163,47 +171,50 @@ def _cities(*values: int) -> tuple[City, ...]:
 def test_312_even_war_multiplied_by_the_cities_taken():
     """3.12: "the luck you get/loss in war is the chances to get the result you get, but multiplied by the
     number of tokens of the value of the cities you get/lose". Even, dice 5 v 3: 2 cities of the targets 3, 1, 5
-    -> 3 and 1, sum 4; chance P(D <= 1) = 26/36; luck 4 x 26/36 = 26/9 = 2.8889."""
+    -> 3 and 1, sum 4; chance P(D <= 1) = 26/36; luck 4 x 26/36 = 26/9 = 2.88889, posted 2.8889 (rounded
+    once, on the product)."""
     decl = WarDeclaration("London", "Paris", first_targets=_cities(3, 1, 5), option_312=True)
     result = settle_war(decl, WarRoll(5, 3))
     assert [c.value for c in result.taken] == [3, 1]
-    assert result.luck.multiplier == 4 and result.luck.first == F(26, 9)
+    assert result.luck.multiplier == 4 and result.luck.first == F("2.8889")
     assert display(result.luck.first) == "2.8889" and display(result.luck.second) == "-2.8889"
 
 
 def test_312_plus_two_removes_biggest_and_smallest():
     """3.12: "If the modifier was a +2 remove the biggest and smallest." First +2, dice 5 v 3: totals 7 v 3,
     4 cities, values 3, 1, 5, 2; remove 5 and 1 -> 3 and 2, sum 5 (the dice lead of 2 counts 2 cities).
-    Chance on the dice difference 2: P(D <= 1) = 26/36; luck 5 x 26/36 = 65/18 = 3.6111."""
+    Chance on the dice difference 2: P(D <= 1) = 26/36; luck 5 x 26/36 = 65/18 = 3.61111, posted 3.6111."""
     roll = WarRoll(5, 3, first_modifier=2)
     luck = war_luck(roll, _cities(3, 1, 5, 2), option_312=True)
     assert [c.value for c in luck.counted] == [3, 2]
-    assert luck.first == F(65, 18) and display(luck.first) == "3.6111"
+    assert luck.first == F("3.6111") and display(luck.first) == "3.6111"
 
 
 def test_312_plus_one_removes_the_biggest():
     """3.12: "In case of only a +1 modifier, we will remove the biggest." First +1, dice 4 v 3: totals 5 v 3,
-    2 cities, values 4 and 2; remove 4 -> 2. Dice lead 1: P(D <= 0) = 21/36; luck 2 x 21/36 = 7/6 = 1.1667."""
+    2 cities, values 4 and 2; remove 4 -> 2. Dice lead 1: P(D <= 0) = 21/36; luck 2 x 21/36 = 7/6 = 1.16667,
+    posted 1.1667."""
     luck = war_luck(WarRoll(4, 3, first_modifier=1), _cities(4, 2), option_312=True)
     assert [c.value for c in luck.counted] == [2]
-    assert luck.first == F(7, 6) and display(luck.first) == "1.1667"
+    assert luck.first == F("1.1667") and display(luck.first) == "1.1667"
 
 
 def test_312_tie_with_plus_two_is_bad_luck_two_cities_of_value_2():
     """3.12: "In case of tie when one player had a positive modifier, that player has had bad luck (consider a
     city(ies) of value 2)". First +2, dice 1 v 3: totals 3 v 3. The second leads the dice by 2: two cities of
-    value 2, multiplier 4; chance P(D <= 1) = 26/36; first -4 x 26/36 = -26/9 = -2.8889, second +2.8889."""
+    value 2, multiplier 4; chance P(D <= 1) = 26/36; first -4 x 26/36 = -26/9 = -2.88889, posted -2.8889,
+    second +2.8889."""
     luck = war_luck(WarRoll(1, 3, first_modifier=2), option_312=True)
     assert [c.value for c in luck.counted] == [2, 2]
-    assert luck.first == -F(26, 9) and luck.second == F(26, 9)
+    assert luck.first == F("-2.8889") and luck.second == F("2.8889")
     assert display(luck.first) == "-2.8889"
 
 
 def test_312_tie_with_plus_one_is_one_city_of_value_2():
     """Second +1, dice 3 v 2: totals 3 v 3. The first leads the dice by 1: one city of value 2; P(D <= 0) =
-    21/36; the first scores +2 x 21/36 = 7/6, the modified second -7/6 = -1.1667."""
+    21/36; the first scores +2 x 21/36 = 7/6 = 1.16667, posted 1.1667, the modified second -1.1667."""
     luck = war_luck(WarRoll(3, 2, second_modifier=1), option_312=True)
-    assert luck.first == F(7, 6) and luck.second == -F(7, 6)
+    assert luck.first == F("1.1667") and luck.second == F("-1.1667")
     assert display(luck.second) == "-1.1667"
 
 
@@ -211,22 +222,22 @@ def test_312_plus_two_winning_by_one_has_bad_luck():
     """3.12: "a player with modifier +2 may won a war with global difference of +1 and be considered that he
     has has bad luck!" First +2, dice 2 v 3: totals 4 v 3, the first takes 1 city (value 5), yet the second led
     the dice by 1: one city of value 2 counts (the first's city is the modifier's); P(D <= 0) = 21/36;
-    first -2 x 21/36 = -7/6."""
+    first -2 x 21/36 = -7/6 = -1.16667, posted -1.1667."""
     decl = WarDeclaration("London", "Paris", first_modifier=2, first_targets=_cities(5), option_312=True)
     result = settle_war(decl, WarRoll(2, 3, first_modifier=2))
     assert result.winner == "London" and [c.value for c in result.taken] == [5]
-    assert result.luck.first == -F(7, 6) and result.luck_by_player["Paris"] == F(7, 6)
+    assert result.luck.first == F("-1.1667") and result.luck_by_player["Paris"] == F("1.1667")
 
 
 def test_312_unmodified_side_beating_plus_two():
     """First +2, dice 1 v 6: totals 3 v 6, the second takes 3 cities (4, 1, 3: sum 8). Its dice lead is 5: the
     3 cities plus 2 points that only overcame the modifier, counted as cities of value 2: 8 + 4 = 12. Chance
-    P(D <= 4) = 35/36; second +12 x 35/36 = 35/3 = 11.6667."""
+    P(D <= 4) = 35/36; second +12 x 35/36 = 35/3 = 11.66667, posted 11.6667."""
     decl = WarDeclaration("London", "Paris", first_modifier=2, second_targets=_cities(4, 1, 3, 6),
                           option_312=True)
     result = settle_war(decl, WarRoll(1, 6, first_modifier=2))
     assert [c.value for c in result.luck.counted] == [4, 1, 3, 2, 2]
-    assert result.luck.second == F(35, 3) and display(result.luck.second) == "11.6667"
+    assert result.luck.second == F("11.6667") and display(result.luck.second) == "11.6667"
 
 
 def test_312_equal_dice_score_nothing_even_when_the_modifier_takes_cities():
@@ -237,27 +248,28 @@ def test_312_equal_dice_score_nothing_even_when_the_modifier_takes_cities():
 
 def test_312_modifiers_are_netted():
     """Both +1: an even war. Dice 4 v 3: totals 5 v 4, 1 city of value 3, nothing removed; P(D <= 0) = 21/36;
-    3 x 21/36 = 7/4. A -1 on the first is a +1 on the second: second +1, dice 3 v 4 -> 3 v 5, second takes
-    cities 4 and 2, removes the biggest (4): 2 x 21/36 = 7/6."""
+    3 x 21/36 = 7/4 = 1.7500 exactly. A -1 on the first is a +1 on the second: second +1, dice 3 v 4 -> 3 v 5,
+    second takes cities 4 and 2, removes the biggest (4): 2 x 21/36 = 7/6 = 1.16667, posted 1.1667."""
     luck = war_luck(WarRoll(4, 3, first_modifier=1, second_modifier=1), _cities(3), option_312=True)
-    assert luck.first == F(7, 4)
+    assert luck.first == F("1.75")
     luck = war_luck(WarRoll(3, 4, first_modifier=-1), _cities(4, 2), option_312=True)
-    assert luck.second == F(7, 6) and [c.value for c in luck.counted] == [2]
+    assert luck.second == F("1.1667") and [c.value for c in luck.counted] == [2]
 
 
 def test_312_modifier_above_two_goes_on_alternately():
     """Extension (GA-OQ-14): +3 removes the biggest, the smallest, the biggest. First +3, dice 4 v 2: totals 7 v
-    2, 5 cities 1..5; remove 5, 1, 4 -> 2, 3, sum 5; P(D <= 1) = 26/36; 5 x 26/36 = 65/18."""
+    2, 5 cities 1..5; remove 5, 1, 4 -> 2, 3, sum 5; P(D <= 1) = 26/36; 5 x 26/36 = 65/18 = 3.61111, posted
+    3.6111."""
     luck = war_luck(WarRoll(4, 2, first_modifier=3), _cities(1, 2, 3, 4, 5), option_312=True)
-    assert [c.value for c in luck.counted] == [2, 3] and luck.first == F(65, 18)
+    assert [c.value for c in luck.counted] == [2, 3] and luck.first == F("3.6111")
 
 
 def test_312_cities_not_named_count_two():
     """A winner who named fewer cities than he won: each missing one counts 2. Even, dice 4 v 1: 3 cities, one
-    named (value 6): 6 + 2 + 2 = 10; P(D <= 2) = 30/36; 10 x 30/36 = 25/3."""
+    named (value 6): 6 + 2 + 2 = 10; P(D <= 2) = 30/36; 10 x 30/36 = 25/3 = 8.33333, posted 8.3333."""
     decl = WarDeclaration("London", "Paris", first_targets=_cities(6), option_312=True)
     result = settle_war(decl, WarRoll(4, 1))
-    assert result.luck.multiplier == 10 and result.luck.first == F(25, 3)
+    assert result.luck.multiplier == 10 and result.luck.first == F("8.3333")
 
 
 def test_counted_cities_is_one_per_point_of_dice_difference():
@@ -275,13 +287,13 @@ def test_counted_cities_is_one_per_point_of_dice_difference():
 
 def test_resolve_war_draws_first_then_second_die():
     """Scripted dice 6 then 2: the first side's die is 6, the second's 2; even war, first takes 4 cities;
-    P(D <= 3) = 33/36 = 0.91667."""
+    P(D <= 3) = 33/36 = 0.91667, posted 0.9167."""
     rng = ScriptedRandom(6, 2)
     result = resolve_war(WarDeclaration("Hamburg", "London"), rng)
     assert rng.calls == [("randint", 1, 6), ("randint", 1, 6)] and rng.done
     assert (result.roll.first_die, result.roll.second_die) == (6, 2)
     assert result.winner == "Hamburg" and result.loser == "London" and result.roll.cities == 4
-    assert result.luck.first == F(33, 36)
+    assert result.luck.chance == F(33, 36) and result.luck.first == F("0.9167")
 
 
 def test_no_luck_can_be_spent_on_a_war():
@@ -305,14 +317,14 @@ def test_format_war_for_the_ledger():
 
 
 def test_war_postings_for_the_luck_ledger():
-    """Recorded on the ledger, a war moves both scores by its luck: London 0 + 7/12, Paris 1/4 - 7/12 = -1/3
-    (even war, dice 4 v 3, 1 city: 21/36 = 7/12)."""
+    """Recorded on the ledger, a war moves both scores by its luck as posted (even war, dice 4 v 3, 1 city:
+    21/36 = 0.58333, posted 0.5833): London 0 + 0.5833, Paris 0.2500 - 0.5833 = -0.3333."""
     ledger = LuckLedger({})
     ledger.record(1, [LuckPosting("Paris", F(1, 4), "before")])
     result = settle_war(WarDeclaration("London", "Paris"), WarRoll(4, 3))
-    assert [(p.player, p.amount) for p in result.postings] == [("London", F(7, 12)), ("Paris", -F(7, 12))]
+    assert [(p.player, p.amount) for p in result.postings] == [("London", F("0.5833")), ("Paris", F("-0.5833"))]
     assert result.postings[0].reason == "war London v Paris: London takes 1 city"
-    assert ledger.record(2, result.postings) == {"London": F(7, 12), "Paris": -F(1, 3)}
+    assert ledger.record(2, result.postings) == {"London": F("0.5833"), "Paris": F("-0.3333")}
 
 
 def test_a_war_needs_two_players_and_real_dice():

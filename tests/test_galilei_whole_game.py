@@ -6,8 +6,10 @@ cards held and, before the draw, the cards on offer, and what he sends next."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 
+from maild.gmcli import record
 from maild.testing import Table
 from tests.mailcheck import long_prose_lines, repeated_lines, section
 
@@ -19,6 +21,14 @@ PHASES = ("bids", "shortage", "battles", "cards")
 
 def address(name: str) -> str:
     return f"{name}@example.org"
+
+
+def gm(table: Table, *argv: str) -> str:
+    """A GM order for the game, as `maild gm WORD gal ARGS` records it."""
+    with table.app.db.session() as s:
+        said = record(s, table.app, "gal", argv[0], ["gal", *argv[1:]])
+        s.commit()
+    return said
 
 
 def send_all(table: Table, texts: dict[str, str]) -> None:
@@ -62,12 +72,20 @@ def play(table: Table) -> None:
     send_all(table, {"alice": "attack Hamburg, 2 tokens", "bob": "war against Barcelona, cities 2 1",
                      "dave": "attack Genoa with military advantage\nmill against Genoa, need 3"})
     send_all(table, {"alice": "card War, Stirrups", "bob": "card War", "carol": "discard Stone-1"})
+    # The GM owes erin (no roll in turn 1) two mill steps of 1/6, typed as fractions; and (a house rule of
+    # this table) moves 5 points from frank to alice, so that whatever the rolls alice may spend against
+    # frank in turn 2 (rule 3.5's bounds).
+    gm(table, "luck", "erin", "1/6", "--reason", "a mill step owed")
+    gm(table, "luck", "erin", "1/6", "--reason", "another mill step owed")
+    gm(table, "luck", "alice", "-5", "--reason", "handicap")
+    gm(table, "luck", "frank", "5.0000", "--reason", "handicap")
     # Turn 2: the same bids, the other sides (rule 3.3's balance).
     send_all(table, {"alice": "turn bid 5", "bob": "turn bid 3", "carol": "turn bid 4", "dave": "turn bid 2",
                      "erin": "turn bid 0", "frank": "turn bid 1"})
     send_all(table, {"erin": "number 6", "frank": "number 1", "dave": "number 1", "bob": "number 6",
                      "carol": "shortage", "alice": "surplus"})
-    send_all(table, {"frank": "attack Venice, 3 tokens", "erin": "war against dave, my modifier +1"})
+    send_all(table, {"frank": "attack Venice, 3 tokens", "erin": "war against dave, my modifier +1",
+                     "alice": "attack Hamburg, spend 0.0972"})
     send_all(table, {"dave": "card Stirrups, Armor"})
 
 
@@ -113,3 +131,78 @@ def test_two_turns_by_mail_orders_not_carried_out_are_listed_once_and_readable(t
         assert len(listed) <= 1, listed
         for subject, text in turn_mails(table, 1, not_carried=True).items():
             assert long_prose_lines(text) == [] and repeated_lines(text) == {}, (subject, text)
+
+
+# -- the luck ledger: every shown score is the sum of the entries shown (issue 23, GA-OQ-04) -----------------------
+FIGURE = r"[+-]?\d+\.\d{4}"
+
+
+def entries(printout: str) -> list[str]:
+    """The public history and this phase's results of a printout, one entry a line (wrapped lines joined)."""
+    out: list[str] = []
+    for heading in ("History of rolls and GM corrections", "Results of the"):
+        for line in section(printout, heading).splitlines():
+            if line.startswith("    ") and out:
+                out[-1] += " " + line.strip()
+            elif line.strip():
+                out.append(line.strip())
+    return out
+
+
+def postings_shown(entry: str) -> dict[str, Fraction]:
+    """What one line of the history posts to each player, read as a player reads it: the luck of a roll
+    ("Luck dave +0.2083, bob -0.2083"), a spend ("alice (6th) attacks frank ...; spends 0.0972": the spender's
+    score rises by it, the other's falls), a GM correction ("GM correction (why): carol +0.1500")."""
+    got: dict[str, Fraction] = {}
+
+    def add(who: str, figure: str) -> None:
+        got[who] = got.get(who, Fraction(0)) + Fraction(figure)
+
+    if m := re.search(rf"GM correction \(.*?\): (\w+) ({FIGURE})\.", entry):
+        add(m.group(1), m.group(2))
+    if m := re.search(rf"Luck(?: x 6 \(3\.12\))? (\w+) ({FIGURE}), (\w+) ({FIGURE})", entry):
+        add(m.group(1), m.group(2))
+        add(m.group(3), m.group(4))
+    if m := re.search(rf"; spends ({FIGURE}) \(", entry):
+        pair = (re.search(r"(\w+) \([^)]*\) attacks (\w+)", entry)
+                or re.search(r"Wind/Watermill (\w+) after taking a city from (\w+)", entry))
+        assert pair is not None, entry
+        add(pair.group(1), m.group(1))
+        add(pair.group(2), "-" + m.group(1))
+    return got
+
+
+def scores_shown(printout: str) -> dict[str, Fraction]:
+    found = re.findall(rf"^\s*\d\s+(\w+)\s+\S+\s+({FIGURE})\s", section(printout, "Players in turn order"), re.M)
+    return {name: Fraction(figure) for name, figure in found}
+
+
+def test_two_turns_by_mail_each_shown_score_is_the_sum_of_the_entries_shown(tmp_path: Path) -> None:
+    """Issue 23: "the ledger shows every posting and the scores are the sum of what it shows". A player adds
+    up the entries of his printout's history and this phase's results and finds the score its table shows,
+    in every printout of both turns, whatever the rolls. Hand-worked for erin, who rolls nothing in turn 1:
+    the GM's two corrections of 1/6 are each posted as 0.1667 (1/6 = 0.16666..., rounded half up when
+    posted), so turn 2's first printouts show erin 0.1667 + 0.1667 = 0.3334. Exact fractions made it
+    1/3, shown 0.3333, a digit no entry shows (and the rolls of the game did the same, e.g. frank's
+    -1.1667 and -2.4167 shown as a score of -3.5833). alice's spend of one row in turn 2 (7/72, charged
+    0.0972) is read from its line: her score rises by it, frank's falls by it."""
+    with Table(tmp_path) as table:
+        play(table)
+        checked = 0
+        for turn in (1, 2):
+            for phase in PHASES:
+                for name in PLAYERS:
+                    printout = table.printout("gal", turn, name, phase)
+                    shown = scores_shown(printout)
+                    assert set(shown) == set(PLAYERS), printout
+                    total = dict.fromkeys(PLAYERS, Fraction(0))
+                    for entry in entries(printout):
+                        for who, amount in postings_shown(entry).items():
+                            total[who] += amount
+                    assert total == shown, (turn, phase, name, printout)
+                    checked += 1
+        assert checked == 2 * len(PHASES) * len(PLAYERS)
+        bids = table.printout("gal", 2, "frank", "bids")
+        assert scores_shown(bids)["erin"] == Fraction("0.3334"), bids
+        battles = " ".join(table.printout("gal", 2, "frank", "battles").split())
+        assert "alice (6th) attacks frank, 1 token: 41.67%; spends 0.0972 (1 row, to 51.39%)" in battles, battles

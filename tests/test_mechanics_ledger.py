@@ -85,6 +85,9 @@ def test_floats_are_refused() -> None:
 def test_json_amounts() -> None:
     assert to_json(Fraction(6, 3)) == 2 and to_json(Fraction(-1, 3)) == "-1/3" and to_json(7) == 7
     assert from_json("4/2") == 2 and from_json("-1/3") == Fraction(-1, 3)
+    # decimals=4 (Galilei's luck, GA-OQ-04): four-digit amounts as decimal strings, read back exactly
+    assert to_json(Fraction("-0.0972"), 4) == "-0.0972" and to_json(Fraction(1, 3), 4) == "1/3"
+    assert to_json(Fraction(5, 2), 4) == "2.5000" and from_json("-0.0972") == Fraction(-243, 2500)
 
 
 def test_display_rounds_half_up_to_four_digits() -> None:

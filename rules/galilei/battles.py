@@ -38,7 +38,7 @@ from typing import Any
 from maild.ledger import from_json, to_json
 
 from . import odds
-from .luck import LuckPosting, show, show_signed
+from .luck import DIGITS, LuckPosting, rounded, show, show_signed
 from .spending import refusal
 
 
@@ -65,18 +65,20 @@ class BattleDeclaration:
         return odds.row_of(self.position, self.proselytism)
 
     def cost(self, rows: int | None = None) -> Fraction:
-        """The luck `rows` rows (default: those declared) cost in this battle, tokens included."""
-        return odds.spend_cost(self.row, self.spend if rows is None else rows, self.advantage, self.tokens)
+        """The luck `rows` rows (default: those declared) cost in this battle, tokens included, as it is
+        charged: the difference 3.5 defines, rounded to four digits (3.10, GA-OQ-04; 3 rows at 7/72: 0.2917)."""
+        return rounded(odds.spend_cost(self.row, self.spend if rows is None else rows, self.advantage, self.tokens))
 
 
 @dataclass(frozen=True)
 class BattleResult:
     """A battle fought. `scored` is the attacker's luck from the roll (the defender's is its opposite); `spent`
-    the luck the attacker spent (his score rises by it, the defender's falls by it)."""
+    the luck the attacker spent (his score rises by it, the defender's falls by it); both as posted, to four
+    digits (GA-OQ-04)."""
 
     declaration: BattleDeclaration
     spend: int                   # rows actually climbed
-    spent: Fraction              # luck moved by the spend, tokens included
+    spent: Fraction              # luck moved by the spend, tokens included (four digits, as posted)
     cut: str | None              # why fewer rows than declared were spent
     chance_before: Fraction      # chance of success as declared without the spend
     chance: Fraction             # chance of success fought at
@@ -91,12 +93,13 @@ class BattleResult:
         return self.roll is None
 
     def to_json(self) -> dict[str, Any]:
-        """The result as plain JSON values for the game's state (amounts exact, as "p/q" or ints)."""
-        return {"declaration": asdict(self.declaration), "spend": self.spend, "spent": to_json(self.spent),
+        """The result as plain JSON values for the game's state, amounts exact: the four-digit luck figures as
+        decimal strings ("0.3889"), the chances as "p/q" ("29/36")."""
+        return {"declaration": asdict(self.declaration), "spend": self.spend, "spent": to_json(self.spent, DIGITS),
                 "cut": self.cut, "chance_before": to_json(self.chance_before), "chance": to_json(self.chance),
-                "roll": self.roll, "won": self.won, "scored": to_json(self.scored),
-                "postings": [[p.player, to_json(p.amount), p.reason] for p in self.postings],
-                "scores_after": {k: to_json(v) for k, v in self.scores_after.items()}}
+                "roll": self.roll, "won": self.won, "scored": to_json(self.scored, DIGITS),
+                "postings": [[p.player, to_json(p.amount, DIGITS), p.reason] for p in self.postings],
+                "scores_after": {k: to_json(v, DIGITS) for k, v in self.scores_after.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BattleResult:
@@ -153,7 +156,9 @@ def roll_attack(row: int, advantage: bool, rng: random.Random) -> tuple[int | No
 
 def resolve_battle(decl: BattleDeclaration, scores: Mapping[str, Fraction], option_312: bool,
                    rng: random.Random) -> BattleResult:
-    """Fight the battle: post the spend, roll unless victory is sure, score the luck (3.4, 3.5, 3.8, 3.11)."""
+    """Fight the battle: post the spend, roll unless victory is sure, score the luck (3.4, 3.5, 3.8, 3.11).
+    Every amount is rounded to four digits as it is posted (3.10): one posting for the tokens together
+    (3 tokens winning at row 2: 3 x 14/72 = 42/72, posted 0.5833)."""
     wrong = check_form(decl)
     if wrong:
         raise ValueError(wrong)
@@ -179,10 +184,10 @@ def resolve_battle(decl: BattleDeclaration, scores: Mapping[str, Fraction], opti
         scored = Fraction(0)  # 3.8: "do not provide "luck" points, neither positive nor negative"
         why = "Cathedral, no luck"
     elif won:
-        scored = decl.tokens * odds.luck_if_won(row, decl.advantage)
+        scored = rounded(decl.tokens * odds.luck_if_won(row, decl.advantage))
         why = "sure victory" if roll is None else "the attack succeeds"
     else:
-        scored = decl.tokens * odds.luck_if_lost(row, decl.advantage)
+        scored = rounded(decl.tokens * odds.luck_if_lost(row, decl.advantage))
         why = "the attack fails"
     postings += [LuckPosting(decl.attacker, scored, f"{who}: {why}"),
                  LuckPosting(decl.defender, -scored, f"{who}: {why}")]

@@ -1,12 +1,16 @@
-"""The public luck ledger (3.4, 3.10): each player's score as an exact Fraction and every posting with what
-caused it, kept in the game's JSON state through `maild.ledger.Ledger`; and how luck is shown and read.
+"""The public luck ledger (3.4, 3.10): each player's score and every posting with what caused it, kept in
+the game's JSON state through `maild.ledger.Ledger`; and how luck is shown and read.
 
-Exact inside, rounded for display only (GA-OQ-04): entries are the exact fractions the odds give (65/72, not
-0.9028), scores are their exact sums, and every figure a player reads is rounded to four digits half up
-(3.10: "rounding 4th digit to closest number depending on next digit being lower than 5 or not") by
-`maild.ledger.display`. So a gain and the loss it matches always show the same digits, a score never drifts
-from the sum of what the history shows by more than the rounding of its last figure, and the spending bounds
-compare exact amounts (a score of -7/72 pays a cost of 7/72 exactly).
+"All decimals are used with 4 exact digits" (3.10, GA-OQ-04): every posting (a battle's luck, a spend, a
+war, a mill, a GM correction, an amendment) is rounded half up to four decimals when it is posted, on its
+magnitude with the sign kept, so a gain and the loss it matches have the same digits (`rounded`), and is kept
+exactly as that four-digit decimal. A score is the exact sum of its postings, so every score shown is the
+sum of the entries shown (issue 23: "the ledger shows every posting and the scores are the sum of what it
+shows"). A cost paid with luck is rounded the same way when it is charged, and the spending bounds compare
+those four-digit figures (spending.py). Three wins at row 1 post 3 x 0.0972 = 0.2916, not 21/72 = 0.2917.
+
+A game stored before this reading keeps its exact "p/q" postings and scores as they are; new postings are
+rounded (docs/galilei.md, GA-OQ-04).
 
 Figures are written with a point (GA-OQ-31); a player may write a comma ("0,0973", as 3.10 once does).
 """
@@ -19,15 +23,25 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from maild.ledger import Ledger, Posting, display
+from maild.ledger import Ledger, Posting, display, round_half_up
 
 #: The ledger's currency name for luck; it may go negative.
 LUCK = "luck"
 
 
+#: 3.10: "All decimals are used with 4 exact digits".
+DIGITS = 4
+
+
+def rounded(amount: Fraction | int) -> Fraction:
+    """A luck figure as it is posted or charged (3.10): four decimals, the fourth rounded half up on the
+    magnitude, the sign kept: 7/72 -> 0.0972, -65/72 -> -0.9028, 1/6 -> 0.1667, 0.1500 -> 0.1500."""
+    return round_half_up(amount, DIGITS)
+
+
 @dataclass(frozen=True)
 class LuckPosting:
-    """One entry of the ledger: `amount` (exact, signed) to `player`, for `reason`."""
+    """One entry of the ledger: `amount` (signed, four digits: `rounded`) to `player`, for `reason`."""
 
     player: str
     amount: Fraction
@@ -59,45 +73,31 @@ def read_amount(text: str) -> Fraction:
     return -value if sign == "-" else value
 
 
-#: Every figure the rules score or charge is a whole number of 72nds: battles 7r/72 and 5r/72 (times tokens),
-#: wars k/36 (times city values), the mill k/6 (times 6). A score is a sum of them.
-UNIT = Fraction(1, 72)
-
-
 def read_correction(text: str) -> Fraction:
-    """A GM's luck figure, exact: a fraction as written ("7/72", "-65/72"), or a decimal read as the whole
-    number of 72nds it shows to four digits ("0.9028" is 65/72, not 9028/10000), so that a correction typed
-    from a printout leaves no hidden remainder behind the digits shown. ValueError, with the nearest figures,
-    for a decimal that no number of 72nds shows."""
+    """A GM's luck figure as it will be posted: a decimal as written ("-0.0972", "0,1500"; more than four
+    digits are rounded like every posting), or a fraction ("7/72", "-65/72") rounded to four digits (7/72 ->
+    0.0972). What is typed from a printout is what is posted: no remainder hides behind the digits shown.
+    ValueError for anything else."""
     written = text.strip().replace(",", ".")
     if "/" in written:
         try:
-            return Fraction(written.replace(" ", ""))
+            return rounded(Fraction(written.replace(" ", "")))
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"not a figure: {text.strip()!r}; write e.g. -0.0972 or -7/72") from None
-    value = read_amount(written)
-    nearest = round(value / UNIT) * UNIT
-    if display(nearest) == display(value):
-        return nearest
-    below, above = (nearest - UNIT, nearest) if nearest > value else (nearest, nearest + UNIT)
-    raise ValueError(f"{text.strip()} is no whole number of 72nds, which every luck figure is; "
-                     f"the nearest are {display(below)} ({_fraction(below)}) and {display(above)} "
-                     f"({_fraction(above)}); write one of them, or an exact fraction")
-
-
-def _fraction(amount: Fraction) -> str:
-    n = amount / UNIT
-    return f"{n.numerator}/72" if n.denominator == 1 else str(amount)
+    try:
+        return rounded(read_amount(written))
+    except ValueError:
+        raise ValueError(f"not a figure: {text.strip()!r}; write e.g. -0.0972 or -7/72") from None
 
 
 class LuckLedger:
     """The luck ledger over the JSON dict `data` the game keeps in its state (changed in place)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.ledger = Ledger(data, negative={LUCK})
+        self.ledger = Ledger(data, negative={LUCK}, decimals=DIGITS)
 
     def score(self, player: str) -> Fraction:
-        """The player's exact score (0 before his first entry)."""
+        """The player's score, the exact sum of his postings (0 before his first entry)."""
         return Fraction(self.ledger.balance(player, LUCK))
 
     def scores(self, players: Iterable[str] = ()) -> dict[str, Fraction]:
@@ -107,11 +107,12 @@ class LuckLedger:
         return out
 
     def record(self, turn: int, postings: Iterable[LuckPosting]) -> dict[str, Fraction]:
-        """Post the entries in order (a zero entry is kept: a battle that scored nothing is still in the public
-        history); the new scores of the players posted to."""
+        """Post the entries in order, each rounded to four digits (3.10; the callers round already, so that the
+        scores their lines print are these), a zero entry kept (a battle that scored nothing is still in the
+        public history); the new scores of the players posted to."""
         after: dict[str, Fraction] = {}
         for p in postings:
-            after[p.player] = Fraction(self.ledger.post(turn, p.player, LUCK, p.amount, p.reason))
+            after[p.player] = Fraction(self.ledger.post(turn, p.player, LUCK, rounded(p.amount), p.reason))
         return after
 
     def history(self, player: str | None = None) -> Iterator[Posting]:

@@ -44,7 +44,7 @@ from fractions import Fraction
 
 from maild.ledger import display
 
-from .luck import LuckPosting, read_amount, show_signed
+from .luck import LuckPosting, read_amount, rounded, show_signed
 from .spending import SpendUnreadable, refusal
 
 #: One step of the mill: one face of one die.
@@ -111,8 +111,9 @@ def mill_chance(target: int, steps: int = 0) -> Fraction:
 
 
 def spend_cost(steps: int, option_312: bool = False) -> Fraction:
-    """The luck `steps` steps cost: steps x 1/6, times 6 under 3.12 (a whole point a step)."""
-    return steps * STEP * (FACTOR_312 if option_312 else 1)
+    """The luck `steps` steps cost as it is charged: steps x 1/6, times 6 under 3.12 (a whole point a step),
+    rounded to four digits (3.10, GA-OQ-04: 1 step 0.1667, 2 steps 0.3333)."""
+    return rounded(steps * STEP * (FACTOR_312 if option_312 else 1))
 
 
 _STEPS = re.compile(r"^(\d+)\s*(?:steps?|positions?|rows?|faces?)$")
@@ -129,7 +130,7 @@ def read_steps(written: str, option_312: bool = False, most: int = 6) -> int:
         return 0
     if m := _STEPS.match(text):
         return int(m.group(1))
-    step = spend_cost(1, option_312)
+    step = STEP * (FACTOR_312 if option_312 else 1)  # exact: "0.3333" and "0.3334" both read as 2 steps
     try:
         amount = abs(read_amount(text))
     except ValueError:
@@ -138,7 +139,7 @@ def read_steps(written: str, option_312: bool = False, most: int = 6) -> int:
     steps = round(amount / step)
     if steps and abs(amount - steps * step) <= Fraction(steps, 10000):
         return steps
-    costs = ", ".join(f"{k} for {display(k * step)}" for k in range(1, most + 1)) or "none"
+    costs = ", ".join(f"{k} for {display(spend_cost(k, option_312))}" for k in range(1, most + 1)) or "none"
     raise SpendUnreadable(f"{written.strip()} is not the cost of whole steps of the mill: steps {costs}")
 
 
@@ -174,10 +175,11 @@ def allowed_steps(declaration: MillDeclaration, scores: Mapping[str, Fraction]) 
 
 def mill_luck(declaration: MillDeclaration, success: bool, steps: int | None = None) -> dict[str, Fraction]:
     """The luck a mill roll scores at the chance after `steps` (default: the declared) steps: success ->
-    +(1 - chance), failure -> -chance, for the roller, times 6 under 3.12; the loser of the city the opposite."""
+    +(1 - chance), failure -> -chance, for the roller, times 6 under 3.12; the loser of the city the opposite;
+    rounded to four digits as it is posted (3.10, GA-OQ-04: 1/6 -> 0.1667)."""
     d = declaration
     chance = mill_chance(d.target, d.steps if steps is None else steps)
-    amount = ((1 - chance) if success else -chance) * d.factor
+    amount = rounded(((1 - chance) if success else -chance) * d.factor)
     return {d.player: amount, d.loser: -amount}
 
 

@@ -18,8 +18,9 @@ London "from 90.27% to 100% (as if he had Proselitysm)".
 Spending luck (3.5) moves the attacker up rows; each row costs "the difference from the succes chance he has,
 and the succes chance he would have if he were one (or more) position(s) less", which is the step itself
 (7/72 or 5/72) per row, whatever the row: the cost tables 3 and 4 are multiples of it ("as it must be
-mathematically"). maild charges the exact difference (GA-OQ-03); the tables print multiples of the rounded
-step (0.2916 for 21/72 = 0.29166...), which `cost_table(..., as_printed=True)` reproduces.
+mathematically"). maild charges the difference 3.5 defines, rounded to four digits as every figure is when it
+is charged (GA-OQ-03, GA-OQ-04: 3 rows are 21/72 = 0.29166..., charged 0.2917); the tables print multiples of
+the rounded step (0.2916), which `cost_table(..., as_printed=True)` reproduces.
 
 Every chance is a whole number of 72nds, so one `rng.randrange(72)` rolls it exactly (see battles.py).
 """
@@ -84,7 +85,8 @@ def luck_if_lost(row: int, advantage: bool) -> Fraction:
 
 def spend_cost(row: int, rows: int, advantage: bool, tokens: int = 1) -> Fraction:
     """The luck it costs to fight `rows` rows higher than `row`, times the tokens (3.5, 3.11):
-    success(row - rows) - success(row), = rows x step, exactly."""
+    success(row - rows) - success(row), = rows x step, exactly (charged rounded to four digits:
+    battles.BattleDeclaration.cost)."""
     if not 0 <= rows <= row:
         raise ValueError(f"from row {row} one can spend 0 to {row} rows, not {rows}")
     return tokens * (success_chance(row - rows, advantage) - success_chance(row, advantage))
@@ -105,7 +107,7 @@ def luck_table(advantage: bool) -> list[tuple[int, str, str]]:
 def cost_table(advantage: bool, *, as_printed: bool = False) -> list[tuple[int, list[str]]]:
     """Table 3 (or 4 with `advantage`): per position, the luck needed to go 1 to `position` rows higher.
 
-    By default the exact costs maild charges, shown to four digits (21/72 -> "0.2917"). With `as_printed`
+    By default the costs maild charges: the exact difference rounded once (21/72 -> "0.2917"). With `as_printed`
     the rules' own construction: the one-row cost rounded first, then multiplied ("The digits in these tables
     have been rounded so that they all coincide"), which gives every printed cell (3 x 0.0972 = "0.2916")."""
     one = round_half_up(STEP[advantage])

@@ -1,7 +1,8 @@
 """Spending negative luck (3.5, 3.11, 3.12): who may spend how much against whom, and how a player writes
 the luck he spends.
 
-The bounds, for a cost C (rows x step x tokens, exact):
+The bounds, for a cost C (rows x step x tokens, rounded to four digits as it is charged, GA-OQ-04), compared
+with the four-digit scores:
 
 - "Players with non negative "luck" score may not modify tables": the spender's score must be below 0
   (a score of exactly 0 is non negative: no spending, GA-OQ-08);
@@ -22,7 +23,7 @@ import re
 from collections.abc import Mapping
 from fractions import Fraction
 
-from .luck import read_amount, show
+from .luck import read_amount, rounded, show
 from .odds import percent, success_chance
 
 
@@ -32,8 +33,10 @@ def refusal(spender: str, defender: str, cost: Fraction, scores: Mapping[str, Fr
     is no spend and is always allowed."""
     if cost <= 0:
         return None
-    own = Fraction(scores.get(spender, 0))
-    theirs = Fraction(scores.get(defender, 0))
+    # The four-digit figures (3.10, GA-OQ-04): a score is one already, unless the game was stored with exact
+    # fractions before that reading; then the score compared is the one the player is shown.
+    own = rounded(Fraction(scores.get(spender, 0)))
+    theirs = rounded(Fraction(scores.get(defender, 0)))
     if own >= 0:
         return (f"{spender}'s luck score is {show(own)}: only a player with a negative score may spend luck "
                 "(3.5: players with non negative luck score may not modify tables)")

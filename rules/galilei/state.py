@@ -11,7 +11,9 @@ Layout (every key is written by `setup.new_game`):
   epoch now drawn from; ``held``: name -> the card ids he holds (public, 3.1); ``discarded``: the card ids
   discarded, in order.
 - ``order``: the players in turn order, position 1 first (3.3, 3.4 read positions from it).
-- ``luck``: a `maild.ledger.Ledger` dict, currency LUCK, exact fractions (3.10: shown to four digits only).
+- ``luck``: a `maild.ledger.Ledger` dict, currency LUCK: every posting a four-digit decimal, each score their
+  exact sum (3.10, GA-OQ-04), written as decimal strings ("-0.0972"); a game stored before that reading may
+  hold other fractions ("p/q"), read as they are.
 - ``rolls``: the public history of every battle, war and mill roll (3.4): one dict per roll.
 - ``shortage``: ``{"history": name -> the sides he determined, oldest first (shortage.py's balance),
   "chaosed": [names] (this turn's, set by the GM), "results": [the last two results]}``.
@@ -31,7 +33,7 @@ from typing import Any
 from maild.ledger import Ledger
 
 from .cards import Card
-from .luck import LuckLedger
+from .luck import DIGITS, LuckLedger
 
 #: The one currency of the luck ledger.
 LUCK = "luck"
@@ -55,7 +57,7 @@ def choice(state: dict[str, Any], key: str) -> Any:
 
 def luck_ledger(state: dict[str, Any]) -> Ledger:
     """The luck ledger over ``state["luck"]``: scores may go below zero (3.4 "negative luck points")."""
-    return Ledger(state["luck"], negative={LUCK})
+    return Ledger(state["luck"], negative={LUCK}, decimals=DIGITS)
 
 
 def luck(state: dict[str, Any]) -> LuckLedger:

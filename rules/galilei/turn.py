@@ -87,7 +87,9 @@ def correct_luck(state: dict[str, Any], turn: int, who: str, change: Fraction, r
                  report: Report, posted_as: str = "GM correction") -> None:
     """A GM's change of a luck score: posted to the ledger and kept in the public history with the rolls
     (3.4 "a recorded history ... is kept publicly"), so the history shows every posting and each score is
-    the sum of the entries it shows."""
+    the sum of the entries it shows. `change` is posted as given: a correction is read to four digits
+    (luck.read_correction), an amendment's is the four-digit score it sets less the score, four digits too
+    unless the game was stored with exact fractions before GA-OQ-04 (then it clears the old remainder)."""
     ledger = st.luck_ledger(state)
     ledger.post(turn, who, st.LUCK, change, f"{posted_as}: {reason}")
     line = (f"GM correction ({reason}): {who} {show_signed(change)}. "
@@ -99,7 +101,8 @@ def correct_luck(state: dict[str, Any], turn: int, who: str, change: Fraction, r
 
 
 def amend(state: dict[str, Any], turn: int, doc: dict[str, Any], report: Report) -> None:
-    """The GM's amendment file (checked by the ruleset's check_gm): advances, capital, hand, exact luck score."""
+    """The GM's amendment file (checked by the ruleset's check_gm): advances, capital, hand, and a luck score
+    set to the four-digit figure written (GA-OQ-04)."""
     ledger = st.luck_ledger(state)
     note = str(doc.get("note") or "amendment")
     deck = st.deck(state)

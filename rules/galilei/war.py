@@ -33,7 +33,8 @@ Both sides' modifiers are netted (a +1 against a +1 is an even war; a -1 on one 
 Luck is never spent on a war (3.7: "No luck points can be used to modify the war dice rolls"): a
 `WarDeclaration` has no field for it.
 
-All arithmetic is in `fractions.Fraction`; `maild.ledger.display` shows four digits (3.10). The dice come
+All arithmetic is in `fractions.Fraction`; the luck each side scores is rounded to four digits as it is
+posted (3.10, GA-OQ-04: 21/36 scores 0.5833), the chance it rests on is kept exact. The dice come
 from the RNG handed in, first side's die first (two `randint(1, 6)`).
 """
 
@@ -46,7 +47,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from .luck import LuckPosting, show, show_signed
+from .luck import LuckPosting, rounded, show, show_signed
 
 #: Value of a city that is counted under 3.12 but did not change hands ("consider a city(ies) of value 2").
 UNNAMED_CITY_VALUE = 2
@@ -198,6 +199,8 @@ def war_luck(roll: WarRoll, taken: Sequence[City] = (), *, option_312: bool = Fa
 
 
 def _signed(first_won: bool, amount: Fraction) -> tuple[Fraction, Fraction]:
+    """Each side's luck, rounded to four digits as it is posted (3.10, GA-OQ-04: 21/36 -> 0.5833)."""
+    amount = rounded(amount)
     return (amount, -amount) if first_won else (-amount, amount)
 
 
