@@ -12,8 +12,8 @@ import pytest
 from tests.conftest import make_app
 from tests.mailcheck import long_prose_lines, repeated_lines, section
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
+from tests.phasegame.flow import mails_to, make_phase_app, send
 from tests.phasegame.game import installed
-from tests.test_phases import mails_to, make_phase_app, send
 
 LONG = ("I think that we should all agree to bid moderately on the silk tax this time and not ruin each other "
         "as we did in the last game")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import email
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from email.message import EmailMessage
 from email.policy import default
 from pathlib import Path
 from typing import Any
@@ -26,51 +25,15 @@ from maild.phases import is_phased
 from maild.ruleset import Phase, Ruleset, load_ruleset
 from maild.turn import due_turns, rerun_turn
 from tests.conftest import config_dict
-from tests.mailflow import drop, mail, run_pass, sent
+from tests.mailflow import run_pass, sent
+from tests.phasegame.flow import AFTERNOON, AT, MORNING, SETUP, START, game_entry, mails_to, make_phase_app, send
 from tests.phasegame.game import installed
-
-SETUP = "".join(f'[[players]]\nname = "{n}"\nemail = "{n}@example.org"\n' for n in ("alice", "bob", "carol"))
-
-START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # a Saturday
-MORNING = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-AFTERNOON = datetime(2026, 11, 21, 18, 0, tzinfo=UTC)
-AT = {"morning": {"at": ["2026-11-21T12:00", "2026-11-28T12:00"]},
-      "afternoon": {"at": ["2026-11-21T18:00", "2026-11-28T18:00"]},
-      "vote": {"duration": "2h"}}
 
 
 @pytest.fixture(autouse=True)
 def twophase() -> Iterator[None]:
     with installed():
         yield
-
-
-def game_entry(tmp_path: Path, phases: dict[str, Any], **schedule: Any) -> dict[str, Any]:
-    setup = tmp_path / "duo.toml"
-    setup.write_text(SETUP)
-    return {"name": "duo", "ruleset": "twophase", "setup": str(setup), "address": "gm@example.org",
-            "schedule": {"timezone": "UTC", "phases": phases, **schedule}}
-
-
-def make_phase_app(tmp_path: Path, db_url: str, phases: dict[str, Any] | None = None, **schedule: Any) -> App:
-    data = config_dict(tmp_path, db_url)
-    data["games"].append(game_entry(tmp_path, phases or AT, **schedule))
-    data["limits"] = {"replies_per_hour": 100, "replies_per_day": 100}
-    config = parse_config(data, tmp_path, None)
-    db = Database(config.database_url)
-    upgrade(db.engine)
-    return App(config=config, db=db, clock=Clock(START, frozen=True))
-
-
-counter = iter(range(1000, 100000))
-
-
-def send(app: App, who: str, body: str, when: datetime) -> None:
-    drop(app, mail(f"{who}@example.org", body, next(counter), subject="orders"), when)
-
-
-def mails_to(app: App, who: str, text: str) -> list[EmailMessage]:
-    return [m for m in sent(app) if m["To"] == f"{who}@example.org" and text in str(m["Subject"])]
 
 
 def last_ack(app: App, who: str) -> str:

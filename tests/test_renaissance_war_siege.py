@@ -4,7 +4,6 @@ rules' words. Readings: docs/renaissance/war.md, section "siege"."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -13,21 +12,10 @@ from maild_rules.renaissance import markets, piety
 from maild_rules.renaissance.engine import Ctx
 from maild_rules.renaissance.war import limits, siege
 from tests.renaissance_fixtures import month_ctx
+from tests.renaissance_siege_fixtures import next_turn, person, pisa
 
 # ---- a small siege world ------------------------------------------------------------------------------------------
 # Pisa (FAR 30, FAS 80) with Giuliano (MEDICI) inside; Andrea (DORIA) outside its walls with an army.
-
-
-def person(pid: str, family: str, inside: bool, assets: dict[str, int], location: str = "Pisa",
-           **more: Any) -> dict[str, Any]:
-    return {"id": pid, "name": f"P{pid}", "family": family, "religion": "catholic", "alive": True,
-            "location": location, "inside": inside, "assets": dict(assets), "skills": {}, "piety": 150,
-            "popularity": 300, "morale": 500, **more}
-
-
-def pisa(**more: Any) -> dict[str, Any]:
-    return {"name": "Pisa", "population": 10000, "far": 30, "fas": 80, "garrison": 0, "towers": [],
-            "offices": {}, **more}
 
 
 def world(besieger_assets: dict[str, int], inside_assets: dict[str, int], *, month: int = 1, turn: int = 1,
@@ -41,15 +29,6 @@ def world(besieger_assets: dict[str, int], inside_assets: dict[str, int], *, mon
         state["families"] = {"DORIA": {"player": "ADR"}, "MEDICI": {"player": "LMD"}}
     ctx = month_ctx(personae, [location or pisa()], month=month, turn=turn, **state)
     return ctx
-
-
-def next_turn(ctx: Ctx) -> Ctx:
-    """The same state one month on, each persona starting where the last month left him."""
-    new = Ctx(state=ctx.state, turn=ctx.turn + 1, rng=random.Random(1))
-    for pid, p in ctx.state["personae"].items():
-        new.start_location[pid] = p["location"]
-        new.start_inside[pid] = bool(p["inside"])
-    return new
 
 
 def andrea(ctx: Ctx) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from maild_rules.renaissance.codes import parse
 from maild_rules.renaissance.handlers import HANDLERS
 from maild_rules.renaissance.war import control, siege, tower_siege
 from tests.renaissance_fixtures import month_ctx
-from tests.test_renaissance_war_siege import next_turn, person, pisa
+from tests.renaissance_siege_fixtures import next_turn, person, pisa
 
 # Pisa (FAR 30, FAS 80) has one tower, the Torre (FAS 300, the MEDICI family's): its tower garrison is 10% of 300,
 # 30. Giuliano (MEDICI) is inside Pisa, hence inside the Torre, with 40 archers, 10 crew, 20 horses and 10 slaves.
