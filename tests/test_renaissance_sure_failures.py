@@ -17,7 +17,7 @@ from maild_rules.renaissance.handlers import HANDLERS
 from maild_rules.renaissance.ruleset import RULESET
 from tests.mailcheck import section
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
-from tests.renaissance_fixtures import mail_game, month_ctx, small_state
+from tests.renaissance_fixtures import flat, mail_game, month_ctx, small_state
 
 
 def test_the_ack_warns_of_alms_outside_april_small_charity_and_a_court_where_he_is_not_sovereign(
@@ -29,7 +29,7 @@ def test_the_ack_warns_of_alms_outside_april_small_charity_and_a_court_where_he_
     drop(app, mail("med@example.org", orders, 1, subject="January orders"), morning)
     run_pass(app, morning)
     ack = by_subject(sent(app), "January orders").get_content()
-    notes = section(ack, "Please note")
+    notes = flat(section(ack, "Please note"))  # the ack wraps its messages within 78 columns
     assert "Please note (3) - these orders were accepted all the same:" in ack
     assert "line 3: HA1000" in notes and "alms are given only in April" in notes
     assert "these orders are for January 1493" in notes and "it will fail" in notes

@@ -229,7 +229,7 @@ def august(app: App) -> None:
     assert "line 4: .0101 MLSiena: move by land to Siena" in acks[MED]
     assert "line 6: .0103 KN0203: attack 0203 in a naval battle" in acks[MED]
     # The malformed disposition (there is no place 9): named with its line, and what a disposition should be.
-    refused = section(acks[MED], "Not understood (1) - these lines were ignored:", "The first orders")
+    refused = flat(section(acks[MED], "Not understood (1) - these lines were ignored:", "The first orders"))
     assert "line 3: Z9pikeman5" in refused
     assert '"Z9pikeman5": a disposition is Z, the place (1 left wing, 2 left, 3 center, 4 right, 5 right wing, ' \
            "6 reserves; N, E, S, W the walls)" in refused
