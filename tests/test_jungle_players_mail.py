@@ -334,3 +334,14 @@ def test_words_before_a_colon_that_name_no_unit_are_counted_in_the_ack(table: Ta
     ack = ack_of(table, "emil", "**Order** hold the hill (both actions)")
     assert "Yaotl orders Jaguar Warriors (3 words; the limit is 30, level 3, both actions): hold the hill " \
            "(both actions)" in flat(ack), ack
+
+
+def test_a_long_captains_order_within_its_limit_is_shown_whole_in_the_ack(table: Table) -> None:
+    # 28 words with "(both actions)": within the 30 of level 3 doubled, 300 characters of orders, longer than
+    # the 200 an echoed line may take (limits.ack_line_chars): the ack shows the order he is held to, whole.
+    words = " ".join(["carefully", "patrolling", "northern", "riverbanks"] * 7)
+    ack = ack_of(table, "emil", f"**Order** {words} (both actions)")
+    assert "(28 words; the limit is 30, level 3, both actions)" in flat(ack), ack
+    assert words in flat(ack), ack
+    assert "…" not in ack and "characters)" not in ack, ack
+    assert not long_prose_lines(ack), ack

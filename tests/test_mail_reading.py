@@ -331,3 +331,15 @@ def test_every_line_of_an_ack_fits_78_columns(tmp_path: Path) -> None:
                      "**Purchase** 3 food\n**Purchase** 2 weapons\n**Give** 5 gold to Xolotl\n")
     assert "Understood" in ack, ack
     assert not [line for line in ack.splitlines() if len(line) > 78], ack
+
+
+def test_an_orders_summary_is_echoed_whole_up_to_three_widths_and_cut_beyond() -> None:
+    from maild.config import ReplyLimits
+    from maild.intake.ackecho import Echo
+
+    echo = Echo(ReplyLimits(ack_line_chars=200))
+    held = Order(1, "x", "say", {}, "w " * 290)  # 580 characters: what the player is held to, whole
+    run_on = Order(2, "x", "say", {}, "w " * 1000)  # 2,000: a run-on, cut with its length
+    [shown, cut] = echo("orders", [held, run_on])
+    assert shown.summary == held.summary
+    assert cut.summary.endswith("… (2,000 characters)") and len(cut.summary) < 600

@@ -1,6 +1,7 @@
 """What an ack echoes of the mail it answers, bounded: each list (orders understood, lines not understood,
 warnings, orders on file, problems) shows its first `limits.ack_lines` items and says how many more there
-were, and every echoed line is shortened to `limits.ack_line_chars` with its original length, at a word's end.
+were, and every echoed line is shortened to `limits.ack_line_chars` with its original length, at a word's end
+(an order's summary, what the player is held to, to three times that).
 A message (what was wrong with a line) is shortened by dropping whole examples and whole sentences from its
 end, never what it says was wrong (`shorten`). The mail's
 orders are all booked whatever the ack shows; only the echo is cut, so a 2 MB line or 100,000 orders cost
@@ -62,11 +63,21 @@ def shorten(message: str, width: int) -> str:
     return kept if len(kept) <= width * _MESSAGE_WIDTHS else clip(kept, width)
 
 
+def _echo(name: str, text: str, width: int) -> str:
+    if name == "message":
+        return shorten(text, width)
+    if name == "summary":
+        # An order understood is what the player will be held to: a Captain's order of 60 words is shown whole
+        # (The Law of the Jungle), within the widths a message may take; only a run-on beyond that is cut.
+        return clip(text, width * _MESSAGE_WIDTHS)
+    return clip(text, width)
+
+
 def _clipped(item: T, width: int) -> T:
     if isinstance(item, str):
         return clip(item, width)  # type: ignore[return-value]
     if is_dataclass(item) and not isinstance(item, type):
-        changes = {f.name: (shorten if f.name == "message" else clip)(getattr(item, f.name), width)
+        changes = {f.name: _echo(f.name, getattr(item, f.name), width)
                    for f in fields(item)
                    if f.name in _ECHOED and isinstance(getattr(item, f.name), str)
                    and len(getattr(item, f.name)) > width}
