@@ -159,10 +159,15 @@ class Table:
         return self.now()
 
     def create_game(self, name: str, ruleset: str, setup: dict[str, Any] | Path | str, *,
-                    address: str = GM_ADDRESS, schedule: dict[str, Any] | None = None) -> None:
+                    address: str = GM_ADDRESS, schedule: dict[str, Any] | None = None,
+                    seed: int | None = None) -> None:
         """Start game `name` of `ruleset` from a setup table, a TOML file or "example:NAME", listed in the
-        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns)."""
-        from maild.games import create_game, load_setup
+        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns). A
+        `seed` replaces the game's random one, so a test of a game with dice plays the same rolls each run."""
+        from sqlalchemy import select
+
+        from maild.games import create_game, load_setup, turn_seed
+        from maild.models import Game, Turn
         from maild.paths import setup_path
 
         if not isinstance(setup, dict):
@@ -175,6 +180,12 @@ class Table:
         self.app.config = replace(parse_config(self._config, self.folder, None), limits=self.app.config.limits)
         with self.app.db.session() as s:  # as `maild game create` does: the welcomes are queued with it
             create_game(s, name, ruleset, setup, self.now(), self.app.config.game(name), self.app)
+            if seed is not None:
+                game = s.scalars(select(Game).where(Game.name == name)).one()
+                game.seed = seed
+                for turn in s.scalars(select(Turn).where(Turn.game_id == game.id)):
+                    turn.seed = turn_seed(seed, turn.number)
+                s.commit()
 
     def send(self, sender: str, body: str, *, subject: str = "orders", to: str = GM_ADDRESS,
              headers: dict[str, str] | None = None) -> None:

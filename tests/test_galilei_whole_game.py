@@ -55,7 +55,7 @@ def turn_mails(table: Table, turn: int, not_carried: bool = False) -> dict[str, 
 
 
 def play(table: Table) -> None:
-    table.create_game("gal", "galilei", "example:galilei")
+    table.create_game("gal", "galilei", "example:galilei", seed=1493)  # the same rolls each run
     table.intake()
     # Turn 1. Order: erin 0, frank 1, dave 2, bob 3, carol 4, alice 5 tokens bought.
     send_all(table, {
