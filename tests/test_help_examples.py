@@ -84,3 +84,16 @@ def test_venice_help_bids_for_an_item_of_this_game(tmp_path: Path) -> None:
         sheet = help_to(table, "bob@example.org")
     assert "exile competitor" not in sheet.lower()
     assert "bid 30$ for 2 of silk tax" in sheet
+
+
+def test_every_games_help_keeps_its_prose_within_78_columns(tmp_path: Path) -> None:
+    """HELP is a mail a player reads in a terminal too: prose within 78 columns (tables may stay wide)."""
+    players = {"venice": "alice@example.org", "renaissance": "med@example.org", "jungle": "alice@example.org",
+               "galilei": "bob@example.org"}
+    for ruleset, player in players.items():
+        with Table(tmp_path / ruleset) as table:
+            table.create_game(f"{ruleset[:3]}1", ruleset, f"example:{ruleset}")
+            table.intake()
+            sheet = help_to(table, player)
+            assert "HELP" in sheet or "order" in sheet, (ruleset, sheet)
+            assert long_prose_lines(sheet) == [], (ruleset, long_prose_lines(sheet))
