@@ -216,6 +216,15 @@ class Table:
             mails += self.run_turn(game)
         return mails
 
+    def gm(self, game: str, word: str, *args: str) -> str:
+        """The GM's `maild gm WORD GAME ARGS...`, recorded now; what the command says."""
+        from maild.gmcli import record
+
+        with self.app.db.session() as s:
+            said = record(s, self.app, game, word, [game, *args])
+            s.commit()
+        return said
+
     def _new(self) -> list[EmailMessage]:
         mails = sent(self.app, welcomes=True)
         fresh, self._seen = mails[self._seen:], len(mails)

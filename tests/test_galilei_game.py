@@ -9,7 +9,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from maild.games import get_game, state_before
-from maild.gmcli import record
 from maild.phases import state_after_phases
 from maild.testing import Table
 from maild.turn import rerun_turn
@@ -34,9 +33,7 @@ def phase_state(table: Table) -> dict:
 
 
 def gm(table: Table, *argv: str) -> None:
-    with table.app.db.session() as s:
-        said = record(s, table.app, "gal", argv[0], ["gal", *argv[1:]])
-        s.commit()
+    said = table.gm("gal", *argv)
     assert "recorded" in said, said
 
 

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from maild.games import get_game, state_before
-from maild.gmcli import record
 from maild.orderbook import players_without_orders
 from maild.phases import state_after_phases
 from maild.ruleset import SetupError
@@ -39,10 +38,8 @@ def address(name: str) -> str:
 
 
 def gm(table: Table, *argv: str) -> str:
-    with table.app.db.session() as s:
-        said = record(s, table.app, "gal", argv[0], ["gal", *argv[1:]])
-        s.commit()
-    return said
+    """A GM order for the game, as `maild gm WORD gal ARGS` records it."""
+    return table.gm("gal", *argv)
 
 
 def phase_state(table: Table) -> dict[str, Any]:

@@ -9,7 +9,6 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from maild.gmcli import record
 from maild.testing import Table
 from tests.mailcheck import long_prose_lines, repeated_lines, section
 
@@ -25,10 +24,7 @@ def address(name: str) -> str:
 
 def gm(table: Table, *argv: str) -> str:
     """A GM order for the game, as `maild gm WORD gal ARGS` records it."""
-    with table.app.db.session() as s:
-        said = record(s, table.app, "gal", argv[0], ["gal", *argv[1:]])
-        s.commit()
-    return said
+    return table.gm("gal", *argv)
 
 
 def send_all(table: Table, texts: dict[str, str]) -> None:
