@@ -50,3 +50,14 @@ def section(text: str, heading: str) -> str:
                 out.append(lines[j])
             return "\n".join(out)
     return ""
+
+
+# A list's heading with its count: "Understood (2):", "Please note (1) - these orders were accepted all the same:".
+_COUNTED_HEADING = re.compile(r"^\S.*\((\d+)\)[^()]*:$")
+
+
+def empty_headings(text: str) -> list[str]:
+    """Headings that announce a count of items and have none under them (the next line blank or the end)."""
+    lines = text.splitlines()
+    return [line for i, line in enumerate(lines)
+            if _COUNTED_HEADING.match(line) and (i + 1 == len(lines) or not lines[i + 1].strip())]
