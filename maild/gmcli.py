@@ -10,6 +10,7 @@ built from the game's own declaration, so two games may give the same word diffe
 from __future__ import annotations
 
 import argparse
+import re
 import tomllib
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
@@ -43,11 +44,18 @@ def declared(word: str) -> dict[str, GmOrderSpec]:
     return {r.name: spec for r in installed_rulesets() if (spec := r.gm_order(word)) is not None}
 
 
+_NEGATIVE_FIGURE = re.compile(r"^-\d[\d./]*$|^-\.\d+$")
+
+
 def spec_parser(ruleset: str, spec: GmOrderSpec) -> argparse.ArgumentParser:
     """The command line of one ruleset's GM order: `maild gm WORD GAME ARGS...`."""
     p = argparse.ArgumentParser(prog=f"maild gm {spec.word}", description=f"{spec.help} ({ruleset})",
                                 epilog=spec.description, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", help=f"the game's name (a {ruleset} game)")
+    if hasattr(p, "_negative_number_matcher"):
+        # A GM's figure may be a negative fraction ("-7/72" of luck): argparse takes only -7 and -0.5 for
+        # numbers and anything else after a dash for an option, so he would have to know to write "--" first.
+        p._negative_number_matcher = _NEGATIVE_FIGURE
     for arg in spec.args:
         kwargs: dict[str, Any] = {"help": arg.help, "type": _converter(arg), "metavar": arg.metavar or arg.name.upper()}
         if arg.optional:

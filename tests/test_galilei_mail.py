@@ -263,3 +263,15 @@ def test_the_shortage_phase_waits_until_the_stand_in_has_answered_for_the_chaose
         table.intake()
         news = " ".join(table.newsletter("gal", 1, "shortage").split())
         assert "5 carol (chaosed; frank acting): surplus" in news and "(no answer: drawn)" not in news, news
+
+
+def test_a_gm_writes_a_negative_fraction_of_luck_as_it_is(tmp_path: Path) -> None:
+    """`maild gm luck gal alice -7/72`: a figure, not an option; posted rounded half up, -0.0972 (GA-OQ-04),
+    at the start of the open turn's first phase."""
+    with Table(tmp_path) as table:
+        open_game(table)
+        said = gm(table, "luck", "alice", "-7/72", "--reason", "a roll misread")
+        assert "recorded" in said, said
+        play_bids(table)
+        printout = table.printout("gal", 1, "bob", "bids")
+        assert re.search(r"^\s*\d\s+alice\s+\S+\s+-0\.0972\s", printout, re.M), printout

@@ -39,7 +39,7 @@ GM_ORDERS = (
         "luck", "gm_luck", "correct a player's luck score",
         "Add CHANGE (signed: -0.0972 or 7/72) to PLAYER's luck score, with a reason printed in the public\n"
         "history. Every luck figure has four decimals (rule 3.10): a decimal is posted as written, a fraction\n"
-        "rounded half up to four (7/72 is 0.0972; a negative one after --: ... alice -- -7/72). It takes effect\n"
+        "rounded half up to four (7/72 is 0.0972, -7/72 is -0.0972). It takes effect\n"
         "at the start of the open turn's first phase.\n\n"
         "example: maild gm luck gal1 alice -0.0972 --reason \"battle of turn 2 rolled twice\"",
         (GmArg("player", "player", "the player"),
