@@ -191,7 +191,7 @@ def test_the_newsletter_and_printouts_give_the_world_and_the_choices(table: Tabl
     chart = flat(section(news, "The chart"))
     # The character chart (CHARACTER TITLES: "reading the character chart"): attributes and where each is.
     assert "Itzel (house of anna), peasant, XP 1, Fame 1, Wisdom 1, Craftsmanship 1; on Lakeshore in " \
-           "Tenochtitlan; Slave of Ome" in chart, news
+           "Tenochtitlan; titles: Slave of Ome" in chart, news
     assert "Yaotl (house of emil), soldier, XP 4" in chart and "in unit Jaguar Warriors" in chart, news
     empire = flat(section(news, "The empire"))
     assert "Research (era): Bronze Working (1), Masonry (1), Writing (1)" in empire, news

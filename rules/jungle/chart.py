@@ -200,7 +200,7 @@ def public_chart(world: World) -> list[str]:
     """The character chart every player reads: every living character, his house, role, attributes, where he
     is and his titles, by Fame (highest first: the Morning's order), then name."""
     ranked = sorted(world.living(), key=lambda c: (-c.fame, key(c.name)))
-    return [f"{i}. {c.name} (house of {c.house}), {c.role}, {attributes(c)}; {where(c)}; {titles(c)}"
+    return [f"{i}. {c.name} (house of {c.house}), {c.role}, {attributes(c)}; {where(c)}; titles: {titles(c)}"
             for i, c in enumerate(ranked, start=1)] or ["(no characters yet)"]
 
 
@@ -226,7 +226,8 @@ def world_lines(world: World) -> list[str]:
     lines: list[str] = []
     for city in sorted(world.cities.values(), key=lambda c: key(c.name)):
         ruler = "a puppet city" if city.puppet else f"Tlatoani {city.tlatoani or 'none'}"
-        lines.append(f"{city.name}: {ruler}, {city.citizens} citizens, strength {city.strength}, happiness "
+        citizens = f"{city.citizens} citizen{'' if city.citizens == 1 else 's'}"
+        lines.append(f"{city.name}: {ruler}, {citizens}, strength {city.strength}, happiness "
                      f"{city.happiness}; Produce (cost): {named(city.builds)}")
         for hx in sorted(city.hexes.values(), key=lambda h: key(h.name)):
             owner = f"{city.tlatoani or 'nobody'}'s (the city hex)" if hx.name == city.centre else \
