@@ -4,7 +4,7 @@ wide), no line said twice, and the lists he needs for his next orders (his perso
 they hold, the markets where they stand with quantities and prices, his account, when the next orders are due).
 
 "Orders not carried out" is the framework's section (maild/notcarried.py, templates/not_carried_out.txt.j2):
-it is checked in tests of its own, its width marked to fail until that section wraps its lines.
+it is checked in tests of its own below (each line once, within 78 columns).
 """
 
 from __future__ import annotations
