@@ -22,7 +22,7 @@ COUNTRIES = """
 ..AAAA...BBBB...
 ..AAAAA.BBBB....
 .AAffA..BBBBgg..
-..fnnCCC..Bgg...
+..nnfCCC..Bgg...
 ..hhCCCCCCDDDD..
 .hhCCC..DDDDDD..
 ..EEEEooDDii....
@@ -61,8 +61,8 @@ CITIES = {
     "F6": ("Cassar", False), "H5": ("Mirel", True), "D7": ("Ostry", False),
     "N7": ("Dravensholm", True), "K6": ("Kessel", False), "M7": ("Rook", True),
     "C9": ("Elm", True), "F9": ("Sundry", False), "D10": ("Halde", True),
-    "C5": ("Ferrow", True), "M4": ("Gallow", True), "B7": ("Hest", True), "L8": ("Ilva", True),
-    "J9": ("Jor", True), "E5": ("Nes", False), "H8": ("Orr", True),
+    "C5": ("Nes", True), "E4": ("Ferrow", False), "M4": ("Gallow", True), "B7": ("Hest", True), "L8": ("Ilva", True),
+    "J9": ("Jor", True), "H8": ("Orr", True),
 }
 MOUNTAINS = {"E3", "F3", "J3", "G6", "H6", "K7", "E10", "F10", "C6", "M5", "E9"}
 # Railroads: each chain runs through territories next to one another.
