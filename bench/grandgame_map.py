@@ -149,10 +149,12 @@ NAME_START = ["Al", "Bel", "Cor", "Dun", "Er", "Fal", "Gar", "Hol", "Ist", "Kel"
               "Pel", "Rav", "Sel", "Tor", "Ul", "Vel", "Wen", "Yr"]
 NAME_END = ["ford", "mere", "wick", "holt", "dale", "moor", "stead", "gate", "fell", "by", "ton", "march",
             "wold", "brook", "haven", "reach"]
-SEA_NAMES = ["Northern Deep", "Aurel Bight", "Grey Water", "Borvane Sound", "Cold Reach", "Western Approaches",
-             "Gull Sea", "Straits of Nes", "Eastern Main", "Amber Sea", "Quell Gulf", "Inner Sea", "Sunward Sea",
-             "Hestry Roads", "Drowned Shelf", "Elunde Bay", "Jorsk Channel", "Southern Deep", "Coral Reach",
-             "Last Water", "Salt Marches", "Far Sea", "Outer Banks", "Whale Road"]
+SEA_NAMES = [  # in the order the seas are cut (S01, S02, ...), named for where they lie
+    "Northern Deep", "Borvane Deep", "Aurel Bight", "Borvane Sound", "Cold Reach", "Velden Narrows",
+    "Gallow Cove", "Western Approaches", "Brask Inlet", "Eastern Main", "Bay of Nes", "Lake Mirel",
+    "Sunward Cove", "Inner Sea", "Drowned Shelf", "Dravensea", "Orrin Channel", "Jorsk Cove", "Jorsk Channel",
+    "Ilvane Water", "Elunde Bay", "Southern Deep",
+]
 
 
 def build() -> str:
@@ -194,11 +196,9 @@ def build() -> str:
         zone_land.setdefault(zones[r][c], []).append(code(r, c))
     for k, cells in enumerate(seas, start=1):
         sid = f"S{k:02d}"
-        # A sea's air is shared with the zone of the first land it touches, or else of the nearest land cell.
-        r0, c0 = cells[0]
+        # A sea shares the air zone of the land cell nearest to it (the first from the top left of equals).
         best = min(land, key=lambda rc: (min(abs(rc[0] - a) + abs(rc[1] - b) for a, b in cells), rc))
         zone_of_sea[sid] = zones[best[0]][best[1]]
-        del r0, c0
 
     out = ['# The Grand Game: starter map "The Sundered Coast", an original continent drawn for maild (not the',
            "# original game's map). Written by bench/grandgame_map.py; the format is docs/grand-game.md,",

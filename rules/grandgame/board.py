@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -95,6 +95,8 @@ class Board:
     countries: Mapping[str, Country]
     rivers: frozenset[frozenset[str]]
     canals: tuple[Canal, ...]
+    _zone_of: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    _country_of: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.territories[a].neighbours
@@ -138,13 +140,10 @@ class Board:
                     todo.append(n)
         return frozenset(seen)
 
-    @property
-    def _zone_of(self) -> Mapping[str, str]:
-        return {t: z.id for z in self.zones.values() for t in z.territories}
-
-    @property
-    def _country_of(self) -> Mapping[str, str]:
-        return {t: c.id for c in self.countries.values() for t in c.territories}
+    def __post_init__(self) -> None:
+        # The reverse lookups, made once: the board never changes during a game (owners are the state's).
+        object.__setattr__(self, "_zone_of", {t: z.id for z in self.zones.values() for t in z.territories})
+        object.__setattr__(self, "_country_of", {t: c.id for c in self.countries.values() for t in c.territories})
 
 
 def load_board(data: Mapping[str, Any]) -> Board:
