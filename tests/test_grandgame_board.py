@@ -220,6 +220,8 @@ BROKEN: dict[str, tuple[Mutation, str]] = {
                         "territory #4 (S1): railroad is for land territories"),
     "city at sea": (lambda d: _t(d, "S1").update(city="Atlantis"), "territory #4 (S1): city is for land"),
     "city unnamed": (lambda d: _t(d, "L1").update(city=True), "territory #1 (L1): city must be the city's name"),
+    "two cities of one name": (lambda d: _t(d, "L1").update(city="twoPort"),
+                               "territory L2: city 'Twoport' has the name of the city in L1"),
     "port without city": (lambda d: _t(d, "L1").update(port=True), "territory #1 (L1): port needs a city"),
     "port inland": (lambda d: (_drop_next(d, "L2", "S1"), _drop_next(d, "S1", "L2")),
                     "territory L2: port on a territory with no sea in next"),

@@ -231,6 +231,14 @@ def _territories(problems: Problems, data: Mapping[str, Any], width: float,
 
 
 def _check_adjacency(problems: Problems, territories: Mapping[str, Territory]) -> None:
+    cities: dict[str, str] = {}
+    for ident, t in territories.items():
+        # Orders name the city a unit is built in ("Players must specify the cities"), so no two may share a name.
+        if t.city is not None and t.land:
+            key = " ".join(t.city.split()).casefold()
+            if key in cities:
+                problems.add(f"territory {ident}: city {t.city!r} has the name of the city in {cities[key]}")
+            cities.setdefault(key, ident)
     for ident, t in territories.items():
         where = f"territory {ident}"
         for n in sorted(t.neighbours):
