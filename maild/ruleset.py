@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+import os
 import random
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -529,12 +530,23 @@ def installed_names() -> list[str]:
 
 @cache
 def package_names() -> frozenset[str]:
-    """The game packages of `maild_rules`, found with pkgutil: they do not change while maild runs."""
+    """The game packages of `maild_rules`, found with pkgutil: they do not change while maild runs. A package
+    without a `ruleset` module is a game still being built (its board before its rules) and is not offered."""
     import pkgutil
 
     import maild_rules
 
-    return frozenset(m.name for m in pkgutil.iter_modules(maild_rules.__path__) if m.ispkg)
+    return frozenset(m.name for m in pkgutil.iter_modules(maild_rules.__path__) if m.ispkg and _has_ruleset(m))
+
+
+def _has_ruleset(package: Any) -> bool:
+    # Looked up on disk, not imported: discovery must not run a game's code, and a half-built game may not import.
+    folder = getattr(package.module_finder, "path", None)
+    if folder is None:
+        return True  # a finder that cannot be listed: leave it to load_ruleset, as before
+    import pkgutil
+
+    return any(m.name == "ruleset" for m in pkgutil.iter_modules([os.path.join(folder, package.name)]))
 
 
 def installed_rulesets() -> list[Ruleset]:

@@ -16,12 +16,34 @@ from tests import rps_game
 
 def test_the_packages_of_maild_rules_are_found_not_listed() -> None:
     rules = Path(__file__).resolve().parents[1] / "rules"
-    on_disk = {p.name for p in rules.iterdir() if (p / "__init__.py").is_file()}
+    on_disk = {p.name for p in rules.iterdir() if (p / "__init__.py").is_file() and (p / "ruleset.py").is_file()}
     assert set(package_names()) == on_disk
     assert on_disk | {"rps"} <= set(installed_names())
     assert load_ruleset("rps") is rps_game.RULESET  # registered when tests/rps_game.py was imported
     with pytest.raises(KeyError):
         load_ruleset("chess")
+
+
+def test_a_game_package_without_its_ruleset_module_is_not_offered(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game still being built (issue 24: the Grand Game's board before its rules) ships in maild_rules but is
+    no ruleset: maild and the contract tests must not try to load it."""
+    import maild_rules
+
+    half = tmp_path / "halfbuilt"
+    half.mkdir()
+    (half / "__init__.py").write_text('"""A board, no rules yet."""\n')
+    (half / "board.py").write_text("BOARD = 1\n")
+    monkeypatch.setattr(maild_rules, "__path__", [*maild_rules.__path__, str(tmp_path)])
+    package_names.cache_clear()
+    try:
+        assert "halfbuilt" not in package_names() and "halfbuilt" not in installed_names()
+        assert {"venice", "galilei"} <= package_names()
+        (half / "ruleset.py").write_text("")
+        package_names.cache_clear()
+        assert "halfbuilt" in package_names()  # once it has its ruleset module, it is offered
+    finally:
+        package_names.cache_clear()
 
 
 @pytest.fixture

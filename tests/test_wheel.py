@@ -51,7 +51,9 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
                  "for d in (p.GRAMMAR_DIR, p.TEMPLATE_DIR, p.MIGRATIONS_DIR, p.EXAMPLES_DIR): print(d)\n"
                  "print(sorted(x.name for x in p.GRAMMAR_DIR.glob('*.lark')))\n"
                  "print(sorted(p.shipped_examples()))\n"
-                 "import maild.ruleset as r; print(sorted(r.package_names()))"], cwd=installed)
+                 "import maild.ruleset as r; print(sorted(r.package_names()))\n"
+                 "import pkgutil; print(sorted(m.name for m in pkgutil.iter_modules(maild_rules.__path__)))\n"
+                 "print((p.EXAMPLES_DIR / 'grand-game' / 'map.toml').is_file())"], cwd=installed)
     assert probe.returncode == 0, probe.stderr
     lines = probe.stdout.splitlines()
     venv = str(installed.parent)
@@ -60,8 +62,12 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
     assert lines[7] == "['galilei.lark', 'jungle.lark', 'renaissance.lark', 'venice.lark']"
     assert lines[8] == "['galilei', 'jungle', 'renaissance', 'venice']"
     # Every game of the checkout is in the wheel (pyproject.toml lists its packages one by one).
-    games = sorted(d.name for d in (ROOT / "rules").iterdir() if (d / "__init__.py").exists())
+    # A game is a package with its ruleset module; a game still being built ships without being offered.
+    packages = sorted(d.name for d in (ROOT / "rules").iterdir() if (d / "__init__.py").exists())
+    games = [name for name in packages if (ROOT / "rules" / name / "ruleset.py").exists()]
     assert lines[9] == str(games), (lines[9], games)
+    assert lines[10] == str(packages), (lines[10], packages)
+    assert lines[11] == "True"  # the Grand Game's starter map (examples/grand-game/map.toml)
 
 
 def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) -> None:
