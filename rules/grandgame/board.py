@@ -420,7 +420,7 @@ def _shape(problems: Problems, where: str, t: Mapping[str, Any], width: float,
         problems.add(f"{where}: at and outline must lie within the drawing (0..{width:g}, 0..{height:g})")
     if not _simple(outline):
         problems.add(f"{where}: outline crosses itself (it must be a simple polygon)")
-    elif at is not None and not _inside(at, outline):
+    elif at is not None and not inside(at, outline):
         problems.add(f"{where}: at {list(at)} lies outside its outline")
     return at or (0.0, 0.0), outline
 
@@ -471,10 +471,11 @@ def _segments_meet(p1: Point, p2: Point, p3: Point, p4: Point) -> bool:
             or (d3 == 0 and _on(p1, p2, p3)) or (d4 == 0 and _on(p1, p2, p4)))
 
 
-def _inside(p: Point, outline: tuple[Point, ...]) -> bool:
+def inside(p: Point, outline: tuple[Point, ...]) -> bool:
+    """Whether a point lies inside a polygon (even-odd rule); the picture uses it too."""
     x, y = p
-    inside = False
+    result = False
     for (x1, y1), (x2, y2) in _edges(outline):
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            inside = not inside
-    return inside
+            result = not result
+    return result
