@@ -378,12 +378,12 @@ def _owner_entries(board: Board, view: BoardView) -> list[tuple[str, str]]:
     return entries + [("Neutral", NEUTRAL), ("Sea", SEA)]
 
 
-SIGNS = ("city", "port", "railroad", "railroad destroyed", "mountain", "river", "canal", "attack")
+SIGNS = ("city", "port", "railroad", "railroad destroyed", "mountain", "river", "canal", "attack", "supplies")
 
 
 def _entry_width(label: str) -> float:
-    # DejaVu Sans at 11 units averages under 7 units a letter; the layout only needs to be roomy and stable.
-    return 22 + 6.8 * len(label) + 16
+    # DejaVu Sans at 11 units averages about 6.2 units a letter; the layout only needs to be roomy and stable.
+    return 22 + 6.4 * len(label) + 16
 
 
 def _rows(labels: list[str], width: float) -> list[list[str]]:
@@ -453,6 +453,8 @@ def _sign(d: draw.Drawing, sign: str, x: float, y: float) -> None:
     elif sign == "attack":
         d.append(draw.Lines(x, y - 1.5, x + 9, y - 1.5, x + 9, y - 5, x + 16, y, x + 9, y + 5, x + 9, y + 1.5,
                             x, y + 1.5, close=True, fill=ATTACK))
+    elif sign == "supplies":  # how _label_lines writes a territory's supplies after its units
+        d.append(draw.Text("4s", 10, x + 8, y + 4, text_anchor="middle", fill=INK, font_weight="bold"))
 
 
 # --- geometry ---------------------------------------------------------------------------------------------
