@@ -192,6 +192,8 @@ def test_same_board_and_view_give_the_same_bytes(board: Board, view: BoardView, 
 def test_a_view_naming_what_the_board_has_not_is_refused(board: Board, view: BoardView) -> None:
     with pytest.raises(ValueError, match=r"attacks names Z99, which the board has not"):
         board_svg(board, BoardView(owners=view.owners, colours=view.colours, attacks=(("K4", "Z99"),)))
+    with pytest.raises(ValueError, match=r"owners names S12, a sea"):
+        board_svg(board, BoardView(owners={"S12": "BOR"}, colours=view.colours))
     with pytest.raises(ValueError, match=r"no colour for owner XYZ"):
         board_svg(board, BoardView(owners={"K4": "XYZ"}, colours={}))
 

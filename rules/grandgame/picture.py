@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import drawsvg as draw
 import resvg_py
@@ -44,9 +43,6 @@ OWNER_COLOURS = (
 
 LEGEND_ROW = 22.0  # height of one legend row, in map units
 LEGEND_PAD = 10.0
-
-_EMPTY: Mapping[str, str] = MappingProxyType({})
-
 
 @dataclass(frozen=True)
 class BoardView:
@@ -94,7 +90,7 @@ def board_svg(board: Board, view: BoardView) -> str:
     d = draw.Drawing(width, height, font_family=FONT)
     d.append(draw.Rectangle(0, 0, width, height, fill="#ffffff"))
     for t in board.territories.values():
-        _territory(d, t, _fill(board, view, t))
+        _territory(d, t, _fill(view, t))
     _rivers(d, board)
     _canals(d, board)
     _railroads(d, board, view)
@@ -121,6 +117,10 @@ def _check(board: Board, view: BoardView) -> None:
         unknown = sorted({t for t in ids if t not in board.territories})
         if unknown:
             problems.append(f"{what} names {', '.join(unknown)}, which the board has not")
+    for what, ids in (("owners", view.owners), ("railroads", view.railroads or ()), ("destroyed", view.destroyed)):
+        seas = sorted(t for t in ids if t in board.territories and not board.territories[t].land)
+        if seas:
+            problems.append(f"{what} names {', '.join(seas)}, a sea (only land is held or has railroads)")
     missing = sorted({o for o in view.owners.values() if o is not None and o not in view.colours})
     if missing:
         problems.append(f"no colour for owner {', '.join(missing)}")
@@ -131,7 +131,7 @@ def _check(board: Board, view: BoardView) -> None:
 # --- the map ----------------------------------------------------------------------------------------------
 
 
-def _fill(board: Board, view: BoardView, t: Territory) -> str:
+def _fill(view: BoardView, t: Territory) -> str:
     if not t.land:
         return SEA
     owner = view.owners.get(t.id)
@@ -222,9 +222,9 @@ def _marks(d: draw.Drawing, t: Territory) -> None:
 
 
 def _city_at(t: Territory) -> Point:
-    assert t.city is not None
+    """The city's square: just left of its name (which _label_lines centres above the id)."""
     x, y = t.at
-    return round(x - _text_width(t.city, 7.5) / 2 - 9, 1), y - 16
+    return round(x - _text_width(t.city or "", 7.5) / 2 - 9, 1), y - 16
 
 
 def _mountain_box(t: Territory) -> tuple[float, float, float, float]:
@@ -248,14 +248,14 @@ def _text_width(text: str, size: float) -> float:
     return 0.62 * size * len(text)
 
 
-Line = tuple[str, float, float, dict[str, str]]  # text, size, baseline below `at`, style
+LabelLine = tuple[str, float, float, dict[str, str]]  # text, size, baseline below `at`, style
 
 
-def _label_lines(t: Territory, view: BoardView) -> list[Line]:
+def _label_lines(t: Territory, view: BoardView) -> list[LabelLine]:
     """The label's lines, top to bottom: the city, the id, the name (on two lines if it is too wide), the
     units and supplies."""
     style = {} if t.land else {"font_style": "italic"}
-    lines: list[Line] = []
+    lines: list[LabelLine] = []
     if t.city is not None:
         lines.append((t.city, 7.5, -13, {"font_style": "italic"}))
     lines.append((t.id, 11, -2, {"font_weight": "bold", **style}))
@@ -321,8 +321,8 @@ def _attacks(d: draw.Drawing, board: Board, view: BoardView) -> None:
 
 
 def _arrow(ta: Territory, tb: Territory, view: BoardView, both_ways: bool) -> tuple[Point, Point]:
-    """The arrow's line (its head goes on past the end): the first place, moving out from the middle along
-    the border, where the whole arrow misses both labels and starts in ta and ends in tb."""
+    """The arrow's line (its head goes on past the end), as _attacks says where: the place along the border,
+    from the middle out, well inside both territories, that covers the fewest of their labels and signs."""
     (x1, y1), (x2, y2) = ta.at, tb.at
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
