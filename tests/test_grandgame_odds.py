@@ -1,0 +1,217 @@
+"""The Grand Game's arithmetic and chances: the rules' worked figures exactly, each table exactly, and every
+probability checked by a seeded statistical test (10^5 draws through the game's own draws, within 4 standard
+deviations of the exact chance). Readings: docs/grand-game.md, "Combat, costs and chances"."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from maild_rules.grandgame import combat
+from maild_rules.grandgame.chances import happens
+from maild_rules.grandgame.combat import ARMOR, INFANTRY
+
+DRAWS = 10**5
+
+
+def within_4_sigma(count: int, draws: int, chance: Fraction) -> bool:
+    """Whether `count` successes in `draws` trials are within 4 standard deviations of `chance`."""
+    p = float(chance)
+    return abs(count - draws * p) <= 4 * math.sqrt(draws * p * (1 - p))
+
+
+# ---- the draw itself --------------------------------------------------------------------------------------
+
+def test_happens_is_one_randrange_below_the_numerator() -> None:
+    # random.Random(7).randrange(8) is 5: a chance of 3/8 does not happen, 6/8 does.
+    assert random.Random(7).randrange(8) == 5
+    assert happens(Fraction(3, 8), random.Random(7)) is False
+    assert happens(Fraction(6, 8), random.Random(7)) is True
+
+
+def test_sure_and_impossible_chances_use_no_draw() -> None:
+    rng = random.Random(1)
+    state = rng.getstate()
+    assert happens(Fraction(1), rng) is True and happens(Fraction(0), rng) is False
+    assert rng.getstate() == state
+
+
+def test_a_chance_outside_0_to_1_is_refused() -> None:
+    with pytest.raises(ValueError):
+        happens(Fraction(5, 4), random.Random(0))
+
+
+# ---- the 30:10 example --------------------------------------------------------------------------------------
+
+def test_30_to_10_victory_chances() -> None:
+    # "Attacking Army has a combined combat strength of 30, while Defending Army has a combined combat strength
+    # of 10. In this example, the strengths are 30:10 in favor of the attack, or 75%:25%."
+    # "In the example above, Attacking Army has a 75% chance of winning the battle"
+    assert combat.victory_chance(30, 10) == Fraction(3, 4)
+    assert combat.victory_chance(10, 30) == Fraction(1, 4)
+
+
+def test_30_to_10_kill_chances() -> None:
+    # "In the example above (75%:25%), Attacking Army has a 37% chance of killing each defending unit, while
+    # Defending Army has a 12.5% chance of killing each attacking unit." (37.5% exactly: half of 75%)
+    assert combat.kill_chance(30, 10) == Fraction(3, 8)
+    assert combat.kill_chance(10, 30) == Fraction(1, 8)
+    assert math.floor(combat.kill_chance(30, 10) * 100) == 37
+
+
+def test_30_to_10_victory_drawn_within_4_sigma() -> None:
+    rng = random.Random(2401)
+    wins = sum(combat.fight(30, 10, 10, 4, rng).attacker_wins for _ in range(DRAWS))
+    assert within_4_sigma(wins, DRAWS, Fraction(3, 4))
+
+
+def test_30_to_10_kills_drawn_within_4_sigma() -> None:
+    # 10 attackers, 4 defenders: each defender dies with 3/8, each attacker with 1/8; the caps (8 and 20 kills)
+    # never bind here, so every draw counts.
+    rng = random.Random(2402)
+    defenders_lost = attackers_lost = 0
+    rounds = DRAWS // 4
+    for _ in range(rounds):
+        battle = combat.fight(30, 10, 4, 4, rng)
+        defenders_lost += battle.defenders_lost
+        attackers_lost += battle.attackers_lost
+    assert within_4_sigma(defenders_lost, 4 * rounds, Fraction(3, 8))
+    assert within_4_sigma(attackers_lost, 4 * rounds, Fraction(1, 8))
+
+
+def test_fight_draws_victory_then_defenders_then_attackers() -> None:
+    rng = random.Random(99)
+    expected_rng = random.Random(99)
+    win = expected_rng.randrange(4) < 3
+    defenders = sum(expected_rng.randrange(8) < 3 for _ in range(2))
+    attackers = sum(expected_rng.randrange(8) < 1 for _ in range(3))
+    assert combat.fight(30, 10, 3, 2, rng) == combat.Battle(win, attackers, defenders)
+
+
+def test_equal_strengths_a_quarter_per_unit() -> None:
+    # GG-OQ-20: "Equivalent forces should not lose more than half of their units" is the expected result: at
+    # equal strength each unit dies with 1/4.
+    assert combat.kill_chance(12, 12) == Fraction(1, 4)
+
+
+# ---- the cap ------------------------------------------------------------------------------------------------
+
+def test_kill_cap_two_per_unit() -> None:
+    # "The number of possible casualties inflicted per unit is capped at 2, meaning, 1 unit is only capable of
+    # killing a maximum of 2 opposing units."
+    assert combat.kill_cap(1) == 2
+    assert combat.kill_cap(5) == 10
+
+
+def test_cap_binds_a_lone_unit_against_many() -> None:
+    # GG-OQ-20: one armor (4) against 30 unsupplied infantry (30): it kills each with 4/68, but never more than
+    # 2 in all; seeds where more than 2 hits were drawn still give 2.
+    capped = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        hits = sum(rng.randrange(17) < 1 for _ in range(30))
+        kills = combat.draw_kills(4, 30, 1, 30, random.Random(seed))
+        assert kills == min(hits, 2)
+        capped += hits > 2
+    assert capped > 0
+
+
+def test_capped_kills_distribution_within_4_sigma() -> None:
+    # 1 unit of strength 10 against 5 of strength 10: 1/4 per target, at most 2 kills. P(at most 2 of 5 hit) and
+    # the capped mean, exactly from the binomial law.
+    p = Fraction(1, 4)
+    law = [math.comb(5, k) * p**k * (1 - p) ** (5 - k) for k in range(6)]
+    rng = random.Random(2403)
+    draws = [combat.draw_kills(10, 10, 1, 5, rng) for _ in range(DRAWS)]
+    assert max(draws) == 2
+    assert within_4_sigma(draws.count(2), DRAWS, sum(law[2:]))
+    assert within_4_sigma(draws.count(0), DRAWS, law[0])
+
+
+# ---- values and modifiers -----------------------------------------------------------------------------------
+
+def test_base_values_as_the_table() -> None:
+    # "| Infantry | 2 | 3 | 5 |", "| Armor | 4 | 2 | 5 |", "| Aircraft | 1 | 1 | 10 |", "| Light Fleet | 2 | 2 |
+    # 5 |", "| Heavy Fleet | 4 | 2 | 5 |", "| Unsupplied Unit | 1 | 1 | N/A |"
+    table = {kind: (combat.base_value(kind, True), combat.base_value(kind, False)) for kind in combat.BASE_VALUES}
+    assert table == {"infantry": (2, 3), "armor": (4, 2), "aircraft": (1, 1), "light fleet": (2, 2),
+                     "heavy fleet": (4, 2)}
+    assert combat.base_value(INFANTRY, False, supplied=False) == 1
+    assert combat.base_value(ARMOR, True, supplied=False) == 1
+    # "Aircraft do not require supply."
+    assert combat.base_value(combat.AIRCRAFT, True, supplied=False) == 1
+
+
+def test_terrain_adds_to_defending_infantry_only() -> None:
+    # "Cities, Ports, and Mountains add +1 to the combat value of *each* defending infantry."
+    # "Terrain modifiers to not give defensive advantages to armor!"
+    city = combat.terrain_bonus(city=True)
+    assert combat.unit_value(INFANTRY, attacking=False, terrain=city) == 4
+    assert combat.unit_value(ARMOR, attacking=False, terrain=city) == 2
+    assert combat.unit_value(INFANTRY, attacking=True, terrain=city) == 2
+
+
+def test_terrain_bonuses_add_up() -> None:
+    # GG-OQ-19: "The territory modifiers work together": a city on a mountain +2; across a river +1 more;
+    # "When fighting in winter, all defending infantry receive an additional +1."
+    assert combat.terrain_bonus(city=True, mountain=True) == 2
+    assert combat.terrain_bonus(city=True, mountain=True, crossed={"river"}, winter=True) == 4
+    assert combat.terrain_bonus(crossed={"shoreline", "canal"}) == 2
+    assert combat.terrain_bonus(winter=True) == 1
+    with pytest.raises(ValueError):
+        combat.terrain_bonus(crossed={"hedge"})
+
+
+def test_air_superiority_adds_one_to_every_unit_armor_too() -> None:
+    # "he adds +1 to the combat value of every unit in the entire air zone"; "Unlike other bonuses, "air
+    # superiority" does count towards the defensive bonus of armor."
+    assert combat.unit_value(ARMOR, attacking=False, air_superiority=True) == 3
+    assert combat.unit_value(ARMOR, attacking=True, air_superiority=True) == 5
+    assert combat.unit_value(INFANTRY, attacking=False, terrain=1, air_superiority=True) == 5
+
+
+def test_unsupplied_units_keep_their_modifiers() -> None:
+    # GG-OQ-18: the unsupplied value 1 is a base value; modifiers add to it.
+    assert combat.unit_value(INFANTRY, attacking=False, supplied=False, terrain=2) == 3
+    assert combat.unit_value(ARMOR, attacking=True, supplied=False, air_superiority=True) == 2
+
+
+def test_fleet_defending_in_port() -> None:
+    # "The defending fleet receives a +1 defensive bonus for fighting within the port."
+    assert combat.unit_value(combat.HEAVY_FLEET, attacking=False, in_port=True) == 3
+    assert combat.unit_value(combat.HEAVY_FLEET, attacking=True, in_port=True) == 4
+
+
+# ---- after the battle ---------------------------------------------------------------------------------------
+
+def test_who_holds_the_space() -> None:
+    # "if the victorious army "wins" the battle but has no units remaining, they do not take the space."
+    assert combat.attacker_takes_space(True, 0, 3) is False
+    # "if a defending army "wins" the combat but has no units remaining while the attacking army does, the
+    # defense loses the space." (GG-OQ-21: to the attacker)
+    assert combat.attacker_takes_space(False, 2, 0) is True
+    # "In the event both sides are entirely destroyed, the defender retains control of the territory."
+    assert combat.attacker_takes_space(True, 0, 0) is False
+    assert combat.attacker_takes_space(True, 1, 4) is True
+    assert combat.attacker_takes_space(False, 5, 1) is False
+
+
+def test_multiway_occupant() -> None:
+    # "For land combat, the country with surviving units with the highest total value occupies the territory."
+    assert combat.multiway_occupant({"A": 6, "B": 4, "C": 0}, "C") == "A"
+    # GG-OQ-22: a tie, or nobody left, leaves the holder.
+    assert combat.multiway_occupant({"A": 4, "B": 4}, "C") == "C"
+    assert combat.multiway_occupant({"A": 0, "B": 0}, "B") == "B"
+
+
+def test_supplies_go_where_they_gain_most() -> None:
+    # GG-OQ-17: with fewer supplies than units, attacking armor first, defending infantry first.
+    stack = [INFANTRY, ARMOR, combat.AIRCRAFT, INFANTRY]
+    assert combat.supplied_units(stack, 1, attacking=True) == [False, True, True, False]
+    assert combat.supplied_units(stack, 1, attacking=False) == [True, False, True, False]
+    assert combat.supplied_units(stack, 9, attacking=False) == [True, True, True, True]
+    # "only # infantry will use supply if attacked"
+    assert combat.supplied_units(stack, 9, attacking=False, only=2) == [True, False, True, True]
