@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from maild_rules.grandgame import combat
+from maild_rules.grandgame import combat, economy
 from maild_rules.grandgame.chances import happens
 from maild_rules.grandgame.combat import ARMOR, INFANTRY
 
@@ -215,3 +215,124 @@ def test_supplies_go_where_they_gain_most() -> None:
     assert combat.supplied_units(stack, 9, attacking=False) == [True, True, True, True]
     # "only # infantry will use supply if attacked"
     assert combat.supplied_units(stack, 9, attacking=False, only=2) == [True, False, True, True]
+
+
+# ---- economy: GDP development -------------------------------------------------------------------------------
+
+# The rules' table, as printed (rows "| Additional GDP | (0 - 40) | (41 - 80) | (81 - 120) | (120+) |").
+DEVELOPMENT_AS_PRINTED = """| 1 | 1 | 1 | 1 | 1 |
+| 2 | 2 | 2 | 2 | 2 |
+| 3 | 3 | 3 | 3 | 4 |
+| 4 | 4 | 4 | 5 | 6 |
+| 5 | 5 | 6 | 7 | 9 |
+| 6 | 7 | 8 | 9 | 12 |
+| 7 | 9 | 10 | 12 | 16 |
+| 8 | 11 | 12 | 15 | 20 |
+| 9 | 13 | 15 | 18 | 25 |
+| 10 | 15 | 18 | 21 | 30 |
+| 11 | 18 | 21 | 25 | 36 |
+| 12 | 21 | 24 | 29 | 42 |
+| 13 | 24 | 28 | 33 | 49 |
+| 14 | 27 | 32 | 38 | 56 |
+| 15 | 30 | 36 | 43 | 64 |
+| 16 | 34 | 40 | 48 | 72 |
+| 17 | 38 | 45 | 54 | 81 |
+| 18 |  | 50 | 60 | 90 |
+| 19 |  | 55 | 66 | 100 |
+| 20 |  | 60 | 73 | 110 |"""
+
+
+def test_development_table_exactly() -> None:
+    for line in DEVELOPMENT_AS_PRINTED.splitlines():
+        points, *cells = [cell.strip() for cell in line.strip("|").split("|")]
+        for gdp, cell in zip((20, 60, 100, 150), cells, strict=True):
+            assert economy.development_cost(gdp, int(points)) == (int(cell) if cell else None), (points, gdp)
+
+
+def test_development_worked_example() -> None:
+    # "if your country has a GDP of 20 (first column, under "Current GDP", "(0 - 40)") and you wanted to add 8
+    # GDP ("Additional GDP" column on the left), you would pay 11 GDP."
+    assert economy.development_cost(20, 8) == 11
+
+
+def test_development_columns_edges() -> None:
+    # GG-OQ-11: 40 | 41, 80 | 81, and 120 in "(81 - 120)", 121 in "(120+)".
+    assert [economy.development_column(g) for g in (0, 40, 41, 80, 81, 120, 121, 500)] == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert economy.development_cost(120, 20) == 73 and economy.development_cost(121, 20) == 110
+
+
+def test_development_beyond_the_table_is_refused() -> None:
+    # GG-OQ-11: no price, no purchase; at GDP 40 the 18th point could not be paid anyway (17 cost 38).
+    assert economy.development_cost(40, 18) is None
+    assert economy.development_cost(500, 21) is None
+    assert economy.most_development(40, 40) == 17
+    assert economy.development_cost(0, 0) == 0
+
+
+def test_development_prices_increase_within_the_turn() -> None:
+    # "the development points cost increasing amounts *within* the turn"
+    for gdp in (20, 60, 100, 150):
+        prices = economy.development_prices(gdp)
+        assert prices == sorted(prices) and prices[0] == 1
+    assert economy.development_prices(20)[:8] == [1, 1, 1, 1, 1, 2, 2, 2]
+    assert economy.most_development(20, 11) == 8 and economy.most_development(20, 10) == 7
+
+
+# ---- economy: politics, research, prices --------------------------------------------------------------------
+
+def test_political_spending_levels_and_rounding() -> None:
+    # GG-OQ-04: "Players spend either 0%, 15%, or 30% of their GDP on politics." GG-OQ-12: rounded down.
+    assert [economy.political_spending(45, p) for p in (0, 15, 30)] == [0, 6, 13]
+    with pytest.raises(ValueError):
+        economy.political_spending(45, 10)
+    assert economy.political_spending(55, 10, levels=(0, 10, 20, 30)) == 5
+    # "You receive the amount of in-game cash equal to your political spending (in GDP)"
+    assert economy.political_francs(13) == 13
+
+
+def test_research_prices_by_turn() -> None:
+    # "Turns 1-3: 1 unit costs 1 GDP", "Turns 4-6: 1 unit costs 2 GDP", "Turns 7+: 1 unit costs 3 GDP"
+    assert [economy.research_price(t) for t in range(1, 11)] == [1, 1, 1, 2, 2, 2, 3, 3, 3, 3]
+    assert economy.research_cost(7, 10) == 30
+    # "The bomb costs 300 atomic research units."
+    assert not economy.has_bomb(299) and economy.has_bomb(300)
+
+
+def test_nuclear_secrets_are_not_cumulative() -> None:
+    # "if Country A sells his 50 units of atomic research to Country B ... If Country B already had units (say,
+    # 10 units), the units are *not* cumulative, so Country B will only have 50 units"
+    assert economy.research_after_sale(50, 10) == 50
+    assert economy.research_after_sale(50, 0) == 50
+    assert economy.research_after_sale(50, 80) == 80  # GG-OQ-13
+
+
+def test_unit_prices() -> None:
+    # "| Infantry | 2 | 3 | 5 |" ... "| Aircraft | 1 | 1 | 10 |" ... "| Supply | N/A | N/A | 1 |"
+    assert economy.GDP_PRICES == {"infantry": 5, "armor": 5, "aircraft": 10, "light fleet": 5, "heavy fleet": 5,
+                                  "supply": 1}
+    assert economy.gdp_cost({"infantry": 2, "aircraft": 1, "supply": 6}) == 26
+    # "an infantry costs 10 Francs, a supply 2 Francs"; "Players may only purchase infantry and supply with Francs"
+    assert economy.franc_cost({"infantry": 1, "supply": 3}) == 16
+    with pytest.raises(ValueError):
+        economy.franc_cost({"armor": 1})
+    # "1 Franc per territory or unit"; "Supply costs nothing to transfer."
+    assert economy.transfer_fee(units=3, territories=2) == 5
+    assert economy.RAILROAD_PRICE == 2
+
+
+def test_league_pool_rounded_down() -> None:
+    # "Every 12 Francs contributed instantaneously adds 1 infantry and 1 supply ... Contributions are rounded
+    # down." GG-OQ-25: the pool, so 3 players giving 8 each add 2.
+    assert economy.league_reinforcements({"A": 8, "B": 8, "C": 8}) == 2
+    assert economy.league_reinforcements({"A": 11}) == 0
+    assert economy.league_reinforcements({}) == 0
+
+
+def test_start_and_end_figures() -> None:
+    # "if he paid $20, he gets 20 Francs; if he paid $50, he gets 50 Francs; if he paid $70, he gets 50 Francs"
+    assert [economy.initial_francs(p) for p in (20, 50, 70)] == [20, 50, 50]
+    # "20 + their initial GDP's worth of GDP units"
+    assert economy.initial_purchase(35) == 55
+    # ""Accumulate 400 Francs" and you accumulated 350, your end game score would be 87.5%."
+    assert economy.goal_score(350, 400) == Fraction(7, 8)
+    assert economy.goal_score(500, 400) == 1
