@@ -64,7 +64,7 @@ def test_30_to_10_kill_chances() -> None:
 
 def test_30_to_10_victory_drawn_within_4_sigma() -> None:
     rng = random.Random(2401)
-    wins = sum(combat.fight(30, 10, 10, 4, rng).attacker_wins for _ in range(DRAWS))
+    wins = sum(combat.draw_victory(30, 10, rng) for _ in range(DRAWS))
     assert within_4_sigma(wins, DRAWS, Fraction(3, 4))
 
 

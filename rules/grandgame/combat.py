@@ -119,6 +119,13 @@ def kill_cap(units: int) -> int:
     return KILL_CAP * units
 
 
+def draw_victory(attack: int, defense: int, rng: random.Random) -> bool:
+    """Whether the attack wins: one draw of `victory_chance(attack, defense)`. "Victory and defeat are determined
+    randomly using the methodoloy described above: combat strength v. combat strength."
+    """
+    return happens(victory_chance(attack, defense), rng)
+
+
 def draw_kills(strength: int, enemy: int, firing_units: int, targets: int, rng: random.Random) -> int:
     """How many of `targets` enemy units the side of `strength` with `firing_units` units kills: one draw of
     `kill_chance` per target, in order, then at most `kill_cap(firing_units)` of the hits count. Every target
@@ -147,7 +154,7 @@ def fight(attack: int, defense: int, attackers: int, defenders: int, rng: random
     together")."""
     if attackers < 0 or defenders < 0:
         raise ValueError("unit counts are not negative")
-    attacker_wins = happens(victory_chance(attack, defense), rng)
+    attacker_wins = draw_victory(attack, defense, rng)
     defenders_lost = draw_kills(attack, defense, attackers, defenders, rng)
     attackers_lost = draw_kills(defense, attack, defenders, attackers, rng)
     return Battle(attacker_wins, attackers_lost, defenders_lost)
