@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from maild_rules.grandgame import combat, economy
+from maild_rules.grandgame import air, combat, economy, seasearch
 from maild_rules.grandgame.chances import happens
 from maild_rules.grandgame.combat import ARMOR, INFANTRY
 
@@ -336,3 +336,104 @@ def test_start_and_end_figures() -> None:
     # ""Accumulate 400 Francs" and you accumulated 350, your end game score would be 87.5%."
     assert economy.goal_score(350, 400) == Fraction(7, 8)
     assert economy.goal_score(500, 400) == 1
+
+
+# ---- sea search and naval combat ----------------------------------------------------------------------------
+
+def test_search_chances_as_the_text() -> None:
+    # "For example, a lone ship has only a 10% chance of finding an enemy armada; 5 ships have a 50% chance; 10
+    # ships have a 100% chance."
+    assert seasearch.search_chance(1) == Fraction(1, 10)
+    assert seasearch.search_chance(5) == Fraction(1, 2)
+    assert seasearch.search_chance(10) == 1
+    assert seasearch.search_chance(14) == 1
+    # "Air superiority guarantees the fleet will be spotted."
+    assert seasearch.search_chance(1, air_superiority=True) == 1
+
+
+def test_engagement_when_either_finds() -> None:
+    # "Combat takes place if one fleet finds the other. If neither fleet searches successfully, no combat takes
+    # place." 3 ships and 5 ships: 1 - 7/10 x 1/2.
+    assert seasearch.engagement_chance(3, 5) == Fraction(13, 20)
+    assert seasearch.engagement_chance(10, 1) == 1
+    assert seasearch.engagement_chance(0, 0) == 0
+
+
+@pytest.mark.parametrize("ships", [1, 5])
+def test_search_drawn_within_4_sigma(ships: int) -> None:
+    # "The probability of finding the enemy is rolled once for the entire armada, not once per unit."
+    rng = random.Random(2410 + ships)
+    found = sum(seasearch.draw_search(ships, 0, rng).finds for _ in range(DRAWS))
+    assert within_4_sigma(found, DRAWS, Fraction(ships, 10))
+
+
+def test_engagement_drawn_within_4_sigma() -> None:
+    rng = random.Random(2412)
+    engaged = sum(seasearch.draw_search(3, 5, rng).engaged for _ in range(DRAWS))
+    assert within_4_sigma(engaged, DRAWS, Fraction(13, 20))
+
+
+def test_search_in_port_is_certain_and_draws_nothing() -> None:
+    # "Combat in ports automatically triggers an engagement and no "search" roll is necessary."
+    rng = random.Random(3)
+    state = rng.getstate()
+    assert seasearch.draw_search(1, 1, rng, in_port=True).engaged
+    assert rng.getstate() == state
+
+
+def test_naval_battle_has_no_victory_only_kills() -> None:
+    # "There is no "Victory" chance in sea combat. The only way to remove ships is by inflicting casualties."
+    # 3 heavy fleets at attack (12) against 2 light (4): each light sinks with 12/16/2 = 3/8, each heavy with 1/8.
+    rng = random.Random(2413)
+    sunk_light = sunk_heavy = 0
+    rounds = DRAWS // 2
+    for _ in range(rounds):
+        battle = seasearch.naval_battle(12, 3, 4, 2, rng)
+        sunk_light += battle.enemy_lost
+        sunk_heavy += battle.lost
+    assert within_4_sigma(sunk_light, 2 * rounds, Fraction(3, 8))
+    # the 2 light fleets may sink at most 4 ships: never binding against 3, so each heavy's own chance shows.
+    assert within_4_sigma(sunk_heavy, 3 * rounds, Fraction(1, 8))
+
+
+def test_unloaded_light_fleets_sink_first() -> None:
+    # "unloaded light fleets will be sunk before loaded fleets" (GG-OQ-24: empty before loaded, light first)
+    fleets = [("light fleet", True), ("heavy fleet", False), ("light fleet", False), ("heavy fleet", True)]
+    assert seasearch.sinking_order(fleets) == [2, 1, 0, 3]
+
+
+# ---- air superiority ----------------------------------------------------------------------------------------
+
+def test_plane_hits_with_one_in_six_within_4_sigma() -> None:
+    # "Air units fight each other at 1 attack and 1 defense (out of 6)." (GG-OQ-23)
+    rng = random.Random(2420)
+    lost = [0, 0]
+    rounds = DRAWS // 2
+    for _ in range(rounds):
+        left = air.air_battle({"A": 1, "B": 1}, rng)
+        lost[0] += 1 - left["A"]
+        lost[1] += 1 - left["B"]
+    assert within_4_sigma(lost[0], rounds, Fraction(1, 6))
+    assert within_4_sigma(lost[1], rounds, Fraction(1, 6))
+
+
+def test_air_battle_draws_in_pairs_and_never_below_zero() -> None:
+    rng = random.Random(5)
+    expected = random.Random(5)
+    hits_on_b = sum(expected.randrange(6) < 1 for _ in range(4))
+    hits_on_a = sum(expected.randrange(6) < 1 for _ in range(2))
+    assert air.air_battle({"A": 4, "B": 2}, rng) == {"A": 4 - hits_on_a, "B": max(2 - hits_on_b, 0)}
+    for seed in range(50):
+        assert min(air.air_battle({"A": 9, "B": 1, "C": 1}, random.Random(seed)).values()) >= 0
+
+
+def test_superiority_and_bombing() -> None:
+    # "If one player has more planes than the other, he has "air superiority"."
+    assert air.superiority({"A": 5, "B": 2}) == ("A", 3)
+    assert air.superiority({"A": 2, "B": 2}) is None
+    assert air.superiority({"A": 3}) == ("A", 3)
+    assert air.superiority({"A": 0, "B": 0}) is None
+    assert air.superiority({"A": 4, "B": 1, "C": 3}) == ("A", 1)  # GG-OQ-23: the lead over the next
+    # "Air superiority of 5 planes would do 5 economic damage"; "to a minimum of 0"
+    assert air.bombed_value(8, 5) == 3
+    assert air.bombed_value(3, 5) == 0
