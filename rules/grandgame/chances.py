@@ -17,11 +17,13 @@ def happens(chance: Fraction, rng: random.Random) -> bool:
     """Whether an event of `chance` (0 to 1) happens: one `rng.randrange(chance.denominator)`, true when it falls
     below the numerator. A chance of 0 or 1 is decided without a draw (the draws that follow stay the same
     whether or not a sure event was drawn)."""
-    if not 0 <= chance <= 1:
+    # Whole-number comparisons: this runs for every unit of every battle.
+    numerator, denominator = chance.numerator, chance.denominator
+    if numerator < 0 or numerator > denominator:
         raise ValueError(f"a chance is 0 to 1, got {chance}")
-    if chance in (0, 1):
-        return chance == 1
-    return rng.randrange(chance.denominator) < chance.numerator
+    if numerator in (0, denominator):
+        return numerator != 0
+    return rng.randrange(denominator) < numerator
 
 
 def successes(count: int, chance: Fraction, rng: random.Random) -> list[bool]:

@@ -15,8 +15,9 @@ from fractions import Fraction
 from .chances import happens
 from .combat import HEAVY_FLEET, LIGHT_FLEET, draw_kills
 
-#: "an armada gains a 10% chance of finding an enemy armada for every ship in its group"
-SEARCH_PER_SHIP = Fraction(1, 10)
+#: "an armada gains a 10% chance of finding an enemy armada for every ship in its group": one tenth a ship, so
+#: "10 ships have a 100% chance".
+SHIPS_SURE = 10
 
 
 def search_chance(ships: int, air_superiority: bool = False) -> Fraction:
@@ -28,7 +29,7 @@ def search_chance(ships: int, air_superiority: bool = False) -> Fraction:
         raise ValueError(f"ships are not negative, got {ships}")
     if air_superiority and ships > 0:
         return Fraction(1)
-    return min(ships * SEARCH_PER_SHIP, Fraction(1))
+    return Fraction(min(ships, SHIPS_SURE), SHIPS_SURE)
 
 
 def engagement_chance(ships: int, enemy_ships: int, air_superiority: bool = False,
