@@ -437,3 +437,47 @@ def test_superiority_and_bombing() -> None:
     # "Air superiority of 5 planes would do 5 economic damage"; "to a minimum of 0"
     assert air.bombed_value(8, 5) == 3
     assert air.bombed_value(3, 5) == 0
+
+
+# ---- multi-way and coordinated combat -----------------------------------------------------------------------
+
+def test_multiway_losses_add_up_over_the_pairings() -> None:
+    # "Losses are removed from each individual paired in combat (so, for example, if in two separate combats I
+    # lose 1 unit and 2 units, I lose a total of 3 units)." The same draws made by hand, pairing by pairing.
+    sides = {"A": (10, 5), "B": (6, 3), "C": (4, 2)}
+    expected = random.Random(11)
+    lost = {"A": 0, "B": 0, "C": 0}
+    for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
+        lost[b] += combat.draw_kills(sides[a][0], sides[b][0], sides[a][1], sides[b][1], expected)
+        lost[a] += combat.draw_kills(sides[b][0], sides[a][0], sides[b][1], sides[a][1], expected)
+    lost = {name: min(n, sides[name][1]) for name, n in lost.items()}
+    assert combat.multiway_losses(sides, random.Random(11)) == lost
+
+
+def test_multiway_kills_per_pairing_within_4_sigma() -> None:
+    # Each pairing "at full strength": C (1 unit, strength 4) is hit by A (12) with 12/16/2 = 3/8 and by B (4)
+    # with 4/8/2 = 1/4, so it survives with 5/8 x 3/4 = 15/32.
+    rng = random.Random(2430)
+    rounds = DRAWS // 4
+    survived = sum(combat.multiway_losses({"A": (12, 4), "B": (4, 2), "C": (4, 1)}, rng)["C"] == 0
+                   for _ in range(rounds))
+    assert within_4_sigma(survived, rounds, Fraction(15, 32))
+
+
+def test_shared_losses_fall_first_on_the_owner() -> None:
+    # "the player that owns the territory takes as many of the losses as possible"
+    assert combat.shared_losses(3, {"A": 2, "B": 5}, "B") == {"A": 0, "B": 3}
+    assert combat.shared_losses(6, {"A": 2, "B": 5}, "B") == {"A": 1, "B": 5}
+    assert combat.shared_losses(9, {"A": 2, "B": 5}, "A") == {"A": 2, "B": 5}
+
+
+def test_disputed_losses_fall_on_the_loser_of_their_own_battle() -> None:
+    # "the two armies then fight each other at attack strength, and the losing army takes as many of the losses
+    # as possible, with cumulative losses for both battles"
+    for seed in range(40):
+        battle = combat.fight(8, 4, 4, 2, random.Random(seed))
+        dispute = combat.disputed_losses(3, ("A", 8, 4), ("B", 4, 2), random.Random(seed))
+        loser = "B" if battle.attacker_wins else "A"
+        share = combat.shared_losses(3, {"A": 4, "B": 2}, loser)
+        assert dispute == combat.Dispute(loser, {"A": min(share["A"] + battle.attackers_lost, 4),
+                                                 "B": min(share["B"] + battle.defenders_lost, 2)})

@@ -202,3 +202,65 @@ def supplied_units(kinds: list[str], supplies: int, attacking: bool, only: int |
     needs.sort(key=lambda i: -(base_value(kinds[i], attacking) - UNSUPPLIED_VALUE))
     chosen = set(needs[:max(limit, 0)])
     return [kind == AIRCRAFT or i in chosen for i, kind in enumerate(kinds)]
+
+
+def multiway_losses(sides: Mapping[str, tuple[int, int]], rng: random.Random) -> dict[str, int]:
+    """The units each side loses in a multi-way battle (side -> (strength as it fights, units)). "Each player
+    fights each other player in pairwise combat at full strength. If the army is attacking, they fight at attack
+    strength." "Losses are removed from each individual paired in combat (so, for example, if in two separate
+    combats I lose 1 unit and 2 units, I lose a total of 3 units)."
+
+    Each pairing is a battle of its own with its own cap (GG-OQ-20); a side loses at most the units it has. The
+    pairings draw only casualties: who occupies a land territory is `multiway_occupant`'s, by the survivors'
+    value, so a pairing's victory decides nothing and is not drawn (GG-OQ-22). Draws: pairings in the mapping's
+    order (first with second, first with third, ..., second with third, ...), in each the first side's kills,
+    then the second's."""
+    names = list(sides)
+    lost = dict.fromkeys(names, 0)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            (strength_a, units_a), (strength_b, units_b) = sides[a], sides[b]
+            lost[b] += draw_kills(strength_a, strength_b, units_a, units_b, rng)
+            lost[a] += draw_kills(strength_b, strength_a, units_b, units_a, rng)
+    return {name: min(lost[name], sides[name][1]) for name in names}
+
+
+def shared_losses(lost: int, armies: Mapping[str, int], first: str) -> dict[str, int]:
+    """A coordinated side's `lost` units shared out when its players do not agree: `first` "takes as many of
+    the losses as possible", the rest fall on the other armies in the mapping's order (`armies`: army -> units).
+    Defending: "the player that owns the territory takes as many of the losses as possible"."""
+    if first not in armies:
+        raise ValueError(f"{first} is not one of the coordinated armies")
+    share = dict.fromkeys(armies, 0)
+    left = lost
+    for army in [first, *(a for a in armies if a != first)]:
+        share[army] = min(left, armies[army])
+        left -= share[army]
+    return share
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """How coordinated attackers who did not agree on their losses end: the loser of their own battle, and
+    each army's losses over both battles."""
+
+    loser: str
+    lost: dict[str, int]
+
+
+def disputed_losses(lost: int, first: tuple[str, int, int], second: tuple[str, int, int],
+                    rng: random.Random) -> Dispute:
+    """Coordinated attackers who cannot agree who takes `lost` units: "the two armies then fight each other at
+    attack strength, and the losing army takes as many of the losses as possible, with cumulative losses for
+    both battles (so if additional losses are incurred during the second attack, they are added to the total
+    losses)". Each army is (name, attack strength, units) as it stood in the first battle: the losses are not
+    shared out until the second is fought. The second battle is `fight` with `first` as attacker; then the
+    loser takes the first battle's losses as far as his units go, each army adds its losses of the second
+    battle, and no army loses more units than it has."""
+    (name_a, strength_a, units_a), (name_b, strength_b, units_b) = first, second
+    battle = fight(strength_a, strength_b, units_a, units_b, rng)
+    loser = name_b if battle.attacker_wins else name_a
+    share = shared_losses(lost, {name_a: units_a, name_b: units_b}, loser)
+    total = {name_a: min(share[name_a] + battle.attackers_lost, units_a),
+             name_b: min(share[name_b] + battle.defenders_lost, units_b)}
+    return Dispute(loser, total)
