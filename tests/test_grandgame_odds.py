@@ -165,6 +165,15 @@ def test_terrain_bonuses_add_up() -> None:
         combat.terrain_bonus(crossed={"hedge"})
 
 
+def test_directional_bonus_only_when_every_attacking_army_crosses() -> None:
+    # GG-OQ-19: "when the attacking units fight across them"
+    assert combat.crossed_by_all([{"river"}, {"river", "canal"}]) == {"river"}
+    assert combat.crossed_by_all([{"river"}, set()]) == set()
+    assert combat.crossed_by_all([]) == set()
+    # a head-on battle has no defender: attacking infantry get no terrain
+    assert combat.unit_value(INFANTRY, attacking=True, terrain=combat.terrain_bonus(crossed={"river"})) == 2
+
+
 def test_air_superiority_adds_one_to_every_unit_armor_too() -> None:
     # "he adds +1 to the combat value of every unit in the entire air zone"; "Unlike other bonuses, "air
     # superiority" does count towards the defensive bonus of armor."
@@ -326,6 +335,8 @@ def test_league_pool_rounded_down() -> None:
     assert economy.league_reinforcements({"A": 8, "B": 8, "C": 8}) == 2
     assert economy.league_reinforcements({"A": 11}) == 0
     assert economy.league_reinforcements({}) == 0
+    # "Neutral powers obtain 1 unit and 3 supply on every territory they control."
+    assert (economy.NEUTRAL_UNITS, economy.NEUTRAL_SUPPLY) == (1, 3)
 
 
 def test_start_and_end_figures() -> None:

@@ -65,6 +65,15 @@ def terrain_bonus(*, city: bool = False, mountain: bool = False, crossed: Iterab
     return int(city) + int(mountain) + len(crossed) + int(winter)
 
 
+def crossed_by_all(crossings: Iterable[Iterable[str]]) -> set[str]:
+    """The directional features that count in a battle, from what each attacking army crosses: those every
+    army crosses (GG-OQ-19). "Rivers, Canals, and Shoreline provide a directional +1 defensive bonus to infantry
+    when the attacking units fight across them": the attacking units, all of them; an attack that also comes
+    over open ground is not held at the river. No attacking army, no bonus."""
+    sets = [set(c) for c in crossings]
+    return set.intersection(*sets) if sets else set()
+
+
 def unit_value(kind: str, *, attacking: bool, supplied: bool = True, terrain: int = 0, air_superiority: bool = False,
                in_port: bool = False) -> int:
     """One unit's combat value in a battle.

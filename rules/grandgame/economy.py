@@ -195,6 +195,9 @@ def transfer_fee(units: int, territories: int) -> int:
 
 #: "Every 12 Francs contributed instantaneously adds 1 infantry and 1 supply to the territory being invaded."
 LEAGUE_PRICE = 12
+#: "Neutral powers obtain 1 unit and 3 supply on every territory they control."
+NEUTRAL_UNITS = 1
+NEUTRAL_SUPPLY = 3
 
 
 def league_reinforcements(contributions: Mapping[str, int]) -> int:
