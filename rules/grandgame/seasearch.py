@@ -77,7 +77,7 @@ def naval_battle(strength: int, ships: int, enemy_strength: int, enemy_ships: in
                  rng: random.Random) -> NavalBattle:
     """Casualties only, with the general system: each side kills each enemy ship with half its relative
     strength, at most 2 ships per ship of its own ("Fleet units all have a combat value (see the table of
-    combat values)"). Draws: one per enemy ship of the first side's, then one per ship of the first side.
+    combat values)"). Draws: the first side's kills (one per enemy ship), then the enemy's (one per own ship).
     Strengths as fought: both at attack strength ("If the fleets find each other, they both fight at attack
     strength"; GG-OQ-24), a fleet defending in port at defense + 1 (combat.unit_value)."""
     enemy_lost = draw_kills(strength, enemy_strength, ships, enemy_ships, rng)
