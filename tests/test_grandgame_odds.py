@@ -349,6 +349,15 @@ def test_start_and_end_figures() -> None:
     assert economy.goal_score(500, 400) == 1
 
 
+def test_destroy_score_is_the_share_lost() -> None:
+    # GG-OQ-27: "divide his starting territories by the number of territories he currently owns" read as the
+    # share of his starting territories he has lost: 12 at the start, 3 now, 75%; none left, 100%.
+    assert economy.destroy_score(12, 3) == Fraction(3, 4)
+    assert economy.destroy_score(12, 0) == 1
+    assert economy.destroy_score(12, 12) == 0
+    assert economy.destroy_score(12, 15) == 0  # he gained: nothing achieved
+
+
 # ---- sea search and naval combat ----------------------------------------------------------------------------
 
 def test_search_chances_as_the_text() -> None:

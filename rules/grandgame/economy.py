@@ -233,3 +233,14 @@ def goal_score(reached: int, goal: int) -> Fraction:
     if goal <= 0:
         raise ValueError(f"a goal is positive, got {goal}")
     return min(Fraction(max(reached, 0), goal), Fraction(1))
+
+
+def destroy_score(starting_territories: int, territories_now: int) -> Fraction:
+    """The end score of "Destroy Player X": the share of his starting territories he has lost (GG-OQ-27). The
+    text's "divide his starting territories by the number of territories he currently owns" gives 100% or more
+    as soon as he has lost anything, and nothing when he is destroyed (a division by 0); read as the share
+    lost, it runs from 0 (he holds as many as at the start) to 100% (he holds none), like every other score."""
+    if starting_territories <= 0:
+        raise ValueError(f"a player starts with territories, got {starting_territories}")
+    lost = starting_territories - max(territories_now, 0)
+    return min(max(Fraction(lost, starting_territories), Fraction(0)), Fraction(1))
