@@ -416,6 +416,12 @@ def test_naval_battle_has_no_victory_only_kills() -> None:
     assert within_4_sigma(sunk_heavy, 3 * rounds, Fraction(1, 8))
 
 
+def test_what_a_fleet_carries() -> None:
+    # "Light fleets can carry up to two land units and six supply." "Heavy fleets can base up to one aircraft
+    # and six supply."
+    assert seasearch.CARGO == {"light fleet": (2, 6), "heavy fleet": (1, 6)}
+
+
 def test_unloaded_light_fleets_sink_first() -> None:
     # "unloaded light fleets will be sunk before loaded fleets" (GG-OQ-24: empty before loaded, light first)
     fleets = [("light fleet", True), ("heavy fleet", False), ("light fleet", False), ("heavy fleet", True)]

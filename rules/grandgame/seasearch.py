@@ -20,6 +20,11 @@ from .combat import HEAVY_FLEET, LIGHT_FLEET, draw_kills
 SHIPS_SURE = 10
 
 
+#: "Light fleets can carry up to two land units and six supply." "Heavy fleets can base up to one aircraft and
+#: six supply." (kind -> (units, supplies) a fleet carries at most)
+CARGO: dict[str, tuple[int, int]] = {LIGHT_FLEET: (2, 6), HEAVY_FLEET: (1, 6)}
+
+
 def search_chance(ships: int, air_superiority: bool = False) -> Fraction:
     """The chance that an armada of `ships` fleets (light and heavy) finds the enemy armada: 10% a ship, at most
     certain. "a lone ship has only a 10% chance of finding an enemy armada; 5 ships have a 50% chance; 10 ships
