@@ -1,6 +1,7 @@
 """The Grand Game: Politics, Development, and War (J. Andrew Sinclair), played by mail.
 
-Only the board so far (`board.py`: the map file loaded and checked; `picture.py`: the board drawn as SVG and
-PNG); the ruleset is not registered yet. The rules are /work/shared/rules/grand-game.md in the project's shared
-material; the readings this package makes are in docs/grand-game.md.
+So far the board (`board.py`: the map file loaded and checked), its picture (`picture.py`: SVG and PNG) and the
+arithmetic of combat, costs and chances (`combat.py`, `seasearch.py`, `air.py`, `economy.py`); the ruleset is
+not registered yet. The rules are /work/shared/rules/grand-game.md in the project's shared material; the
+readings this package makes are in docs/grand-game.md.
 """
