@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import drawsvg as draw
 import resvg_py
@@ -33,6 +34,8 @@ ARROW_HEAD = 10.8
 ARROW_TAIL = 6.0
 ARROW_REACH = 11.0
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+# DejaVu Sans (free licence: fonts/LICENSE), its four faces: the labels use bold and italic.
+FONTS = Path(__file__).with_name("fonts")
 
 # Owners' colours the engine may hand out in order: light enough for black letters, far from the sea's blue,
 # the neutral beige and the attack arrows' red, and told apart from their neighbours in the list.
@@ -74,7 +77,10 @@ def board_png(board: Board, view: BoardView, width: int = 1200) -> bytes:
     """The picture as PNG bytes, `width` pixels wide (the height keeps the drawing's proportions)."""
     if width < 1:
         raise ValueError(f"width must be at least 1 pixel, got {width}")
-    return bytes(resvg_py.svg_to_bytes(svg_string=board_svg(board, view), width=width))
+    # The fonts ship with the package and the machine's are not looked at: a server with no fonts still
+    # draws every label, and the same view gives the same bytes on every machine.
+    return bytes(resvg_py.svg_to_bytes(svg_string=board_svg(board, view), width=width, skip_system_fonts=True,
+                                       font_dirs=[str(FONTS)], sans_serif_family="DejaVu Sans"))
 
 
 def picture_size(board: Board, view: BoardView) -> tuple[float, float]:
