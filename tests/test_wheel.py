@@ -53,7 +53,9 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
                  "print(sorted(p.shipped_examples()))\n"
                  "import maild.ruleset as r; print(sorted(r.package_names()))\n"
                  "import pkgutil; print(sorted(m.name for m in pkgutil.iter_modules(maild_rules.__path__)))\n"
-                 "print((p.EXAMPLES_DIR / 'grand-game' / 'map.toml').is_file())"], cwd=installed)
+                 "print((p.EXAMPLES_DIR / 'grand-game' / 'map.toml').is_file())\n"
+                 "import maild_rules.grandgame.picture as pic; print(sorted(x.name for x in pic.FONTS.iterdir()))"],
+                cwd=installed)
     assert probe.returncode == 0, probe.stderr
     lines = probe.stdout.splitlines()
     venv = str(installed.parent)
@@ -68,6 +70,9 @@ def test_the_wheel_ships_its_data_under_maild_names(installed: Path) -> None:
     assert lines[9] == str(games), (lines[9], games)
     assert lines[10] == str(packages), (lines[10], packages)
     assert lines[11] == "True"  # the Grand Game's starter map (examples/grand-game/map.toml)
+    # The board picture's font, drawn with no font of the machine's.
+    assert lines[12] == str(sorted(["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
+                                    "DejaVuSans-BoldOblique.ttf", "LICENSE"])), lines[12]
 
 
 def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) -> None:
