@@ -197,18 +197,27 @@ def siege(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail(f"{where} is already besieged by {persona_name(holder)}: a location has one besieger at a time")
     if standing:  # its besieger died or left this month: that siege is over before this one is laid
         _end(ctx, where, _why_not_held(ctx, standing))
-    inside = inside_count(ctx, where)
+    return lay_siege(ctx, persona, location, where, inside_count(ctx, where), "", "inside the walls")
+
+
+def lay_siege(ctx: Ctx, persona: Persona, fortification: dict[str, Any], name: str, inside: int, counted: str,
+              against: str) -> Outcome:
+    """The end of a siege order, whatever is besieged (a location's walls, a tower: `fortification` is the dict
+    the siege is kept in): the rule on numbers, the fee, the siege line laid and published; it takes effect next
+    month. `counted` adds to the rule's words what `inside` counts, `against` to the outcome whom he faces."""
+    men = troops_and_crew(persona)
     if _short_of_men(persona, inside):
         return fail(f"siege orders fail when issued by a persona with fewer troops and crew than the total number "
-                    f"inside: he has {troops_and_crew(persona)}, {inside} are inside {where}")
+                    f"inside{counted}: he has {men}, {inside} are inside {name}")
     if why := fees.credit_refusal(ctx, persona):
         return fail(why)
-    fees.charge(ctx, persona, f"siege of {where}")
-    location["siege"] = {"besieger": pid, "ordered": ctx.turn, "since": None, "months": 0, "blocked": []}
+    fees.charge(ctx, persona, f"siege of {name}")
+    fortification["siege"] = {"besieger": persona["id"], "ordered": ctx.turn, "since": None, "months": 0,
+                              "blocked": []}
     # CONFLICT ORDERS speaks of "a siege line whose existence has been published in the Newsletter".
-    ctx.publish(f"{persona_name(persona)} lays siege to {where}; the siege takes effect next month.")
-    return done(f"ordered the siege of {where} ({troops_and_crew(persona)} troops and crew against {inside} inside "
-                "the walls): it takes effect next month")
+    ctx.publish(f"{persona_name(persona)} lays siege to {name}; the siege takes effect next month.")
+    return done(f"ordered the siege of {name} ({men} troops and crew against {inside} {against}): it takes "
+                "effect next month")
 
 
 def _lift(ctx: Ctx, persona: Persona) -> Outcome:

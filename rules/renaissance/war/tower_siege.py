@@ -118,18 +118,9 @@ def lay(ctx: Ctx, persona: Persona, n: int) -> Outcome:
                     "time")
     if standing:
         _end(ctx, where, n, tower, _why_not(ctx, standing))
-    inside = inside_count(ctx, where, n)
-    if siege.troops_and_crew(persona) < inside:
-        return fail(f"siege orders fail when issued by a persona with fewer troops and crew than the total number "
-                    f"inside, tower garrisons included when the fortification is a tower: he has "
-                    f"{siege.troops_and_crew(persona)}, {inside} are inside {name}")
-    if why := fees.credit_refusal(ctx, persona):
-        return fail(why)
-    fees.charge(ctx, persona, f"siege of {name}")
-    tower["siege"] = {"besieger": pid, "ordered": ctx.turn, "since": None, "months": 0, "blocked": []}
-    ctx.publish(f"{persona_name(persona)} lays siege to {name}; the siege takes effect next month.")
-    return done(f"ordered the siege of {name} ({siege.troops_and_crew(persona)} troops and crew against {inside} "
-                "inside, its tower garrison counted): it takes effect next month")
+    return siege.lay_siege(ctx, persona, tower, name, inside_count(ctx, where, n),
+                           ", tower garrisons included when the fortification is a tower",
+                           "inside, its tower garrison counted")
 
 
 def lift(ctx: Ctx, persona: Persona) -> Outcome | None:
