@@ -25,9 +25,12 @@ class Reading:
 
 def readings(raw: bytes, mail: ReadMail, played: list[tuple[Game, Player]]) -> list[Reading]:
     out = []
+    emphasis: str | None = None  # the text that keeps bold, read once for the games that read it
     for game, player in played:
         ruleset = ruleset_named(game.ruleset)
-        text = read_mail(raw, prefer=EMPHASIS_FIRST).order_text if ruleset.reads_emphasis else mail.order_text
+        if ruleset.reads_emphasis and emphasis is None:
+            emphasis = read_mail(raw, prefer=EMPHASIS_FIRST).order_text
+        text = emphasis if ruleset.reads_emphasis and emphasis is not None else mail.order_text
         parsed = read_orders(ruleset, text, names_of(mail.from_display, player.name)).parsed
         out.append(Reading(game, player, len(parsed.orders), sum(not d.warning for d in parsed.diagnostics)))
     return out
