@@ -255,12 +255,11 @@ _ECHOES = select(func.count()).where(_C.address == bindparam("address"), _C.crea
                                      _C.echo.is_(True))
 _STRANGERS = select(func.count()).where(_C.kind == STRANGER, _C.created_at >= bindparam("since"),
                                         _C.status == "queued")
+# A game's answers to a stranger, or (game None) those of an address games share: IS NOT DISTINCT FROM matches
+# NULL to NULL on SQLite and PostgreSQL alike.
 _STRANGER_OF = select(func.count()).where(
     _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued",
-    _C.kind == STRANGER, _C.game_id == bindparam("game"))
-_STRANGER_SHARED = select(func.count()).where(
-    _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued",
-    _C.kind == STRANGER, _C.game_id.is_(None))
+    _C.kind == STRANGER, _C.game_id.is_not_distinct_from(bindparam("game")))
 _ECHO_OF = select(_C.id).where(_C.message_id.in_(bindparam("ids", expanding=True))).limit(1)
 _INSERT = insert(_REPLIES)
 
@@ -314,8 +313,8 @@ def _stranger_answers(s: Session, address: str, game_id: int | None, now: dateti
     counted: dict[tuple[str, int | None], int] = s.info.setdefault(_STRANGERS_COUNTED, {})
     if (address, game_id) not in counted:
         _settle(s, address)
-        query, params = (_STRANGER_SHARED, {}) if game_id is None else (_STRANGER_OF, {"game": game_id})
-        counted[address, game_id] = s.scalar(query, {"address": address, "day": now - DAY, **params}) or 0
+        counted[address, game_id] = s.scalar(_STRANGER_OF, {"address": address, "day": now - DAY,
+                                                            "game": game_id}) or 0
     return counted[address, game_id]
 
 

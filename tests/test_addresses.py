@@ -13,10 +13,10 @@ from maild.testing import Table
 from tests.mailcheck import long_prose_lines
 
 
-def shared_table(tmp_path: Path) -> Table:
+def shared_table(tmp_path: Path, db_url: str | None = None) -> Table:
     """venice1 and gal1 on gm@example.org (alice plays both, without a password in either), ren1493 and lotj
     on addresses of their own."""
-    table = Table(tmp_path)
+    table = Table(tmp_path, db_url=db_url)
     venice = load_setup(setup_path("example:venice", tmp_path))
     for p in venice["players"]:
         p.pop("password", None)
@@ -32,8 +32,8 @@ def answers_to(table: Table, address: str) -> list[str]:
     return [m.get_content() for m in table.intake() if str(m["To"]) == address]
 
 
-def test_a_strangers_help_to_a_shared_address_names_every_game_on_it(tmp_path: Path) -> None:
-    with shared_table(tmp_path) as table:
+def test_a_strangers_help_to_a_shared_address_names_every_game_on_it(tmp_path: Path, db_url: str) -> None:
+    with shared_table(tmp_path, db_url) as table:
         table.send("zed@example.net", "HELP")
         [answer] = answers_to(table, "zed@example.net")
         assert "venice1" in answer and "gal1" in answer
@@ -42,8 +42,8 @@ def test_a_strangers_help_to_a_shared_address_names_every_game_on_it(tmp_path: P
         assert not long_prose_lines(answer)
 
 
-def test_help_for_a_game_named_by_its_plus_address_is_answered_the_same_day(tmp_path: Path) -> None:
-    with shared_table(tmp_path) as table:
+def test_help_for_a_game_named_by_its_plus_address_is_answered_the_same_day(tmp_path: Path, db_url: str) -> None:
+    with shared_table(tmp_path, db_url) as table:
         table.send("zed@example.net", "HELP")
         assert answers_to(table, "zed@example.net")
         table.advance(minutes=5)
