@@ -107,7 +107,7 @@ def test_a_whole_game_of_venice_by_mail(tmp_path: Path, db_url: str, venice_setu
             if turn < 7:  # what the next bids are made from: the next lineup, with what each item is, and when
                 offered = section(printout, f"Next: turn {turn + 1}, the ")
                 assert offered.startswith("  units  item ") and ("  agenda  " in offered or "  asset  " in offered)
-                assert "Send your bids before " in printout and f"{7 + turn:02d} December 2026, 17:15" in printout
+                assert "Deadline for your bids: " in printout and f"{7 + turn:02d} December 2026, 17:15" in printout
                 assert section(news, f"Next: turn {turn + 1}, the ") == offered
             else:
                 assert "Final ranking (you are " in printout

@@ -14,6 +14,7 @@ from maild.render import render
 from maild.ruleset import TurnResult
 from maild_rules.venice import RULESET
 from tests.mailcheck import long_prose_lines, repeated_lines
+from tests.venice_fixtures import common as common_words
 from tests.venice_fixtures import new_game, newsletter_text, play, printout_text
 
 MAILS = {
@@ -133,7 +134,7 @@ def test_printout_announces_the_next_auction(results: dict[int, TurnResult]) -> 
     # would contradict a schedule that does not start on a Sunday).
     assert "Next: turn 2, the first common auction, offering:" in text and "(Monday)" not in text
     assert "  units  item" in text and "      1  opera" in text  # the lineup, a table of what each item is
-    assert "Send your bids before Monday 17:15." in text
+    assert "Deadline for your bids: Monday 17:15." in text
 
 
 def test_final_printout_and_newsletter(results: dict[int, TurnResult]) -> None:
@@ -177,3 +178,19 @@ def test_a_long_title_is_wrapped_in_every_mail() -> None:
     for text in (printout_text(result, "alice", 1), newsletter_text(result, 1), welcome):
         assert long_prose_lines(text) == []
         assert title in " ".join(text.split())
+
+
+def test_a_turn_the_gm_runs_names_no_time_to_bid_before(results: dict[int, TurnResult]) -> None:
+    # With no deadline set the framework's words are "none set yet: the GM runs the turn": the printout and the
+    # newsletter said "Send your bids before none set yet...". Now they name the deadline, whatever it is.
+    from zoneinfo import ZoneInfo
+
+    from maild.deadlines import format_deadline
+
+    none_set = format_deadline(None, ZoneInfo("UTC"))
+    printout = render("venice", "printout.txt.j2", **{**common_words(1), "next_deadline": none_set},
+                      player="alice", **results[1].printouts["alice"])
+    news = render("venice", "newsletter.txt.j2", **{**common_words(1), "next_deadline": none_set},
+                  **results[1].newsletter)
+    assert f"Deadline for your bids: {none_set}." in printout and "before none" not in printout
+    assert f"Deadline for bids: {none_set}." in news and "before none" not in news
