@@ -36,9 +36,9 @@ ZONES = """
 ................
 ..aabb...cccc...
 ..aabbb.dddc....
-.aaffb..ddeeee..
+.aaffb..ddeeeg..
 ..fffhhh..egg...
-..iijjhhkkkggl..
+..iijjhhkkkgll..
 .iijjj..kkplll..
 ..mmnnoooopp....
 ..mmnn..qq.p....
@@ -263,12 +263,46 @@ def build() -> str:
     return "\n".join(out)
 
 
+SETUP_HEAD = """\
+# A Grand Game for eight players on the starter map "The Sundered Coast" (examples/grand-game/map.toml, the same
+# map under [map]). Written by bench/grandgame_map.py: edit the players and options here, the map there.
+# Start it with:  maild game create grand-demo --ruleset grandgame --setup example:grand-game
+# Every key is explained in docs/grand-game.md, "The setup file".
+
+title = "The Grand Game on the Sundered Coast"
+
+[options]
+turns = 10            # "The game will end on turn 10 if nobody has won by that time."
+battle_cards = true   # false: battles are fought without battle cards (GG-OQ-01)
+
+"""
+PLAYERS = ("alice", "bruno", "chloe", "dmitri", "elena", "farid", "greta", "hugo")
+
+
+def setup_text(map_text: str) -> str:
+    """The example setup: players and options, then the map with every table moved under [map]."""
+    players = "".join(f'[[players]]\nname = "{n}"\nemail = "{n}@example.org"\n\n' for n in PLAYERS)
+    body = []
+    in_tables = False
+    for line in map_text.splitlines():
+        if line.startswith("[[") or line.startswith("["):
+            if not in_tables:
+                in_tables = True
+            line = line.replace("[[", "[[map.", 1) if line.startswith("[[") else line.replace("[", "[map.", 1)
+        elif line.startswith("#"):
+            continue
+        body.append(line)
+    return SETUP_HEAD + players + "[map]\n" + "\n".join(body).lstrip("\n") + "\n"
+
+
 def main() -> None:
-    target = Path(__file__).resolve().parent.parent / "examples" / "grand-game" / "map.toml"
+    folder = Path(__file__).resolve().parent.parent / "examples" / "grand-game"
     text = build()
+    files = {folder / "map.toml": text, folder / "setup.toml": setup_text(text)}
     if "--check" in sys.argv:
-        sys.exit(0 if target.read_text(encoding="utf-8") == text else 1)
-    target.write_text(text, encoding="utf-8")
+        sys.exit(0 if all(f.read_text(encoding="utf-8") == t for f, t in files.items()) else 1)
+    for target, content in files.items():
+        target.write_text(content, encoding="utf-8")
 
 
 if __name__ == "__main__":

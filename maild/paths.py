@@ -38,10 +38,20 @@ def setup_path(text: str, base_dir: Path) -> Path:
 
 
 def example_name(name: str) -> str:
+    """The folder of examples/ that `name` names: the folder of that name, else the one whose name is the same
+    without its hyphens (`example:grandgame` is examples/grand-game, as `--ruleset grand-game` is grandgame)."""
     if not EXAMPLE_NAME.fullmatch(name):
         raise ValueError(f"{EXAMPLE_PREFIX}{name}: an example is named by a plain name (letters, digits, - and _), "
                          f"not a path; the examples shipped with maild are: {', '.join(shipped_examples())}")
-    return name
+    if (EXAMPLES_DIR / name).is_dir():
+        return name
+    plain = without_hyphens(name)
+    return next((p.name for p in EXAMPLES_DIR.iterdir() if p.is_dir() and without_hyphens(p.name) == plain), name)
+
+
+def without_hyphens(name: str) -> str:
+    """A game's name as the code spells it: the words of `grand-game` run together (`grandgame`)."""
+    return name.replace("-", "")
 
 
 def shipped_examples() -> list[str]:
@@ -51,7 +61,7 @@ def shipped_examples() -> list[str]:
 def example_orders(name: str) -> dict[str, str]:
     """Orders players of the example `name` may send for its first turn: examples/NAME/orders/PLAYER.txt, by
     player name (the contract test mails them)."""
-    folder = EXAMPLES_DIR / name / "orders"
+    folder = EXAMPLES_DIR / example_name(name) / "orders"
     if not folder.is_dir():
         return {}
     return {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.txt"))}

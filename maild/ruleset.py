@@ -492,6 +492,8 @@ def load_ruleset(name: str) -> Ruleset:
     `maild.rulesets` (a game shipped as a package of its own). KeyError if there is none."""
     if name in _REGISTERED:
         return _REGISTERED[name]
+    if "-" in name:  # `grand-game`, as the rules and examples spell it, is the package `grandgame`
+        name = name.replace("-", "")
     if not name.isidentifier():
         raise KeyError(name)
     try:
