@@ -1,25 +1,175 @@
-"""What each player and the newsletter show after a phase: the Report's sections, then the lists a player needs
-to write his next orders. STUB: being written."""
+"""What each player and the newsletter show after a phase.
+
+A printout holds what only its reader may know (his own results, his Francs, his allocation) and the lists he
+needs to write his next orders: his country's figures, his forces, his cities and ports, and the forces of
+others next to his. The newsletter holds what everyone sees at the table: the phase's results and the board,
+power by power. Both carry the board as a picture (ruleset.attachments); the text never relies on it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .picture import OWNER_COLOURS
 from .report import Report
-from .state import State, country_name, player
+from .state import (
+    NEUTRAL,
+    State,
+    board,
+    country_name,
+    describe,
+    held_by,
+    player,
+    playing,
+    units_of,
+    zone_control,
+)
+
+Section = dict[str, Any]
 
 
-def _sections(titled: dict[str, list[str]]) -> list[dict[str, Any]]:
+def _sections(titled: dict[str, list[str]]) -> list[Section]:
     return [{"title": title, "lines": lines} for title, lines in titled.items() if lines]
 
 
+def place(state: State, territory: str) -> str:
+    """A territory as a player reads it: "Pelgate (E2)"."""
+    return f"{board(state).territories[territory].name} ({territory})"
+
+
 def printouts(state: State, turn: int, phase: str, report: Report) -> dict[str, dict[str, Any]]:
-    return {p["name"]: {"sections": _sections(report.private.get(p["name"], {})) + _sections(report.public)}
+    picture = picture_spec(state, turn, phase, report)
+    return {p["name"]: {"sections": _sections(report.private.get(p["name"], {})) + own_lists(state, p["name"]),
+                        "country": country_name(state, p["name"]) if p["country"] else None,
+                        "phase_title": phase_title(phase), "picture": picture}
             for p in state["players"]}
 
 
 def newsletter(state: State, turn: int, phase: str, report: Report) -> dict[str, Any]:
-    return {"sections": _sections(report.public)}
+    return {"sections": _sections(report.public) + board_lists(state), "phase_title": phase_title(phase),
+            "picture": picture_spec(state, turn, phase, report)}
+
+
+def phase_title(phase: str) -> str:
+    """"spring", "the League in spring", "picking round 2"."""
+    if phase.endswith("-league"):
+        return f"the League of Nations in {phase.removesuffix('-league')}"
+    if phase.startswith("picking-"):
+        return f"picking, round {phase.rsplit('-', 1)[1]}"
+    return phase
+
+
+# ---- a player's own lists ---------------------------------------------------------------------------------------
+
+def own_lists(state: State, name: str) -> list[Section]:
+    p = player(state, name)
+    if p["country"] is None:
+        return []
+    b = board(state)
+    figures = [f"{country_name(state, name)}, a {p['regime']}",
+               f"GDP {p['gdp']}, Francs {p['francs']}, atomic research {p['research']}"
+               + (f", bombs {p['bombs']}" if p["bombs"] else "")]
+    zones = [f"{b.zones[z].name} ({z}): value {value}, {how} control"
+             for z, value in state["zones"].items() for who, how in [zone_control(state, z)] if who == name]
+    cities = [place(state, t) + (", port" if b.territories[t].port else "") + f": {b.territories[t].city}"
+              for t in held_by(state, name) if b.territories[t].city]
+    forces = [f"{place(state, t)}: {describe(s)}" + (" (railroad)" if t in state["railroads"] else "")
+              for t, s in units_of(state, name)]
+    land = held_by(state, name)
+    sections = [{"title": "Your country", "lines": figures},
+                {"title": f"Your zones ({len(zones)})", "lines": zones or ["none: you control no zone"]},
+                {"title": f"Your cities and ports ({len(cities)})", "lines": cities or ["none"]},
+                {"title": f"Your forces ({len(forces)} places)", "lines": forces or ["none on the board"]},
+                {"title": f"Your land ({len(land)} territories)", "lines": _wrap(", ".join(land))}]
+    near = neighbours(state, name)
+    if near:
+        sections.append({"title": "Forces of others next to yours", "lines": near})
+    return sections
+
+
+def neighbours(state: State, name: str) -> list[str]:
+    """Every other side's stack in a territory next to one of `name`'s territories or stacks."""
+    b = board(state)
+    mine = set(held_by(state, name)) | {t for t, _ in units_of(state, name)}
+    near = sorted({n for t in mine for n in b.territories[t].neighbours} - mine, key=list(b.territories).index)
+    lines = []
+    for t in near:
+        for side, s in state["forces"].get(t, {}).items():
+            if side != name:
+                lines.append(f"{place(state, t)}: {side_name(state, side)} {describe(s, short=True)}")
+    return lines
+
+
+def side_name(state: State, side: str) -> str:
+    return "neutral" if side == NEUTRAL else f"{side} ({country_name(state, side)})"
+
+
+def _wrap(text: str, width: int = 74) -> list[str]:
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [line] if line else []
+
+
+# ---- the board, power by power ---------------------------------------------------------------------------------
+
+def board_lists(state: State) -> list[Section]:
+    names = playing(state)
+    if not names:
+        return []
+    powers = []
+    for name in names:
+        p = player(state, name)
+        units = sum(s.get(k, 0) for _, s in units_of(state, name) for k in s if k != "cargo" and k != "supply")
+        powers.append(f"{name}: {country_name(state, name)}, {p['regime']}; GDP {p['gdp']}, "
+                      f"{len(held_by(state, name))} territories, {units} units")
+    forces = []
+    for side in (*names, NEUTRAL):
+        stacks = [f"{t} {describe(s, short=True)}" for t, s in units_of(state, side)]
+        if stacks:
+            forces += _wrap(f"{side_name(state, side)}: " + "; ".join(stacks))
+    return [{"title": "The powers", "lines": powers},
+            {"title": "Forces on the board (i infantry, a armor, p aircraft, L light fleet, H heavy fleet, "
+                      "s supply)", "lines": forces}]
+
+
+# ---- the picture ---------------------------------------------------------------------------------------------
+
+def picture_spec(state: State, turn: int, phase: str, report: Report) -> dict[str, Any]:
+    """What the picture shows, as JSON (the ruleset draws it: ruleset.attachments)."""
+    names = [p["name"] for p in state["players"] if p["country"]]
+    units: dict[str, str] = {}
+    supplies: dict[str, int] = {}
+    for t, sides in state["forces"].items():
+        label = []
+        for side, s in sides.items():
+            short = describe({k: v for k, v in s.items() if k != "supply"}, short=True)
+            if short:
+                label.append(short if len(sides) == 1 else f"{_initials(state, side)} {short}")
+            supplies[t] = supplies.get(t, 0) + s.get("supply", 0)
+        if label:
+            units[t] = " / ".join(label)
+    return {
+        "owners": {t: who for t, who in state["owners"].items() if who},
+        "colours": {n: OWNER_COLOURS[i % len(OWNER_COLOURS)] for i, n in enumerate(names)},
+        "names": {n: f"{n} ({country_name(state, n)})" for n in names},
+        "units": units,
+        "supplies": {t: n for t, n in supplies.items() if n},
+        "railroads": state["railroads"],
+        "destroyed": report.destroyed,
+        "attacks": [list(a) for a in report.attacks],
+        "caption": f"{state.get('title') or board(state).title}: turn {turn}, {phase_title(phase)}",
+    }
+
+
+def _initials(state: State, side: str) -> str:
+    if side == NEUTRAL:
+        return "N"
+    country = player(state, side)["country"]
+    return country or side[:3]
 
 
 def status(state: State, name: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import allocation, francs, printout, reconciliation, season, start
+from . import allocation, francs, pictures, printout, reconciliation, season, start
 from . import setup as setup_rules
 from .reading import LineReader, Read
 from .report import Report
@@ -147,6 +147,14 @@ class GrandGame(Ruleset):
         return PhaseResult(state=state, printouts=printout.printouts(state, turn, phase, report),
                            newsletter=printout.newsletter(state, turn, phase, report), events=report.events,
                            finished=finished, open_phase=opened)
+
+    def attachments(self, state: State, turn: int, phase: str | None, player: str | None,
+                    context: dict[str, Any]) -> list[Any]:
+        """The board as a PNG a mail program shows inline, and as SVG beside it (sharper, for a browser)."""
+        spec = context.get("picture")
+        if not spec:
+            return []
+        return pictures.attachments(state, spec)
 
     def status(self, state: State, turn: int, player: str) -> dict[str, Any]:
         return printout.status(state, player)
