@@ -262,7 +262,8 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         following = Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
                          seed=turn_seed(game.seed, turn.number + 1), status="open")
         s.add(following)
-        open_first_phase(s, ruleset, game, following, result.state, now)
+        open_first_phase(s, ruleset, game, following, result.state, now, gcfg, turn.deadline or now)
+        next_deadline = following.deadline  # its first phase's, when the turn passes over the first declared
     joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
