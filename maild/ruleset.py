@@ -397,9 +397,10 @@ class Ruleset:
         the framework is about to open it (a phase only the first turn has: picking countries). True: the phase
         is not opened (no row, no mail, no deadline) and the next regular phase is asked instead, with the same
         state; a turn whose remaining phases are all passed over ends as after its last. A turn may not pass
-        over every phase. Let the answer rest on what the phase before cannot change (the turn, the setup): a
-        mail late for the phase before is booked for the phase after it before that phase has run. Default:
-        never (see docs/phases.md)."""
+        over every phase. A mail late for a phase that intake reads before that phase has run is placed by
+        asking with the state the phase opened on: where it can, let the answer rest on what a phase cannot
+        change (the turn, the setup). Each phase's config rule stays required; a phase passed over does not use
+        its rule that turn. Default: never (see docs/phases.md)."""
         return False
 
     def attachments(self, state: dict[str, Any], turn: int, phase: str | None, player: str | None,

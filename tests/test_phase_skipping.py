@@ -37,6 +37,7 @@ from maild.ruleset import (
 )
 from maild.testing import drop, open_app, run_pass, sent
 from maild.turn import rerun_turn, run_turn
+from maild.turnplan import plan
 from tests.conftest import config_dict
 from tests.mailflow import mail
 
@@ -165,6 +166,9 @@ def test_turns_pass_over_their_skipped_phases(tmp_path: Path, db_url: str, game:
     # Turn 2 opens with b: a has no row, no mail, no deadline. b's cron rule counts from turn 1's last
     # deadline (Sunday 22 November, 12:00): the next Saturday, 28 November, 18:00, not a's noon.
     assert open_turn(app) == 2 and phases_of(app, 2) == [("b", "open", utc(28, 18))]
+    with app.db.session() as s:  # what `maild game list` and `turn run` show
+        shown = plan(s, "tri")
+    assert (shown.turn, shown.phase, shown.deadline) == (2, "b", utc(28, 18))
     run_pass(app, utc(28, 18))
     run_pass(app, utc(29, 12))
     assert phases_of(app, 2) == [("b", "done", utc(28, 18)), ("c", "done", utc(29, 12))]
