@@ -69,11 +69,11 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
         deadline = deadline_for(gcfg.schedule, 1, now)
     first = Turn(game_id=game.id, number=1, deadline=deadline, seed=turn_seed(game.seed, 1), status="open")
     session.add(first)
-    open_first_phase(session, ruleset, game, first, state, now)
+    open_first_phase(session, ruleset, game, first, state, now, gcfg)
     session.flush()
     if app is not None:
         queue_welcomes(session, app, game, ruleset, state, players_of(session, game), 1,
-                       format_deadline(deadline, game_timezone(app.config, name)), setup_passwords(setup))
+                       format_deadline(first.deadline, game_timezone(app.config, name)), setup_passwords(setup))
     return game
 
 

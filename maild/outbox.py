@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, TypeVar
 
@@ -19,6 +19,7 @@ from maild.mail.breaker import Breaker
 from maild.mail.compose import compose
 from maild.models import OutboundMail
 from maild.outbox_waits import LONGEST_PAUSE, RetryWaits, due_clause, due_params, earliest_due, reschedule
+from maild.ruleset import Attachment
 
 log = logging.getLogger("maild.outbox")
 T = TypeVar("T")
@@ -36,13 +37,14 @@ AUTO_GENERATED = "auto-generated"  # printouts, newsletters, reminders, GM notic
 
 def outbound_row(app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
                  game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-                 auto_submitted: str = AUTO_GENERATED, undisclosed: bool = False) -> dict[str, object]:
-    """The outbox row of a mail, composed and ready to insert."""
+                 auto_submitted: str = AUTO_GENERATED, undisclosed: bool = False,
+                 attachments: Sequence[Attachment] = ()) -> dict[str, object]:
+    """The outbox row of a mail, composed and ready to insert; with `attachments`, a multipart mail."""
     now = app.now()
     sender = app.config.from_addr
     composed = compose(key=key, sender=sender, to=to, subject=subject, body=body, date=now,
                        auto_submitted=auto_submitted, in_reply_to=in_reply_to, references=references,
-                       undisclosed=undisclosed)
+                       undisclosed=undisclosed, attachments=attachments)
     return dict(key=key, message_id=composed.message_id, kind=kind, game_id=game_id, sender=sender,
                 recipients=to, subject=subject, raw=composed.raw, status="queued", attempts=0,
                 next_attempt_at=now, created_at=now)

@@ -32,7 +32,8 @@ def run_phase(s: Session, app: App, game: Game, turn: Turn, ruleset: Ruleset) ->
     rows = rows_of(s, game.id, turn.number)
     row = next((r for r in rows if r.status == "open"), None)
     if row is None:  # a turn opened before its game's phases were recorded: it starts with its first phase
-        open_first_phase(s, ruleset, game, turn, state_before(s, game, turn.number), now)
+        open_first_phase(s, ruleset, game, turn, state_before(s, game, turn.number), now,
+                         app.config.game(game.name))
         rows = rows_of(s, game.id, turn.number)
         row = rows[-1]
     result, missing, share = resolve_row(s, ruleset, game, turn.number, rows, row)
@@ -57,7 +58,8 @@ def run_phase(s: Session, app: App, game: Game, turn: Turn, ruleset: Ruleset) ->
 def _following(ruleset: Ruleset, rows: list[TurnPhase], row: TurnPhase, result: TurnResult, turn: int
                ) -> tuple[Phase, list[str] | None] | None:
     """The phase to open after `row` and who must send in it: the extra phase the result asks for, else the
-    turn's next regular phase; None after the last."""
+    turn's next regular phase that the ruleset does not pass over on the result's state; None after the last
+    (the phases after `row` all passed over, the turn ends as after its last)."""
     wanted = result.open_phase if isinstance(result, PhaseResult) else None
     if wanted is not None:
         phase = declared(ruleset, wanted.name)
@@ -66,7 +68,7 @@ def _following(ruleset: Ruleset, rows: list[TurnPhase], row: TurnPhase, result: 
         if any(r.name == wanted.name for r in rows):
             raise ValueError(f"{ruleset.name}: phase {row.name} asks for {wanted.name} a second time in turn {turn}")
         return phase, list(wanted.must_send)
-    phase_ = next_regular(ruleset, rows)
+    phase_ = next_regular(ruleset, rows, result.state, turn)
     if phase_ is None:
         return None
     return phase_, ruleset.must_send(result.state, turn, phase_.name)

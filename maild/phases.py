@@ -139,23 +139,42 @@ def open_phase(s: Session, game: Game, turn: Turn, phase: Phase, position: int, 
 
 
 def open_first_phase(s: Session, ruleset: Ruleset, game: Game, turn: Turn, state: dict[str, Any],
-                     now: datetime) -> None:
-    """With a new turn of a game of phases, its first phase (the turn's deadline, from the config, is the
-    phase's); nothing for a one-phase game."""
+                     now: datetime, gcfg: GameConfig | None = None, after: datetime | None = None) -> None:
+    """With a new turn of a game of phases, its first phase that the ruleset does not pass over (`skips_phase`)
+    on `state`, the state the turn starts from; nothing for a one-phase game. The turn's deadline, from the
+    config, is its first declared phase's: when that one is passed over, the phase opened is timed by its own
+    rule (`gcfg`), a cron rule counting from `after` (the turn before's last deadline; default `now`)."""
     if not is_phased(ruleset):
         return
-    first = regular_phases(ruleset)[0]
+    first = first_regular(ruleset, state, turn.number)
+    if first is None:
+        raise ValueError(f"ruleset {ruleset.name} passes over every phase of turn {turn.number}")
+    deadline = turn.deadline
+    if first != regular_phases(ruleset)[0]:
+        deadline = deadline_of(gcfg, first, turn.number, after or now, now)
     s.flush()  # the game's id
-    open_phase(s, game, turn, first, 0, ruleset.must_send(state, turn.number, first.name), turn.deadline, now)
+    open_phase(s, game, turn, first, 0, ruleset.must_send(state, turn.number, first.name), deadline, now)
 
 
-def next_regular(ruleset: Ruleset, rows: list[TurnPhase]) -> Phase | None:
-    """The regular phase after the last regular one of `rows` (an extra phase resumes into it)."""
+def passed_over(ruleset: Ruleset, state: dict[str, Any], turn: int, phase: Phase) -> bool:
+    """Whether turn `turn` passes over `phase` when it would open on `state` (`Ruleset.skips_phase`); a
+    ruleset that keeps the default is not asked."""
+    return type(ruleset).skips_phase is not Ruleset.skips_phase and ruleset.skips_phase(state, turn, phase.name)
+
+
+def first_regular(ruleset: Ruleset, state: dict[str, Any], turn: int) -> Phase | None:
+    """The first regular phase turn `turn` opens, starting from `state`; None if it passes over them all."""
+    return next((p for p in regular_phases(ruleset) if not passed_over(ruleset, state, turn, p)), None)
+
+
+def next_regular(ruleset: Ruleset, rows: list[TurnPhase], state: dict[str, Any], turn: int) -> Phase | None:
+    """The regular phase after the last regular one of `rows` (an extra phase resumes into it) that turn `turn`
+    does not pass over when it would open on `state`, the state after the last of `rows`; None after the last."""
     regular = regular_phases(ruleset)
     names = [p.name for p in regular]
     done = [names.index(r.name) for r in rows if not r.extra and r.name in names]
     after = max(done) + 1 if done else 0
-    return regular[after] if after < len(regular) else None
+    return next((p for p in regular[after:] if not passed_over(ruleset, state, turn, p)), None)
 
 
 def refresh_phase_deadline(s: Session, gcfg: GameConfig, ruleset: Ruleset, game: Game, turn: Turn) -> None:
@@ -246,21 +265,27 @@ def target_phase(s: Session, ruleset: Ruleset, game: Game, turn: Turn, player: s
                                 TurnPhase.status == "done").order_by(TurnPhase.position.desc()).limit(1))
     if came_before_results(before, received):
         assert before is not None
-        return _late(ruleset, turn.number, rows, row, before, late_policy)
+        return _late(ruleset, turn.number, rows, row, before, late_policy, before.state or {})
     if row.deadline is None or received <= row.deadline:
         if row.extra and row.must_send is not None and player not in row.must_send:
             return PhaseTarget(turn.number, row.name, row.name, row.deadline,
                                refused=f"only {', '.join(row.must_send)} answer in the {row.name} now open")
         return PhaseTarget(turn.number, row.name, row.name, row.deadline)
-    return _late(ruleset, turn.number, rows, row, row, late_policy)
+    # Late for the open phase, not yet resolved: which phases come after it is asked with the state it opened on.
+    from maild.games import state_before
+
+    opened_on = state_after_phases(s, game.id, turn.number) or state_before(s, game, turn.number)
+    return _late(ruleset, turn.number, rows, row, row, late_policy, opened_on)
 
 
 def _late(ruleset: Ruleset, turn: int, rows: list[TurnPhase], open_row: TurnPhase, missed: TurnPhase,
-          late_policy: LatePolicy) -> PhaseTarget:
+          late_policy: LatePolicy, state: dict[str, Any]) -> PhaseTarget:
     """A mail that came after the deadline of the phase `missed` (the open one, or the one resolved before it)
-    counts for the regular phase after that one, or, after the last of a turn, as the late policy says."""
+    counts for the regular phase after that one, or, after the last of a turn, as the late policy says: for
+    the first phase the next turn opens. `state`: the state after `missed`, or, when it has not run, the state
+    it opened on, which tells the phases the turn passes over (`Ruleset.skips_phase`)."""
     came = f"it came after the deadline of the {missed.name} of turn {missed.turn}"
-    following = next_regular(ruleset, [r for r in rows if r.position <= missed.position]) \
+    following = next_regular(ruleset, [r for r in rows if r.position <= missed.position], state, turn) \
         if missed.turn == turn else None
 
     def target(number: int, phase: str, late: str) -> PhaseTarget:
@@ -271,8 +296,12 @@ def _late(ruleset: Ruleset, turn: int, rows: list[TurnPhase], open_row: TurnPhas
         return target(turn, following.name, f"{came}, so it counts for the {following.name}")
     if late_policy == "refuse":
         return PhaseTarget(turn, open_row.name, open_row.name, None, refused=f"{came}, the last phase of the turn")
-    first = regular_phases(ruleset)[0].name
     number = missed.turn + 1
+    if number == turn and rows:  # the next turn is open: the phase it opened with
+        first = rows[0].name
+    else:
+        opens = first_regular(ruleset, state, number)
+        first = (opens or regular_phases(ruleset)[0]).name
     return target(number, first, f"{came}, so it counts for the {first} of turn {number}")
 
 

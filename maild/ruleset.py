@@ -110,6 +110,19 @@ class TurnResult:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file a printout or newsletter carries beside its text (`Ruleset.attachments`): a picture the game drew.
+    The game computes the bytes; it never reads or writes a file."""
+
+    filename: str  # what the player's mail program calls it: "map-turn-3.png"
+    content_type: str  # its MIME type: "image/png", "image/svg+xml"
+    data: bytes
+    # Shown below the text (mail programs do so for image/png), else listed as a file to open; an SVG is a
+    # file to open in any case (Gmail and Outlook do not show it inline), so give it inline=False.
+    inline: bool = True
+
+
+@dataclass(frozen=True)
 class SignUp:
     """A stranger's sign-up by mail that the ruleset takes (`Ruleset.sign_up`): the player's name, and the
     password his later mails must carry, if the game gives one (the ack of the sign-up tells him)."""
@@ -262,6 +275,8 @@ class Ruleset:
       does.
     - ``gm_report.txt.j2``: ``game``, ``turn``, ``phase`` (None in a one-phase game), ``finished``,
       ``next_deadline`` and ``TurnResult.gm_report``; the framework's template reads ``sections`` too.
+    - Pictures: a printout and a newsletter carry, beside their text, the `Attachment`s `attachments` returns
+      for them (a map as PNG bytes the game drew; no files are read or written). None by default.
 
     **Sign-up by mail.** A game anyone may join at any time sets `sign_up_word` ("JOIN") and overrides
     `sign_up`. A mail from an address that is no player of the game, with a line starting with that word, is
@@ -376,6 +391,27 @@ class Ruleset:
         phase (the GM's come with the turn's first phase); `state` is the state after the phase before. A
         `PhaseResult` may ask for an extra phase (`open_phase`). Default: `resolve`, for a one-phase game."""
         return self.resolve(state, turn, orders, rng)
+
+    def skips_phase(self, state: dict[str, Any], turn: int, phase: str) -> bool:
+        """Whether turn `turn` passes over the regular phase `phase`, asked with the state it would open on when
+        the framework is about to open it (a phase only the first turn has: picking countries). True: the phase
+        is not opened (no row, no mail, no deadline) and the next regular phase is asked instead, with the same
+        state; a turn whose remaining phases are all passed over ends as after its last. A turn may not pass
+        over every phase. A mail late for a phase that intake reads before that phase has run is placed by
+        asking with the state the phase opened on: where it can, let the answer rest on what a phase cannot
+        change (the turn, the setup). Each phase's config rule stays required; a phase passed over does not use
+        its rule that turn. Default: never (see docs/phases.md)."""
+        return False
+
+    def attachments(self, state: dict[str, Any], turn: int, phase: str | None, player: str | None,
+                    context: dict[str, Any]) -> list[Attachment]:
+        """The files (pictures) a turn's mail carries beside its text: asked once for the newsletter (`player`
+        None, `context` the result's ``newsletter``) and once per printout (`player` his name, `context` his
+        entry of ``printouts``), with `state` the result's new state and `phase` the phase resolved (None in a
+        game of one phase a turn). Every newsletter mail gets the newsletter's. Compute the bytes, never read or
+        write a file; a picture the same for many players is best computed once (memoize on what it shows).
+        One attachment over 5 MB is a bug (ValueError). Default: none, and then the framework never calls it."""
+        return []
 
     def total_turns(self, state: dict[str, Any]) -> int | None:
         """How many turns the game lasts, or None if open-ended (the default)."""

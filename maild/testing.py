@@ -134,7 +134,20 @@ def _is_welcome(mail: EmailMessage) -> bool:
 
 
 def text_of(message: EmailMessage) -> str:
-    return str(message.get_content())
+    """A mail's text: its text/plain part when it carries attachments (a game's pictures)."""
+    body = message.get_body(("plain",)) if message.is_multipart() else None
+    return str((body or message).get_content())
+
+
+def attachments_of(message: EmailMessage) -> list[tuple[str | None, str, bytes]]:
+    """The files a mail carries (a printout's pictures): file name, type and bytes of each, in order."""
+    return [(part.get_filename(), part.get_content_type(), part.get_payload(decode=True))  # type: ignore[misc]
+            for part in message.iter_attachments()]
+
+
+def _turn_subject(game: str, turn: int, player: str | None, phase: str | None) -> str:
+    what = f"printout for {player}" if player is not None else "newsletter"
+    return f"[{game}] turn {turn} {what}" + (f" ({phase})" if phase else "")
 
 
 class Table:
@@ -297,15 +310,21 @@ class Table:
 
     def printout(self, game: str, turn: int, player: str, phase: str | None = None) -> str:
         """The printout of `turn` (of its `phase`, in a game of phases) to `player`."""
-        return self._one(f"[{game}] turn {turn} printout for {player}" + (f" ({phase})" if phase else ""))
+        return text_of(self._one(_turn_subject(game, turn, player, phase)))
 
     def newsletter(self, game: str, turn: int, phase: str | None = None) -> str:
-        return self._one(f"[{game}] turn {turn} newsletter" + (f" ({phase})" if phase else ""))
+        return text_of(self._one(_turn_subject(game, turn, None, phase)))
 
-    def _one(self, subject: str) -> str:
+    def pictures(self, game: str, turn: int, player: str | None = None, phase: str | None = None
+                 ) -> list[tuple[str | None, str, bytes]]:
+        """The files (`Ruleset.attachments`) the printout of `turn` to `player` carried, or the newsletter's
+        (`player` None; its first part, when it went out in several): name, type and bytes of each."""
+        return attachments_of(self._one(_turn_subject(game, turn, player, phase), first=player is None))
+
+    def _one(self, subject: str, first: bool = False) -> EmailMessage:
         found = [m for m in self.mails() if str(m["Subject"]) == subject]
-        assert len(found) == 1, (subject, [str(m["Subject"]) for m in self.mails()])
-        return text_of(found[0])
+        assert len(found) == 1 or (first and found), (subject, [str(m["Subject"]) for m in self.mails()])
+        return found[0]
 
     def close(self) -> None:
         self.app.db.close()

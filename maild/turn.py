@@ -7,6 +7,7 @@ import json
 import logging
 import random
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -29,7 +30,7 @@ from maild.orderbook import accepted_sets, gm_orders, orders_for_turn
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.phases import closed_early, is_phased, open_first_phase
 from maild.render import render
-from maild.ruleset import GM_ORDERS, PlacedOrder, Ruleset, TurnResult
+from maild.ruleset import GM_ORDERS, Attachment, PlacedOrder, Ruleset, TurnResult
 from maild.turnplan import not_open
 from maild.welcome import queue_welcomes, signed_up_unwelcomed
 
@@ -261,7 +262,8 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         following = Turn(game_id=game.id, number=turn.number + 1, deadline=next_deadline,
                          seed=turn_seed(game.seed, turn.number + 1), status="open")
         s.add(following)
-        open_first_phase(s, ruleset, game, following, result.state, now)
+        open_first_phase(s, ruleset, game, following, result.state, now, gcfg, turn.deadline or now)
+        next_deadline = following.deadline  # its first phase's, when the turn passes over the first declared
     joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
@@ -318,6 +320,20 @@ def render_turn(game: Game, number: int, result: TurnResult, finished: bool, nex
     return printouts, render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
 
 
+def turn_attachments(ruleset: Ruleset, result: TurnResult, number: int, phase: str | None
+                     ) -> Callable[[str | None], list[Attachment]]:
+    """What a turn's mail carries beside its text, by reader: a player's printout (his name) or the newsletter
+    (None), from `Ruleset.attachments`. A ruleset that keeps the default is never asked."""
+    if type(ruleset).attachments is Ruleset.attachments:
+        return lambda _player: []
+
+    def attach(player: str | None) -> list[Attachment]:
+        context = result.newsletter if player is None else result.printouts[player]
+        return ruleset.attachments(result.state, number, phase, player, context)
+
+    return attach
+
+
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
                     next_deadline: str, key_suffix: str = "", subject_note: str = "", phase: str | None = None
                     ) -> None:
@@ -333,17 +349,20 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
     missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits,
                              ruleset_named(game.ruleset), phase)
     printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed, phase)
+    attach = turn_attachments(ruleset_named(game.ruleset), result, number, phase)
     rows = []
     for player in players:
         if player.name in printouts:
             rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
                                      kind="printout", to=[player.email], game_id=game.id,
-                                     body=printouts[player.name],
+                                     body=printouts[player.name], attachments=attach(player.name),
                                      subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))
+    pictures = attach(None)  # once: every part of the newsletter carries the same
     for part, start in enumerate(range(0, len(players), NEWSLETTER_RECIPIENTS), start=1):
         readers = [p.email for p in players[start:start + NEWSLETTER_RECIPIENTS]]
         rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{part}{key_suffix}", kind="newsletter",
                                  to=readers, game_id=game.id, body=newsletter, undisclosed=True,
+                                 attachments=pictures,
                                  subject=f"[{game.name}] turn {number} newsletter{subject_note}"))
     if result.gm_report is not None:
         common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline,

@@ -1,18 +1,23 @@
-"""Building the mails maild sends: plain text, threaded, marked as automatic."""
+"""Building the mails maild sends: plain text (with a game's pictures attached, if it has any), threaded,
+marked as automatic."""
 
 from __future__ import annotations
 
+import base64
 import binascii
 import hashlib
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.header import Header
 from email.utils import format_datetime
 from functools import lru_cache
+from urllib.parse import quote
 
 from maild.controlchars import header_safe
+from maild.ruleset import Attachment
 
 _MSG_ID = re.compile(r"<[^<>\s]{1,250}>")
 
@@ -20,6 +25,11 @@ SUBJECT_CHARS = 200  # a Subject we write: longer ones are shortened with an ell
 # References we write: the thread's first id and its last few (RFC 5322 §3.6.4 keeps the first when trimming),
 # so a thread that goes round a loop does not grow the header with every hop.
 REFERENCES_LAST = 6
+# One attachment may be at most this big: a ruleset's picture larger than this is a bug of the ruleset (a map
+# is tens of kilobytes), and mail servers refuse mails of some tens of megabytes. Base64 makes it a third more.
+ATTACHMENT_BYTES = 5 * 1024 * 1024
+_MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
+_TEXT_PART = b'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: quoted-printable\n'
 
 
 @dataclass(frozen=True)
@@ -58,12 +68,18 @@ def thread_ids(references: tuple[str, ...], in_reply_to: str) -> list[str]:
 
 def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, date: datetime,
             auto_submitted: str, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-            extra_headers: dict[str, str] | None = None, undisclosed: bool = False) -> Composed:
+            extra_headers: dict[str, str] | None = None, undisclosed: bool = False,
+            attachments: Sequence[Attachment] = ()) -> Composed:
     """A text/plain UTF-8 mail, quoted-printable, LF line ends (as Maildir keeps them; aiosmtplib sends CRLF).
 
     Written by hand rather than through `email.generator`: a turn composes thousands of printouts, and
     binascii's quoted-printable is many times faster than the generator's. `undisclosed` keeps the
-    recipients out of the headers (one newsletter to many players, who need not see each other's address)."""
+    recipients out of the headers (one newsletter to many players, who need not see each other's address).
+
+    With `attachments` (a game's pictures), a multipart/mixed mail: the same text part first, then each
+    attachment in base64. Mail programs show an inline image/png part below the text; an SVG they list as an
+    attachment whatever its disposition says. ValueError for an attachment over ATTACHMENT_BYTES, with a type
+    that is not a MIME type, or with no name."""
     message_id = new_message_id(key, sender)
     headers = [
         ("From", header_value(sender)),
@@ -79,10 +95,57 @@ def compose(*, key: str, sender: str, to: list[str], subject: str, body: str, da
     headers.append(("Auto-Submitted", auto_submitted))
     headers.append(("X-Auto-Response-Suppress", "All"))
     headers += [(name, header_value(value)) for name, value in (extra_headers or {}).items()]
+    if attachments:
+        return Composed(message_id, _multipart(headers, message_id, body, attachments, sender))
     headers += [("MIME-Version", "1.0"), ("Content-Type", 'text/plain; charset="utf-8"'),
                 ("Content-Transfer-Encoding", "quoted-printable")]
     head = "".join(f"{name}: {value}\n" for name, value in headers).encode("ascii")
     return Composed(message_id=message_id, raw=head + b"\n" + encode_body(body))
+
+
+def _multipart(headers: list[tuple[str, str]], message_id: str, body: str, attachments: Sequence[Attachment],
+               sender: str) -> bytes:
+    # "=_" can occur in neither quoted-printable (which writes "=" as "=3D") nor base64: the boundary never
+    # appears inside a part, whatever the text says.
+    boundary = f"=_maild_{hashlib.sha256(message_id.encode()).hexdigest()[:24]}"
+    domain = sender.rpartition("@")[2] or "localhost"
+    headers = [*headers, ("MIME-Version", "1.0"), ("Content-Type", f'multipart/mixed; boundary="{boundary}"')]
+    head = "".join(f"{name}: {value}\n" for name, value in headers).encode("ascii")
+    delimiter = f"\n--{boundary}\n".encode("ascii")
+    parts = [_TEXT_PART + b"\n" + encode_body(body), *(attachment_part(a, domain) for a in attachments)]
+    # The line break before each delimiter belongs to it (RFC 2046 §5.1.1): a text ending in a newline keeps it.
+    return head + b"\n" + delimiter[1:] + delimiter.join(parts) + f"\n--{boundary}--\n".encode("ascii")
+
+
+@lru_cache(maxsize=8)
+def attachment_part(attachment: Attachment, domain: str) -> bytes:
+    """One attachment as a MIME part, headers and base64 body. Cached: a turn attaches the same picture to every
+    newsletter part, and a ruleset that computes a picture once hands the same object to many printouts. Its
+    Content-ID is the hash of its name and data, the same for the same picture in every mail (RFC 2045 §7
+    allows that)."""
+    name = attachment.filename
+    if not name or not name.strip() or any(ord(c) < 32 or c == "\x7f" for c in name):
+        raise ValueError(f"an attachment needs a file name without control characters, not {name!r}")
+    if len(attachment.data) > ATTACHMENT_BYTES:
+        raise ValueError(f"attachment {name!r} is {len(attachment.data)} bytes, over the "
+                         f"{ATTACHMENT_BYTES} one attachment may have (a ruleset's bug)")
+    if not _MIME_TYPE.fullmatch(attachment.content_type):
+        raise ValueError(f"attachment {name!r}: {attachment.content_type!r} is not a MIME type like image/png")
+    disposition = "inline" if attachment.inline else "attachment"
+    digest = hashlib.sha256(name.encode() + b"\0" + attachment.data).hexdigest()[:32]
+    cid = f"<{digest}@{domain}>"
+    head = (f"Content-Type: {attachment.content_type}; {_param('name', name)}\n"
+            "Content-Transfer-Encoding: base64\n"
+            f"Content-Disposition: {disposition}; {_param('filename', name)}\n"
+            f"Content-ID: {cid}\n\n")
+    return head.encode("ascii") + base64.encodebytes(attachment.data).rstrip(b"\n")
+
+
+def _param(key: str, name: str) -> str:
+    """A file name as a header parameter: quoted when it is plain ASCII, else RFC 2231 (key*=utf-8''...)."""
+    if name.isascii() and '"' not in name and "\\" not in name:
+        return f'{key}="{name}"'
+    return f"{key}*=utf-8''{quote(name, safe='')}"
 
 
 @lru_cache(maxsize=8)
