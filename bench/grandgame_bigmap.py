@@ -38,7 +38,7 @@ def build(rows: int = 22, cols: int = 21, countries: int = 12) -> dict[str, Any]
         zone = f"Z{(r - 1) // 2:02d}{(c - 1) // 2:02d}"
         zones.setdefault(zone, []).append(cell_id(r, c))
         zone_of[cell_id(r, c)] = zone
-    for cell, sea in sea_of.items():
+    for sea in sea_of.values():
         if sea in zone_of:
             continue
         land_next = sorted(n for n in neighbours[sea] if n in zone_of and not n.startswith("S"))
