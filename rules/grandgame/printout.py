@@ -78,8 +78,9 @@ def own_lists(state: State, name: str) -> list[Section]:
     sections = [{"title": "Your country", "lines": figures},
                 {"title": f"Your zones ({len(zones)})", "lines": zones or ["none: you control no zone"]},
                 {"title": f"Your cities and ports ({len(cities)})", "lines": cities or ["none"]},
-                {"title": f"Your forces ({len(forces)} places)", "lines": forces or ["none on the board"]},
-                {"title": f"Your land ({len(land)} territories)", "lines": _wrap(", ".join(land))}]
+                {"title": f"Your forces ({plural(len(forces), 'place')})", "lines": forces or ["none on the board"]},
+                {"title": f"Your land ({plural(len(land), 'territory', 'territories')})",
+                 "lines": _wrap(", ".join(land))}]
     near = neighbours(state, name)
     if near:
         sections.append({"title": "Forces of others next to yours", "lines": near})
@@ -97,6 +98,10 @@ def neighbours(state: State, name: str) -> list[str]:
             if side != name:
                 lines.append(f"{place(state, t)}: {side_name(state, side)} {describe(s, short=True)}")
     return lines
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def side_name(state: State, side: str) -> str:
@@ -161,7 +166,7 @@ def picture_spec(state: State, turn: int, phase: str, report: Report) -> dict[st
         "railroads": state["railroads"],
         "destroyed": report.destroyed,
         "attacks": [list(a) for a in report.attacks],
-        "caption": f"{state.get('title') or board(state).title}: turn {turn}, {phase_title(phase)}",
+        "caption": f"Turn {turn}, {phase_title(phase)}",
     }
 
 
