@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-CELL = 30.0
+CELL = 60.0
 
 
 def cell_id(r: int, c: int) -> str:

@@ -83,15 +83,15 @@ def own_lists(state: State, name: str) -> list[Section]:
                  "lines": _wrap(", ".join(land))}]
     near = neighbours(state, name)
     if near:
-        sections.append({"title": "Forces of others next to yours", "lines": near})
+        sections.append({"title": "Forces of others in or next to yours", "lines": near})
     return sections
 
 
 def neighbours(state: State, name: str) -> list[str]:
-    """Every other side's stack in a territory next to one of `name`'s territories or stacks."""
+    """Every other side's stack in or next to one of `name`'s territories or stacks."""
     b = board(state)
     mine = set(held_by(state, name)) | {t for t, _ in units_of(state, name)}
-    near = sorted({n for t in mine for n in b.territories[t].neighbours} - mine, key=list(b.territories).index)
+    near = sorted(mine | {n for t in mine for n in b.territories[t].neighbours}, key=list(b.territories).index)
     lines = []
     for t in near:
         for side, s in state["forces"].get(t, {}).items():
