@@ -275,8 +275,9 @@ class Ruleset:
       does.
     - ``gm_report.txt.j2``: ``game``, ``turn``, ``phase`` (None in a one-phase game), ``finished``,
       ``next_deadline`` and ``TurnResult.gm_report``; the framework's template reads ``sections`` too.
-    - Pictures: a printout and a newsletter carry, beside their text, the `Attachment`s `attachments` returns
-      for them (a map as PNG bytes the game drew; no files are read or written). None by default.
+    - Pictures: a printout, a newsletter and a welcome carry, beside their text, the `Attachment`s
+      `attachments` returns for them (a map as PNG bytes the game drew; no files are read or written). None
+      by default.
 
     **Sign-up by mail.** A game anyone may join at any time sets `sign_up_word` ("JOIN") and overrides
     `sign_up`. A mail from an address that is no player of the game, with a line starting with that word, is
@@ -408,7 +409,8 @@ class Ruleset:
         """The files (pictures) a turn's mail carries beside its text: asked once for the newsletter (`player`
         None, `context` the result's ``newsletter``) and once per printout (`player` his name, `context` his
         entry of ``printouts``), with `state` the result's new state and `phase` the phase resolved (None in a
-        game of one phase a turn). Every newsletter mail gets the newsletter's. Compute the bytes, never read or
+        game of one phase a turn). Every newsletter mail gets the newsletter's. A welcome is asked the same way,
+        with `phase` None and `context` what `welcome` returned. Compute the bytes, never read or
         write a file; a picture the same for many players is best computed once (memoize on what it shows).
         One attachment over 5 MB is a bug (ValueError). Default: none, and then the framework never calls it."""
         return []

@@ -79,9 +79,13 @@ def queue_welcomes(s: Session, app: App, game: Game, ruleset: Ruleset, state: di
             continue
         body = render(game.ruleset, "welcome.txt.j2", **context, game=game.name, player=player.name, turn=turn,
                       deadline=deadline, password_note=password_note(game, player, passwords))
+        # A welcome carries what the ruleset attaches to a mail of its (the Grand Game's board), asked with
+        # no phase: the game has not begun.
+        files = ruleset.attachments(state, turn, None, player.name, context) \
+            if type(ruleset).attachments is not Ruleset.attachments else []
         rows.append(outbound_row(app, key=key, kind="welcome", to=[player.email], game_id=game.id, body=body,
                                  subject=f"[{game.name}] welcome, {player.name}: your position and how to send "
-                                         f"orders"))
+                                         f"orders", attachments=files))
         sent.add(key)
         welcomed.append(player.name)
     insert_rows(s, rows)

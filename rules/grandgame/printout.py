@@ -183,3 +183,32 @@ def status(state: State, name: str) -> dict[str, Any]:
         return {"Country": "not picked yet"}
     return {"Country": f"{country_name(state, name)} ({p['regime']})", "GDP": p["gdp"], "Francs": p["francs"],
             "Atomic research": p["research"]}
+
+
+# ---- the welcome ----------------------------------------------------------------------------------------------
+
+def country_gdp(state: State, country: str) -> int:
+    """What a country's GDP is at the start: the zones its land holds a majority of (GG-OQ-10)."""
+    b = board(state)
+    own = set(b.countries[country].territories)
+    return sum(value for zone, value in state["zones"].items()
+               if (held := sum(t in own for t in b.zones[zone].land)) and held * 100 >= 51 * len(b.zones[zone].land))
+
+
+def welcome(state: State, name: str) -> dict[str, Any]:
+    b = board(state)
+    offered = [c for c in b.countries.values() if not c.neutral]
+    neutral = [c.name for c in b.countries.values() if c.neutral]
+    game = [f"{len(state['players'])} players on the map {b.title} (the picture below):",
+            f"{len(offered)} countries to pick, {len(neutral)} Neutral Powers ({', '.join(neutral)}).",
+            "Turn 1 starts with the picking: sealed bids, one round a deadline;",
+            "the highest bid picks first. Then the initial purchase and placement.",
+            "Each turn: the allocation of your GDP, then spring, fall and winter.",
+            "Each mail replaces your orders on file for the phase: send them whole.",
+            "Send HELP for every order, with examples; STATUS for what is on file.",
+            f"The game ends when a player meets his secret goal, or after turn {state['options']['turns']}."]
+    countries = [f"{c.name} ({c.id}), {c.size}: {len(c.territories)} territories, GDP {country_gdp(state, c.id)}"
+                 for c in offered]
+    return {"sections": [{"title": "The game", "lines": game},
+                         {"title": "The countries you may pick", "lines": countries}],
+            "picture": picture_spec(state, 1, "picking", Report())}

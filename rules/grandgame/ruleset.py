@@ -156,6 +156,9 @@ class GrandGame(Ruleset):
             return []
         return pictures.attachments(state, spec)
 
+    def welcome(self, state: State, player: str, turn: int = 1) -> dict[str, Any] | None:
+        return printout.welcome(state, player)
+
     def status(self, state: State, turn: int, player: str) -> dict[str, Any]:
         return printout.status(state, player)
 
