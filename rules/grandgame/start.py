@@ -434,7 +434,7 @@ def _finish_picking(state: State, rng: random.Random, report: Report) -> None:
         p["gdp"] = gdp(state, p["name"])
     report.say("The Neutral Powers", f"{', '.join(neutral)}: {economy.NEUTRAL_UNITS} infantry and "
                f"{economy.NEUTRAL_SUPPLY} supply on each of their territories.")
-    order = sorted(state["players"], key=lambda q: q["picked"])
+    order = sorted(state["players"], key=lambda q: q["picked"] or 0)
     report.say("The countries", "In picking order: " + "; ".join(
         f"{q['name']} {b.countries[q['country']].name} ({q['regime']}, GDP {q['gdp']})" for q in order) + ".")
     for p in state["players"]:
