@@ -197,10 +197,10 @@ def find_player(state: State, word: str) -> str | None:
     return next((p["name"] for p in state["players"] if country and p["country"] == country), None)
 
 
-def place_name(state: State, territory: str) -> str:
-    """A territory as reports name it: "Velden (E2)" for a city, "Pelgate (E2)" else."""
+def place_name(state: State, territory: str, city: bool = True) -> str:
+    """A territory as reports name it: "Velden (E2)" for a city (`city` false: "Pelgate (E2)"), "Osfell (E3)"."""
     t = board(state).territories[territory]
-    return f"{t.city or t.name} ({t.id})"
+    return f"{(t.city if city else None) or t.name} ({t.id})"
 
 
 def _of(orders: Iterable[PlacedOrder], kind: str) -> list[PlacedOrder]:
