@@ -207,3 +207,27 @@ def test_placement_on_own_land_fleets_in_ports() -> None:
     assert report.public["The placement"] == [
         "bruno: 3 infantry, 2 supply in Tarnow (L3); 1 light fleet in Quell (K5); 1 infantry, 1 armor, "
         "1 light fleet, 3 supply in Borhaven (K2)."]
+
+
+def test_the_start_through_the_ruleset() -> None:
+    state = new_state(players=example_setup()["players"][:2])
+    rng = random.Random(1)
+    # Two players: the round's winner, then the last one, in one resolution.
+    picking = RULESET.resolve_phase(state, 1, "picking", {"alice": placed("bid 5\npick ferroway dictatorship", 2),
+                                                          "bruno": placed("bid 4\npick Hestry democracy", 1)}, rng)
+    assert picking.open_phase is None
+    assert [(p["country"], p["regime"], p["francs"]) for p in state["players"]] == [
+        ("FER", "dictatorship", 5), ("HES", "democracy", 0)]
+    # Ferroway (no port): 3 of ZF's 5 territories, GDP 9, 29 to spend; fleets refused at intake and at the end.
+    assert RULESET.check(state, 1, "alice", orders_of("buy 1 heavy fleet"))[0].message == \
+        "you have no port to place fleets in"
+    RULESET.resolve_phase(state, 1, "purchase", {"alice": placed("buy 5 infantry\nbuy 1 heavy fleet\nbuy 4 supply",
+                                                                 3), "bruno": []}, rng)
+    assert state["pending"]["purchase"] == {"alice": {"infantry": 5, "supply": 4}, "bruno": {}}
+    assert RULESET.check(state, 1, "alice", orders_of("place 5 infantry, 4 supply in D4")) == []
+    placement = RULESET.resolve_phase(state, 1, "placement", {"alice": placed("place 2 infantry in D4", 4),
+                                                              "bruno": []}, rng)
+    assert stack(state, "D4", "alice") == {"infantry": 2}
+    assert stack(state, "E4", "alice") == {"infantry": 3, "supply": 4}  # Ferrow, her only city
+    lines = [line for s in placement.printouts["alice"]["sections"] for line in s["lines"]]
+    assert "Not placed by you, placed in Ferrow (E4): 3 infantry, 4 supply." in lines

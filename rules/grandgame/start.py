@@ -455,17 +455,17 @@ def resolve_purchase(state: State, orders: dict[str, list[PlacedOrder]], rng: ra
         budget = economy.initial_purchase(p["gdp"])
         mine: dict[str, int] = {}
         spent = 0
+        ports = _ports_of(state, name)
         for o in _of(orders.get(name, []), PURCHASE):
             items = o.order.args["items"]
             cost = economy.gdp_cost(items)
-            if spent + cost > budget:
-                report.tell(name, "Your purchase", f"Refused, over your {budget} GDP: {o.order.summary}.")
+            if spent + cost > budget or (not ports and any(k in FLEETS for k in items)):
+                why = f"over your {budget} GDP" if ports or not any(k in FLEETS for k in items) else "no port"
+                report.tell(name, "Your purchase", f"Refused ({why}): {o.order.summary}.")
                 continue
             spent += cost
             for kind, n in items.items():
                 mine[kind] = mine.get(kind, 0) + n
-        if not _ports_of(state, name) and any(k in FLEETS for k in mine):
-            report.tell(name, "Your purchase", "You have no port: your fleets cannot be placed.")
         bought[name] = mine
         text = describe(mine) or "nothing"
         report.say("The purchases", f"{b.countries[p['country']].name} ({name}): {text} ({spent} of {budget} GDP).")
