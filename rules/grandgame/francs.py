@@ -98,7 +98,7 @@ def _read_pay(line: str) -> Read | str:
 def _read_give(line: str) -> Read | str:
     example = "give K14 to bruno, or give 2 infantry in K14 to bruno"
     parts = _TO.split(line.strip()[len("give"):].strip())
-    if len(parts) < 2 or not parts[-1] or " " in parts[-1]:
+    if len(parts) < 2 or not parts[-1]:
         return f"say to whom: {example}"
     what, to = " to ".join(parts[:-1]).strip(), parts[-1]
     money = re.fullmatch(r"(\d+)\s*francs?", what, re.IGNORECASE)

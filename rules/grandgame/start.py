@@ -261,19 +261,9 @@ def _check_purchase(state: State, name: str, orders: list[Order]) -> list[Diagno
     p = player(state, name)
     if p["country"] is None:
         return [Diagnostic(o.line, o.text, "you have no country yet", rule=PLACING_RULE) for o in buys]
-    budget = economy.initial_purchase(p["gdp"])
-    found: list[Diagnostic] = []
-    spent = 0
-    ports = _ports_of(state, name)
-    for o in buys:
-        cost = economy.gdp_cost(o.args["items"])
-        if not ports and any(k in FLEETS for k in o.args["items"]):
-            found.append(Diagnostic(o.line, o.text, "you have no port to place fleets in", rule=PLACING_RULE))
-        elif spent + cost > budget:
-            found.append(Diagnostic(o.line, o.text, f"this costs {cost} GDP and you have {budget - spent} of "
-                                    f"{budget} left", rule=PLACING_RULE))
-        else:
-            spent += cost
+    problems, spent, budget = _purchase(state, name, [o.args["items"] for o in buys])
+    found = [Diagnostic(o.line, o.text, problem, rule=PLACING_RULE) for o, problem in zip(buys, problems,
+                                                                                          strict=True) if problem]
     if spent < budget:
         last = buys[-1]
         found.append(Diagnostic(last.line, last.text, f"you have spent {spent} of {budget} GDP; "
@@ -445,6 +435,24 @@ def _finish_picking(state: State, rng: random.Random, report: Report) -> None:
 
 # ---- the purchase ----------------------------------------------------------------------------------------------
 
+def _purchase(state: State, name: str, lines: list[dict[str, int]]) -> tuple[list[str | None], int, int]:
+    """What is wrong with each line of a player's purchase, taken in order within 20 + his GDP; the GDP the
+    lines that stand spend, and the budget."""
+    budget = economy.initial_purchase(player(state, name)["gdp"])
+    ports = _ports_of(state, name)
+    problems: list[str | None] = []
+    spent = 0
+    for items in lines:
+        cost = economy.gdp_cost(items)
+        if not ports and any(k in FLEETS for k in items):
+            problems.append("you have no port to place fleets in")
+        elif spent + cost > budget:
+            problems.append(f"this costs {cost} GDP and you have {budget - spent} of {budget} left")
+        else:
+            problems.append(None)
+            spent += cost
+    return problems, spent, budget
+
 def resolve_purchase(state: State, orders: dict[str, list[PlacedOrder]], rng: random.Random, report: Report) -> None:
     """Every player's purchase within 20 + his GDP, made public at once and kept for the placement. A purchase
     nobody sent buys nothing: "productive capacity not used is lost" (GG-OQ-28)."""
@@ -452,19 +460,14 @@ def resolve_purchase(state: State, orders: dict[str, list[PlacedOrder]], rng: ra
     b = board(state)
     for name in player_names(state):
         p = player(state, name)
-        budget = economy.initial_purchase(p["gdp"])
+        sent = _of(orders.get(name, []), PURCHASE)
+        problems, spent, budget = _purchase(state, name, [o.order.args["items"] for o in sent])
         mine: dict[str, int] = {}
-        spent = 0
-        ports = _ports_of(state, name)
-        for o in _of(orders.get(name, []), PURCHASE):
-            items = o.order.args["items"]
-            cost = economy.gdp_cost(items)
-            if spent + cost > budget or (not ports and any(k in FLEETS for k in items)):
-                why = f"over your {budget} GDP" if ports or not any(k in FLEETS for k in items) else "no port"
-                report.tell(name, "Your purchase", f"Refused ({why}): {o.order.summary}.")
+        for o, problem in zip(sent, problems, strict=True):
+            if problem:
+                report.tell(name, "Your purchase", f"Refused: {o.order.summary}: {problem}.")
                 continue
-            spent += cost
-            for kind, n in items.items():
+            for kind, n in o.order.args["items"].items():
                 mine[kind] = mine.get(kind, 0) + n
         bought[name] = mine
         text = describe(mine) or "nothing"
