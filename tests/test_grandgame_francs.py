@@ -104,11 +104,17 @@ def test_units_change_side_where_they_stand() -> None:
     assert stack(state, "C3", "alice") == {"infantry": 1}
     assert stack(state, "C3", "bruno") == {"infantry": 2, "supply": 4}
     assert francs_of(state, "alice") == (3,)  # 2 infantry at 1 Franc, supplies free
+    # Any number of transfers in the season's window; a territory named twice is given (and paid) once:
+    # D2 and Pelgate (E2), 1 Franc each.
+    resolve(state, alice=("give D2, Pelgate, e2 to bruno\ngive 1 infantry in C3 to chloe", 2))
+    assert (owner(state, "D2"), owner(state, "E2"), stack(state, "C3", "chloe")) == ("bruno", "bruno",
+                                                                                     {"infantry": 1})
+    assert francs_of(state, "alice") == (0,)
     add(state, "S03", "alice", "light fleet", 1)
     add(state, "S03", "alice", "infantry", 2, cargo=True)
     assert [m for m, _ in messages(state, "alice", "give 2 infantry in C3 to bruno\ngive 1 lf in S03 to bruno\n"
                                                   "give K2 to chloe\ngive 1 inf in C3 to alice")] == [
-        "you have 1 infantry in Aurum (C3), not 2 infantry",
+        "you have nothing in Aurum (C3), not 2 infantry",
         "your fleets in Aurel Bight (S03) are loaded: unload them before giving fleets",
         "Marreach (K2) is not yours",
         "that is you"]

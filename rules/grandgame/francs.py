@@ -20,6 +20,7 @@ from typing import Any
 from maild.ruleset import Diagnostic, Order, OrderKind, PlacedOrder
 
 from . import economy
+from .board import Board
 from .reading import Read
 from .report import Report
 from .start import find_player, find_territory, place_name, read_items
@@ -153,13 +154,22 @@ def _receiver(state: State, name: str, word: str) -> tuple[str | None, str | Non
     return to, None
 
 
+def _territories(b: Board, words: list[str]) -> dict[str, str | None]:
+    """word -> territory id (None: unknown) for each territory a transfer names, each territory once."""
+    found: dict[str, str | None] = {}
+    for word in words:
+        t = find_territory(b, word)
+        if t is None or t not in found.values():
+            found[word] = t
+    return found
+
+
 def _give_problem(state: State, name: str, args: dict[str, Any]) -> tuple[int, str | None]:
     """The fee a transfer costs and what makes it impossible now (None: nothing)."""
     b = board(state)
     if "territories" in args:
         fee = 0
-        for word in args["territories"]:
-            t = find_territory(b, word)
+        for word, t in _territories(b, args["territories"]).items():
             if t is None or not b.territories[t].land:
                 return 0, f"no land territory is called {word}"
             if owner(state, t) != name:
@@ -328,13 +338,12 @@ def _give(state: State, name: str, o: Order, report: Report) -> None:
     giver["francs"] -= fee
     b = board(state)
     if "territories" in o.args:
-        for word in o.args["territories"]:
-            t = find_territory(b, word)
-            assert t is not None
+        given = [t for t in _territories(b, o.args["territories"]).values() if t]
+        for t in given:
             state["owners"][t] = to
             here = stack(state, t, name)
             _move(state, t, name, to, {k: dict(v) if k == CARGO else v for k, v in here.items()})
-        what = ", ".join(place_name(state, find_territory(b, w) or w, city=False) for w in o.args["territories"])
+        what = ", ".join(place_name(state, t, city=False) for t in given)
     else:
         t = find_territory(b, o.args["where"])
         assert t is not None
