@@ -42,7 +42,8 @@ def messages(state: dict, name: str, text: str) -> list[tuple[str, bool]]:
 # ---- reading ---------------------------------------------------------------------------------------------------
 
 def test_bid_and_pick_lines() -> None:
-    assert [o.args for o in orders_of("bid 12\nBid: $7\nbid 0")] == [{"amount": 12}, {"amount": 7}, {"amount": 0}]
+    assert [o.args for o in orders_of("bid 12\nBid: $7\nbid 0\nbid 5.")] == [{"amount": 12}, {"amount": 7},
+                                                                          {"amount": 0}, {"amount": 5}]
     pick = orders_of("pick Borvane, Aurelia, Elunde democracy")[0]
     assert pick.args == {"countries": [["Borvane", "democracy"], ["Aurelia", "democracy"],
                                        ["Elunde", "democracy"]]}

@@ -71,6 +71,9 @@ _LIST = re.compile(r"\s*(?:,|;|\band\b)\s*", re.IGNORECASE)
 # ---- reading ---------------------------------------------------------------------------------------------------
 
 def read_line(line: str) -> Read | str | None:
+    line = line.rstrip(".!; ")  # a sentence's end is no part of the order
+    if not line:
+        return None
     word = line.split(maxsplit=1)[0].lower().rstrip(":")
     if word == "pay":
         return _read_pay(line)

@@ -78,6 +78,7 @@ _AT = re.compile(r"\s+(?:in|at|on|to)\s+", re.IGNORECASE)
 # ---- reading ---------------------------------------------------------------------------------------------------
 
 def read_line(line: str) -> Read | str | None:
+    line = line.rstrip(".!; ")  # a sentence's end is no part of the order
     word, _, rest = line.partition(" ")
     word = word.lower().rstrip(":")
     rest = rest.strip()
