@@ -274,6 +274,7 @@ title = "The Grand Game on the Sundered Coast"
 [options]
 turns = 10            # "The game will end on turn 10 if nobody has won by that time."
 battle_cards = true   # false: battles are fought without battle cards (GG-OQ-01)
+increment = 1         # the picking's bids go up in steps of this many $ (GG-OQ-05)
 
 """
 PLAYERS = ("alice", "bruno", "chloe", "dmitri", "elena", "farid", "greta", "hugo")

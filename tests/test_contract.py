@@ -112,7 +112,8 @@ def test_a_turn_with_orders_and_its_rerun_gives_the_same_mail(game: Game) -> Non
         assert again_newsletter == newsletter
     else:  # a game of phases (docs/phases.md): each phase's mail on its own, each resolved again the same
         replayed = table.replay_phases("g1", 1)
-        assert list(replayed) == phases
+        # Extra phases (a vote, a further round) run where the results asked for them: the regular ones in order.
+        assert [name for name in replayed if name in phases] == phases
         for phase in phases:
             printouts = {name: table.printout("g1", 1, name, phase) for name in known}
             newsletter = table.newsletter("g1", 1, phase)

@@ -69,6 +69,8 @@ class GrandGame(Ruleset):
     # Each mail replaces the orders on file for the phase: send them whole (as a player hands the reader a
     # new sheet). A phase closes as soon as everyone has sent.
     resubmission = LastMailReplacesAll()
+    order_kinds = tuple(kind for module in (start, allocation, francs, season)
+                        for kind in getattr(module, "ORDER_KINDS", ()))
     late_policy = "next_turn"
 
     def phases(self) -> tuple[Phase, ...]:

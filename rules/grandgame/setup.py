@@ -18,6 +18,7 @@ PLAYER_KEYS = {"name", "email", "password"}
 OPTIONS: dict[str, Any] = {
     "turns": 10,  # "The game will end on turn 10 if nobody has won by that time."
     "battle_cards": True,  # False: battles are fought without battle cards (GG-OQ-01)
+    "increment": 1,  # the picking's bids go up in steps of this many $ (GG-OQ-05: "$1 minimum increments")
 }
 PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
 
