@@ -447,9 +447,9 @@ def resolve(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng: 
         if mine:
             assessment = assess(state, name, mine)
             for order, why in assessment.refused:
-                report.tell(name, "Your allocation", f"Left out: {order.text.strip()}: {why}")
+                tell(report, name, "Your allocation", f"Left out: {order.text.strip()}: {why}")
             if assessment.over > 0:
-                report.tell(name, "Your allocation", f"Dropped: {over_message(assessment)}")
+                tell(report, name, "Your allocation", f"Dropped: {over_message(assessment)}")
             else:
                 allocation = assessment.allocation
         (sent if allocation.sent else silent).append(name)
@@ -487,6 +487,12 @@ def say(report: Report, title: str, line: str) -> None:
     """A newsletter line, cut to fit a mail program's 78 characters."""
     for piece in wrap(line):
         report.say(title, piece)
+
+
+def tell(report: Report, name: str, title: str, line: str) -> None:
+    """A line of one player's printout, cut to fit 78 characters."""
+    for piece in wrap(line):
+        report.tell(name, title, piece)
 
 
 def wrap(line: str, width: int = 78) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from . import decks, victory
-from .allocation import PENDING, Allocation, allocation_lines, place_name, say, sealed, zone_name
+from .allocation import PENDING, Allocation, allocation_lines, place_name, say, sealed, tell, zone_name
 from .economy import DEMOCRACY_FREE_RESEARCH_PER_SEASON, has_bomb, political_spending
 from .report import Report
 from .state import DEMOCRACY, SEASONS, State, add, country_name, describe, gdp, owner, player, zone_control
@@ -68,7 +68,7 @@ def politics(state: State, allocations: dict[str, Allocation], rng: random.Rando
         say(report, title, f"{_who(state, name)}, {decks.deck_name(a.politics, p['regime'])}: "
                           f"{card['name']} ({decks.effects(card)}): {francs} Francs.")
         if card.get("text"):
-            report.tell(name, title, f"{card['name']}: {card['text']}")
+            tell(report, name, title, f"{card['name']}: {card['text']}")
         lost = card.get("zone", 0)
         if lost:
             zones = [z for z, v in state["zones"].items() if v > 0 and zone_control(state, z)[0] == name]
