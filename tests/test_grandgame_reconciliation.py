@@ -5,6 +5,7 @@ checked and scored. Figures worked by hand from the rules. Readings: docs/grand-
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from fractions import Fraction
@@ -213,6 +214,14 @@ def test_the_reconciliation_reveals_every_allocation_and_clears_them() -> None:
     assert "Aurelia (alice):" in revealed and "  Build 1 infantry in Velden (E2): 5 GDP" in revealed
     assert "Borvane (bruno): sent none (nothing bought, 0% politics)" in revealed
     assert all(len(line) <= 78 for lines in report.public.values() for line in lines)
+
+
+def test_the_sealed_allocation_survives_the_states_trip_through_json() -> None:
+    state = game()
+    allocate(state, {"alice": ["develop 2 in ZA", "build 1 infantry in Velden", "railroad in D2"]})
+    state = json.loads(json.dumps(state))
+    reconcile(state)
+    assert state["zones"]["ZA"] == 10 and stack(state, "E2", "alice") == {"infantry": 1} and "D2" in state["railroads"]
 
 
 def test_winter_runs_the_reconciliation_through_the_ruleset() -> None:

@@ -17,6 +17,8 @@ from .report import Report
 from .state import State, board, country_name, held_by, player, playing
 
 TITLE = "Your victory card"
+#: The player's figure a countable card is measured by (territories are counted on the board).
+FIGURE = {FRANCS: "francs", GDP: "gdp", BOMB: "research"}
 
 
 def deal(state: State, rng: random.Random, report: Report) -> None:
@@ -69,10 +71,9 @@ def progress(state: State, name: str) -> tuple[int, int] | None:
     card = player(state, name)["victory"]
     if card is None or card["kind"] == DESTROY:
         return None
-    p = player(state, name)
-    reached = {FRANCS: p["francs"], TERRITORIES: conquered(state, name) if card["kind"] == TERRITORIES else 0,
-               GDP: p["gdp"], BOMB: p["research"]}[card["kind"]]
-    return reached, GOALS[card["kind"]]
+    kind = card["kind"]
+    reached = conquered(state, name) if kind == TERRITORIES else player(state, name)[FIGURE[kind]]
+    return reached, GOALS[kind]
 
 
 def met(state: State, name: str) -> bool:
