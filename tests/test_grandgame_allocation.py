@@ -121,6 +121,7 @@ def test_units_supplies_and_railroads_at_their_prices() -> None:
                                                   "build 1 light fleet in Aurum", "railroad in D2")).allocation
     assert a.build == {"E2": {"infantry": 2, "armor": 1}, "F4": {"aircraft": 1, "supply": 4}, "C3": {"light fleet": 1}}
     assert a.total() == 15 + 14 + 5 + 2 + 0
+    assert a.costs() == [("politics 0%", 0), ("5 units and 4 supply", 34), ("1 railroad", 2)]
 
 
 def test_an_allocation_over_the_gdp_is_refused_whole_with_its_costs() -> None:

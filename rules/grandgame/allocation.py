@@ -25,6 +25,7 @@ from typing import Any
 from maild.ruleset import Diagnostic, Order, OrderKind, PlacedOrder
 
 from .economy import (
+    GDP_PRICES,
     POLITICAL_LEVELS,
     RAILROAD_PRICE,
     SUPPLY,
@@ -262,10 +263,11 @@ class Allocation:
         if self.research:
             parts.append((f"research {self.research}", research_cost(self.turn, self.research)))
         if self.build:
-            units = sum(sum(stack.values()) for stack in self.build.values())
-            parts.append((f"{units} unit{'s' * (units != 1)} and supplies" if any(
-                SUPPLY in s for s in self.build.values()) else f"{units} unit{'s' * (units != 1)}",
-                sum(gdp_cost(stack) for stack in self.build.values())))
+            bought = {kind: sum(stack.get(kind, 0) for stack in self.build.values()) for kind in GDP_PRICES}
+            units = sum(n for kind, n in bought.items() if kind != SUPPLY)
+            words = [f"{units} unit{'s' * (units != 1)}"] if units else []
+            words += [f"{bought[SUPPLY]} supply"] if bought[SUPPLY] else []
+            parts.append((" and ".join(words), gdp_cost(bought)))
         if self.railroads:
             n = len(self.railroads)
             parts.append((f"{n} railroad{'s' * (n != 1)}", RAILROAD_PRICE * n))
