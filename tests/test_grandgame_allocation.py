@@ -54,6 +54,7 @@ def with_gdp(gdp: int, turn: int = 1) -> dict[str, Any]:
     ("railroad in K14", RAILROAD, {"places": ["K14"]}),
     ("build railroad in D2, C2", RAILROAD, {"places": ["D2", "C2"]}),
     ("railroads Marford", RAILROAD, {"places": ["Marford"]}),
+    ("build railway in D2", RAILROAD, {"places": ["D2"]}),
 ])
 def test_lines_in_plain_words(line: str, kind: str, args: dict[str, Any]) -> None:
     read = allocation.read_line(line)
@@ -76,7 +77,8 @@ def test_a_wrong_line_of_the_allocation_says_what_a_right_one_looks_like(line: s
 
 
 @pytest.mark.parametrize("line", ["2 inf K14 -> K15", "buy 2 infantry in Velden", "pick Aurelia", "destroy "
-                                  "railroad in K14", "atomic bomb on ZA"])
+                                  "railroad in K14", "atomic bomb on ZA", "railroad 3 inf from K14 to K20",
+                                  "rail 2 armor K14 -> K20", "railway K14"])
 def test_other_modules_lines_are_not_read_here(line: str) -> None:
     assert allocation.read_line(line) is None
 

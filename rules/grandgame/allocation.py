@@ -74,7 +74,8 @@ _POLITICS_WORDS = {"politics", "political", "politic"}
 _DEVELOP_WORDS = {"develop", "development", "develops", "dev"}
 _RESEARCH_WORDS = {"research", "atomic"}
 _BUILD_WORDS = {"build", "builds", "produce", "production"}
-_RAILROAD_WORDS = {"railroad", "railroads", "railway", "railways", "rail", "rails"}
+#: The first two start a line of their own ("railroad in K14"); all follow "build".
+_RAILROAD_WORDS = ("railroad", "railroads", "railway", "railways", "rail", "rails")
 _UNIT_WORDS = {"unit", "units", "point", "points", "pts", "gdp"}
 
 
@@ -100,9 +101,15 @@ def read_line(line: str) -> Read | str | None:
         return _read_railroad(rest[1:])
     if first in _BUILD_WORDS:
         return _read_build(rest)
-    if first in _RAILROAD_WORDS:
+    if first in _RAILROAD_WORDS[:2] and not _a_move(rest):
         return _read_railroad(rest)
     return None
+
+
+def _a_move(tokens: list[str]) -> bool:
+    """Whether the words after "railroad" read as a move by rail ("railroad 3 inf from K14 to K20"), a season's
+    order, not a railroad to build."""
+    return any(_NUMBER.fullmatch(t) or t.lower() in {"from", "to", "->"} for t in tokens)
 
 
 def _read_politics(rest: list[str]) -> Read | str:
