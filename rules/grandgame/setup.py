@@ -9,6 +9,7 @@ from typing import Any
 from maild.ruleset import SetupError
 from maild.setupfile import Problems, array_of_tables, email, entries, password, unknown_keys, whole
 
+from . import decks
 from .board import load_board
 from .state import State, map_digest
 
@@ -32,6 +33,8 @@ def new_game(setup: dict[str, Any]) -> State:
         title = ""
     players = _players(problems, array_of_tables(problems, setup, "players", required=True))
     options = _options(problems, setup.get("options", {}))
+    for problem in decks.check(setup.get("decks", {})):
+        problems.add(problem)
     data = setup.get("map")
     board = None
     if not isinstance(data, dict):
@@ -58,7 +61,8 @@ def new_game(setup: dict[str, Any]) -> State:
         "options": options,
         "decks": setup.get("decks", {}),
         "players": [{**p, "country": None, "regime": None, "francs": 0, "gdp": 0, "research": 0, "bombs": 0,
-                     "picked": None, "paid": 0, "victory": None, "start_land": 0} for p in players],
+                     "picked": None, "paid": 0, "victory": None, "start_land": 0, "bomb_built": False}
+                    for p in players],
         # Until the picking, every country is a Neutral Power's (GG-OQ-03: the countries nobody picks stay so).
         "owners": {t.id: None for t in board.territories.values() if t.land},
         "zones": {z.id: z.value for z in board.zones.values()},

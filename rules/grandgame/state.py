@@ -15,7 +15,8 @@ The state::
          "picked": int | None,      # 1 for the first country picked, 2 for the next ...
          "paid": int,               # his winning bid
          "victory": {...} | None,   # his secret victory card
-         "start_land": int}         # land territories he held when the game began
+         "start_land": int,         # land territories he held when the game began
+         "bomb_built": bool}        # he has reached 300 units of research and built his bomb
       ],
       "owners": {territory: player | None},   # every land territory; None: a Neutral Power's (its home country's)
       "zones": {zone: value},                 # each economic zone's value now
