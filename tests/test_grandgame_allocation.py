@@ -51,6 +51,9 @@ def with_gdp(gdp: int, turn: int = 1) -> dict[str, Any]:
     ("build 2 infantry, 1 armor in Velden", BUILD, {"units": [["Velden", "infantry", 2], ["Velden", "armor", 1]]}),
     ("build 1 light fleet in Aurum", BUILD, {"units": [["Aurum", "light fleet", 1]]}),
     ("build 2 inf in Velden, 3 supplies at C3", BUILD, {"units": [["Velden", "infantry", 2], ["C3", "supply", 3]]}),
+    # "buy" with a city is the allocation's purchase ("buy" alone is the initial purchase, start.py; a purchase
+    # with Francs says "francs", francs.py).
+    ("buy 2 infantry in Velden", BUILD, {"units": [["Velden", "infantry", 2]]}),
     ("railroad in K14", RAILROAD, {"places": ["K14"]}),
     ("build railroad in D2, C2", RAILROAD, {"places": ["D2", "C2"]}),
     ("railroads Marford", RAILROAD, {"places": ["Marford"]}),
@@ -76,7 +79,7 @@ def test_a_wrong_line_of_the_allocation_says_what_a_right_one_looks_like(line: s
     assert isinstance(said, str) and words in said
 
 
-@pytest.mark.parametrize("line", ["2 inf K14 -> K15", "buy 2 infantry in Velden", "pick Aurelia", "destroy "
+@pytest.mark.parametrize("line", ["2 inf K14 -> K15", "buy 2 infantry", "pick Aurelia", "destroy "
                                   "railroad in K14", "atomic bomb on ZA", "railroad 3 inf from K14 to K20",
                                   "rail 2 armor K14 -> K20", "railway K14"])
 def test_other_modules_lines_are_not_read_here(line: str) -> None:
