@@ -645,7 +645,7 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
         try:
             with app.db.session() as s:
                 game = get_game(s, args.game)
-                if game.ruleset != args.ruleset:
+                if game.ruleset != ruleset.name:
                     raise UsageError(f"game {game.name} plays {game.ruleset}, not {args.ruleset}")
                 state = state_before(s, game, game.turn)
                 player = header.player if header and header.player else ""

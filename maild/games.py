@@ -57,7 +57,8 @@ def create_game(session: Session, name: str, ruleset_name: str, setup_path: Path
     ruleset = ruleset_named(ruleset_name)
     setup = setup_path if isinstance(setup_path, dict) else load_setup(setup_path)
     state = ruleset.new_game(setup)
-    game = Game(name=name, ruleset=ruleset_name, seed=secrets.randbits(62), turn=1, finished=False,
+    # The ruleset's own name (`grand-game` is stored as `grandgame`): its templates are found by it.
+    game = Game(name=name, ruleset=ruleset.name, seed=secrets.randbits(62), turn=1, finished=False,
                 created_at=now)
     session.add(game)
     session.flush()

@@ -7,8 +7,10 @@ power by power. Both carry the board as a picture (ruleset.attachments); the tex
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
+from . import start
 from .picture import OWNER_COLOURS
 from .report import Report
 from .state import (
@@ -27,8 +29,20 @@ from .state import (
 Section = dict[str, Any]
 
 
+#: A line of a section, after the template's indent of two, stays within 78 columns; a longer one goes on in
+#: lines indented two more.
+LINE = 76
+
+
 def _sections(titled: dict[str, list[str]]) -> list[Section]:
-    return [{"title": title, "lines": lines} for title, lines in titled.items() if lines]
+    return [{"title": title, "lines": [part for line in lines for part in wrapped(line)]}
+            for title, lines in titled.items() if lines]
+
+
+def wrapped(line: str) -> list[str]:
+    if len(line) <= LINE:
+        return [line]
+    return textwrap.wrap(line, LINE, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
 
 
 def place(state: State, territory: str) -> str:
@@ -136,9 +150,9 @@ def board_lists(state: State) -> list[Section]:
         stacks = [f"{t} {describe(s, short=True)}" for t, s in units_of(state, side)]
         if stacks:
             forces += _wrap(f"{side_name(state, side)}: " + "; ".join(stacks))
-    return [{"title": "The powers", "lines": powers},
-            {"title": "Forces on the board (i infantry, a armor, p aircraft, L light fleet, H heavy fleet, "
-                      "s supply)", "lines": forces}]
+    return _sections({"The powers": powers,
+                      "Forces on the board (i infantry, a armor, p aircraft, L light fleet, H heavy fleet, "
+                      "s supply)": forces})
 
 
 # ---- the picture ---------------------------------------------------------------------------------------------
@@ -209,6 +223,13 @@ def welcome(state: State, name: str) -> dict[str, Any]:
             f"The game ends when a player meets his secret goal, or after turn {state['options']['turns']}."]
     countries = [f"{c.name} ({c.id}), {c.size}: {len(c.territories)} territories, GDP {country_gdp(state, c.id)}"
                  for c in offered]
+    examples = {k.word: k.example for k in start.ORDER_KINDS}
+    first = ["A sealed bid in $ and the countries you want, best first, each",
+             "with its regime (democracy or dictatorship), for example:",
+             f"  {examples['bid']}", f"  {examples['pick']}",
+             "The highest bid takes its first country still free; the others bid",
+             "again in the next round, until every player has a country."]
     return {"sections": [{"title": "The game", "lines": game},
-                         {"title": "The countries you may pick", "lines": countries}],
+                         {"title": "The countries you may pick", "lines": countries},
+                         {"title": "Your first orders: the picking", "lines": first}],
             "picture": picture_spec(state, 1, "picking", Report())}
