@@ -85,8 +85,9 @@ def test_picking_round_by_round_through_the_ruleset() -> None:
     assert (first.open_phase.name, first.open_phase.must_send) == ("picking-2", ("alice", "chloe"))
     news = [line for s in first.newsletter["sections"] for line in s["lines"]]
     assert news[0] == "bruno won for $12 and takes Borvane, a dictatorship."
-    alice_lines = [line for s in first.printouts["alice"]["sections"] for line in s["lines"]]
-    assert "Your bid of $12 lost: bruno won with $12 (equal bids: the earlier mail wins)." in alice_lines
+    # A printout's long line goes on in an indented line (printout.wrapped): read as the player reads it.
+    alice = " ".join(line.strip() for s in first.printouts["alice"]["sections"] for line in s["lines"])
+    assert "Your bid of $12 lost: bruno won with $12 (equal bids: the earlier mail wins)." in alice
     # Round 2: alice sends only a bid of $70 (her list, Borvane only, stands; Borvane is taken, so she gets the
     # largest country left: Aurelia, Cassaria, Dravenmark and Elunde have 12 territories, Aurelia comes first).
     # chloe is then the last: she takes Cassaria (Aurelia, her pick, is gone) for nothing.
@@ -108,7 +109,7 @@ def test_picking_round_by_round_through_the_ruleset() -> None:
     neutral_land = 12 + 12 + 3 + 4 + 4 + 3 + 4 + 2 + 2  # DRA ELU FER GAL HES ILV JOR NES ORR
     assert len(state["forces"]) == neutral_land
     news = [line for s in second.newsletter["sections"] for line in s["lines"]]
-    assert "chloe is the last: for nothing and takes Cassaria, a democracy." in news
+    assert "chloe is the last to pick and takes, for nothing, Cassaria, a democracy." in news
 
 
 def test_silent_players_bid_nothing_and_get_the_largest_country(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,7 +94,7 @@ def own_lists(state: State, name: str) -> list[Section]:
                 {"title": f"Your cities and ports ({len(cities)})", "lines": cities or ["none"]},
                 {"title": f"Your forces ({plural(len(forces), 'place')})", "lines": forces or ["none on the board"]},
                 {"title": f"Your land ({plural(len(land), 'territory', 'territories')})",
-                 "lines": _wrap(", ".join(land))}]
+                 "lines": _wrap(land, ", ")}]
     near = neighbours(state, name)
     if near:
         sections.append({"title": "Forces of others in or next to yours", "lines": near})
@@ -122,15 +122,17 @@ def side_name(state: State, side: str) -> str:
     return "neutral" if side == NEUTRAL else f"{side} ({country_name(state, side)})"
 
 
-def _wrap(text: str, width: int = 74) -> list[str]:
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
+def _wrap(items: list[str], sep: str, head: str = "", width: int = LINE) -> list[str]:
+    """A long list on as many lines as it needs, broken only between its items (never inside "I9 1i 3s")."""
+    lines, line = [], head
+    for i, item in enumerate(items):
+        piece = item + (sep.rstrip() if i < len(items) - 1 else "")
+        if line and line != head and len(line) + 1 + len(piece) > width:
             lines.append(line)
-            line = word
+            line = piece
         else:
-            line = f"{line} {word}" if line else word
-    return [line] if line else []
+            line = f"{line} {piece}" if line else piece
+    return [*lines, line] if line else lines
 
 
 # ---- the board, power by power ---------------------------------------------------------------------------------
@@ -149,10 +151,10 @@ def board_lists(state: State) -> list[Section]:
     for side in (*names, NEUTRAL):
         stacks = [f"{t} {describe(s, short=True)}" for t, s in units_of(state, side)]
         if stacks:
-            forces += _wrap(f"{side_name(state, side)}: " + "; ".join(stacks))
-    return _sections({"The powers": powers,
-                      "Forces on the board (i infantry, a armor, p aircraft, L light fleet, H heavy fleet, "
-                      "s supply)": forces})
+            forces += _wrap(stacks, "; ", f"{side_name(state, side)}:")
+    if forces:
+        forces.insert(0, "(i infantry, a armor, p aircraft, L light fleet, H heavy fleet, s supply)")
+    return _sections({"The powers": powers, "Forces on the board": forces})
 
 
 # ---- the picture ---------------------------------------------------------------------------------------------

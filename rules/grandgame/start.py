@@ -404,8 +404,8 @@ def _award(state: State, name: str, paid: int, wanted: list[list[Any]], report: 
     p["picked"], p["paid"] = order, paid
     p["francs"] = economy.initial_francs(paid)
     cname = board(state).countries[country].name
-    won = f"won for ${paid}" if title != LAST_TITLE else "is the last: for nothing"
-    report.say(title, f"{name} {won} and takes {cname}, a {regime}.")
+    won = f"won for ${paid} and takes" if title != LAST_TITLE else "is the last to pick and takes, for nothing,"
+    report.say(title, f"{name} {won} {cname}, a {regime}.")
     why = "" if any(find_country(board(state), w) == country for w, _ in wanted) else \
         " (none of your choices was free: the largest country left)"
     report.tell(name, title, f"You take {cname} as a {regime}{why}; you start with {p['francs']} Francs.")
