@@ -42,7 +42,8 @@ def test_the_newsletter_shows_the_powers_and_every_force() -> None:
     sections = {s["title"]: s["lines"] for s in printout.newsletter(state, 1, "spring", Report())["sections"]}
     assert sections["The powers"][0] == "alice: Aurelia, democracy; GDP 18, 12 territories, 3 units"
     forces = next(lines for title, lines in sections.items() if title.startswith("Forces on the board"))
-    assert forces == ["alice (Aurelia): E2 3i", "neutral: H8 1i 3s"]
+    assert forces == ["(i infantry, a armor, p aircraft, L light fleet, H heavy fleet, s supply)",
+                      "alice (Aurelia): E2 3i", "neutral: H8 1i 3s"]
 
 
 def test_the_picture_shows_owners_in_their_colours_units_and_the_phases_arrows() -> None:

@@ -101,7 +101,8 @@ def read_line(line: str) -> Read | str | None:
         return _read_railroad(rest[1:])
     if first in _BUILD_WORDS:
         return _read_build(rest)
-    if first in ("buy", "purchase") and any(w.lower() in ("in", "at") for w in rest):
+    if first in ("buy", "purchase") and any(w.lower() in ("in", "at") for w in rest) \
+            and not any(w.lower().startswith("franc") for w in rest):
         # "buy 2 infantry in Velden": a purchase in a named city is the allocation's (the initial purchase
         # names no place, start.py; a purchase with Francs says so, francs.py).
         return _read_build(rest)
