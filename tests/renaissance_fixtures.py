@@ -25,7 +25,8 @@ from typing import Any
 from maild.app import App
 from maild.testing import run_pass
 from maild.turn import release_turn
-from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.context import Ctx
+from maild_rules.renaissance.registry import STEPS
 from maild_rules.renaissance.setup import new_game
 from tests.conftest import make_app
 

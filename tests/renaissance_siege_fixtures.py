@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 
 
 def person(pid: str, family: str, inside: bool, assets: dict[str, int], location: str = "Pisa",

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from maild_rules.renaissance import colonies
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 
 
 def make_state(population: int = 1000, religion: str = "catholic") -> dict[str, Any]:

@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from maild_rules.renaissance.commerce import buy, sell, transfer
-from maild_rules.renaissance.engine import ACTIONS, Ctx, Phase
+from maild_rules.renaissance.context import Ctx, Phase
+from maild_rules.renaissance.registry import ACTIONS
 
 
 def persona(pid: str, family: str, location: str | None = "Florence", **extra: Any) -> dict[str, Any]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.crew import crew_cost, recruit_crew
-from maild_rules.renaissance.engine import Ctx
 from tests.renaissance_fixtures import small_state
 
 

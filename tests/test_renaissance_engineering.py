@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from maild_rules.renaissance import engineering
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from tests.renaissance_fixtures import month_ctx
 
 

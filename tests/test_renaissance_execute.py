@@ -10,8 +10,9 @@ import pytest
 
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder
 from maild_rules.renaissance import RULESET
-from maild_rules.renaissance.engine import ACTIONS, Action, Phase, done
-from maild_rules.renaissance.execute import load_rules, run_month
+from maild_rules.renaissance.context import Action, Phase, done
+from maild_rules.renaissance.engine import run_month
+from maild_rules.renaissance.registry import ACTIONS
 from tests.renaissance_fixtures import small_state
 
 
@@ -77,7 +78,6 @@ def test_a_failing_rule_costs_only_its_order(monkeypatch: pytest.MonkeyPatch) ->
     def boom(ctx: Any, persona: Any, args: Any) -> Any:
         raise ZeroDivisionError("a bug")
 
-    load_rules()  # the real handlers first, so the stand-in replaces one of them
     monkeypatch.setitem(ACTIONS, "pilgrimage", Action("pilgrimage", Phase.OTHER, boom))
     monkeypatch.setitem(ACTIONS, "charity", Action("charity", Phase.OTHER, lambda c, p, a: done("given")))
     r = month(small_state(), ("/LMD *MEDICI\n*Florence .0101\nHP HC1000\n", "LMD", 1))

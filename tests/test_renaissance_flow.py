@@ -218,13 +218,12 @@ def test_a_cancel_after_ten_days_leaves_late_orders_standing(tmp_path: Path, db_
 
 def test_an_order_the_program_cannot_carry_out_is_reported_to_the_gm(tmp_path: Path, db_url: str,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from maild_rules.renaissance.engine import ACTIONS, Action, Phase
-    from maild_rules.renaissance.execute import load_rules
+    from maild_rules.renaissance.context import Action, Phase
+    from maild_rules.renaissance.registry import ACTIONS
 
     def boom(ctx: object, persona: object, args: object) -> object:
         raise RuntimeError("a bug in charity")
 
-    load_rules()  # the real handlers first, so the stand-in replaces one of them
     monkeypatch.setitem(ACTIONS, "charity", Action("charity", Phase.OTHER, boom))
     morning = datetime(2026, 11, 25, 10, 0, tzinfo=ROME)
     app = mail_game(tmp_path, db_url, morning)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from maild_rules.renaissance.engine import ACTIONS, STEPS, Ctx, Phase
+from maild_rules.renaissance.context import Ctx, Phase
 from maild_rules.renaissance.guild import guild_order, guild_ranks, merchant_rank
+from maild_rules.renaissance.registry import ACTIONS, STEPS
 
 
 def persona(pid: str, location: str = "Venice", merchantry: int = 0, guild: str | None = None) -> dict[str, Any]:

@@ -12,7 +12,8 @@ import pytest
 
 from maild.ruleset import SetupError
 from maild_rules.renaissance import commerce, ingress, travel
-from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.context import Ctx
+from maild_rules.renaissance.registry import STEPS
 from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.walls import await_ingress, default_ingress, has_ingress
 from tests.renaissance_fixtures import small_setup, small_state
@@ -370,7 +371,7 @@ def test_a_month_of_coded_orders_at_the_walls() -> None:
     # Giuliano moves by road from Pisa to Florence (40 miles) with MO: the Medici have ingress, he stays outside.
     from maild.ruleset import OrderSet
     from maild_rules.renaissance import RULESET
-    from maild_rules.renaissance.execute import run_month
+    from maild_rules.renaissance.engine import run_month
 
     state, _piero, _domenico = outside_doria()
 

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from maild_rules.renaissance import magistracy
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 
 OCTOBER, NOVEMBER = 10, 11  # turns: the calendar starts in January 1493
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.markets import grow, price_step, quota_completions, wealth_growth
+from maild_rules.renaissance.registry import STEPS
 
 
 def location(name: str = "Florence", **extra: Any) -> dict[str, Any]:

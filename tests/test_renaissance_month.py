@@ -1,4 +1,4 @@
-"""The month's order is month.py's table (Renaissance, ORDERS: "Orders are not simultaneous. They are executed
+"""The month's order is registry.py's table (Renaissance, ORDERS: "Orders are not simultaneous. They are executed
 sequentially."): its order against the rules text, the engine walking it, the phases it gives a persona's orders,
 the dispatch table of order kinds, and the copy of the table in docs/renaissance.md."""
 
@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from maild.ruleset import OrderSet, PlacedOrder
-from maild_rules.renaissance import RULESET, execute, month
-from maild_rules.renaissance.engine import STEPS, Phase
+from maild_rules.renaissance import RULESET, engine, registry
+from maild_rules.renaissance.context import Phase
 from maild_rules.renaissance.families import BOOKKEEPING, Month
-from maild_rules.renaissance.handlers import ACTIONS, HANDLERS
-from maild_rules.renaissance.month import MONTH, ORDER_PHASES
 from maild_rules.renaissance.orderkinds import KINDS
+from maild_rules.renaissance.registry import ACTIONS, HANDLERS, MONTH, ORDER_PHASES, STEPS
 from tests.renaissance_fixtures import small_state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +121,7 @@ def test_a_personas_phases_are_the_rules_order() -> None:
     assert {row.phase for row in ORDER_PHASES} == set(Phase)
 
 
-def recorded_month(monkeypatch: pytest.MonkeyPatch, table: tuple[month.MonthStep, ...]) -> list[str]:
+def recorded_month(monkeypatch: pytest.MonkeyPatch, table: tuple[registry.MonthStep, ...]) -> list[str]:
     """Run a month of the small world through `table`, each row still doing its work; the rows in the order run."""
     ran: list[str] = []
 
@@ -132,8 +131,8 @@ def recorded_month(monkeypatch: pytest.MonkeyPatch, table: tuple[month.MonthStep
             fn(m)
         return run
 
-    monkeypatch.setattr(execute, "MONTH", tuple(replace(row, fn=recording(row.fn)) for row in table))
-    execute.run_month(small_state(), 1, {}, random.Random(1))
+    monkeypatch.setattr(engine, "MONTH", tuple(replace(row, fn=recording(row.fn)) for row in table))
+    engine.run_month(small_state(), 1, {}, random.Random(1))
     return ran
 
 
@@ -150,7 +149,7 @@ def medici_month(text: str) -> tuple[list[tuple[str, bool]], int]:
     assert parsed.diagnostics == []
     orders: dict[str, list[PlacedOrder]] = {"LMD": RULESET.effective([OrderSet("LMD", 1, parsed.orders)]),
                                             "ADR": []}
-    result = execute.run_month(small_state(), 1, orders, random.Random(1))
+    result = engine.run_month(small_state(), 1, orders, random.Random(1))
     outcomes = [(o["code"], o["ok"]) for o in result.outcomes["MEDICI"]]
     return outcomes, result.ctx.state["personae"]["0101"]["assets"]["ducats"]
 
@@ -161,7 +160,7 @@ def test_the_phases_run_in_the_tables_order(monkeypatch: pytest.MonkeyPatch) -> 
     # 3% export tariff = 120 + 3.6 -> 124 ducats, leaving 49,876, so the transfer of 50,000 fails.
     code = "/LMD *MEDICI\n*Florence .0101\nBwool10 T0102ducat50000\n"
     assert medici_month(code) == ([("T0102ducat50000", True), ("Bwool10", False)], 0)
-    monkeypatch.setattr(execute, "PHASE_ORDER", tuple(reversed(month.PHASE_ORDER)))
+    monkeypatch.setattr(engine, "PHASE_ORDER", tuple(reversed(registry.PHASE_ORDER)))
     assert medici_month(code) == ([("Bwool10", True), ("T0102ducat50000", False)], 50000 - 124)
 
 
@@ -190,4 +189,4 @@ def test_the_docs_show_the_table_as_the_code_has_it() -> None:
     doc = DOC.read_text(encoding="utf-8")
     found = re.search(r"<!-- month table: start -->\n(.*?)<!-- month table: end -->", doc, re.S)
     assert found is not None
-    assert found.group(1) == month.markdown(), "paste month.markdown() between the markers in docs/renaissance.md"
+    assert found.group(1) == registry.markdown(), "paste registry.markdown() between the markers in docs/renaissance.md"

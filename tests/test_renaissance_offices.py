@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from maild_rules.renaissance import information_address, ingress, loyalty, offices
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.setup import find_location
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from maild_rules.renaissance import piety
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from tests.renaissance_fixtures import month_ctx, run_end_steps
 
 

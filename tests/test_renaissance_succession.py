@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from maild_rules.renaissance import succession
-from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.context import Ctx
+from maild_rules.renaissance.registry import STEPS
 
 
 def piero(**extra: Any) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from maild_rules.renaissance.checks import find_family
 from maild_rules.renaissance.codes import parse
-from maild_rules.renaissance.handlers import HANDLERS
+from maild_rules.renaissance.names import find_family
+from maild_rules.renaissance.registry import HANDLERS
 from maild_rules.renaissance.ruleset import RULESET
 from tests.mailcheck import section
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent

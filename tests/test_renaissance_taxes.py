@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from maild_rules.renaissance import taxes
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 
 
 def make_state(population: int = 20000, wealth: int = 150, loyalty: int = 500) -> dict[str, Any]:

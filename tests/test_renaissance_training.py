@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from maild_rules.renaissance import training
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from tests.renaissance_fixtures import month_ctx
 
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from maild_rules.renaissance import travel
-from maild_rules.renaissance.engine import ACTIONS, Ctx, Phase
+from maild_rules.renaissance.context import Ctx, Phase
 from maild_rules.renaissance.information import ask_coordinates, ask_depth
+from maild_rules.renaissance.registry import ACTIONS
 from maild_rules.renaissance.succession import succession
 from maild_rules.renaissance.travel import abandon, move, passengers_follow_their_ship, permit_boarding, stay_outside
 
@@ -546,7 +547,7 @@ def test_through_the_month_abandon_runs_before_the_move() -> None:
     # Written after the move, the abandon order still runs first (phase OTHER before MOVE): 10 horses carry 20,
     # so 10 of the 30 grain are abandoned and the move succeeds; the depth answer reaches the family's messages.
     from maild.ruleset import Order, PlacedOrder
-    from maild_rules.renaissance.execute import run_month
+    from maild_rules.renaissance.engine import run_month
 
     a = persona("0101", assets={"horse": 10, "grain": 30, "ducats": 5})
     state = {"calendar": {"year": 1493, "month": 7},

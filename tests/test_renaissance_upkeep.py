@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from maild_rules.renaissance import pestilence, upkeep
-from maild_rules.renaissance.engine import STEPS, Ctx
+from maild_rules.renaissance.context import Ctx
+from maild_rules.renaissance.registry import STEPS
 
 
 def persona(pid: str, assets: dict[str, int], **extra: Any) -> dict[str, Any]:

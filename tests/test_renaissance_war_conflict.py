@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from maild_rules.renaissance import travel
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.war import assault as assault_engine
 from maild_rules.renaissance.war import conflict, control, limits, naval, sides, siege, urban
 from maild_rules.renaissance.war import field as field_engine
@@ -774,7 +774,7 @@ def test_a_conflict_order_is_refused_unless_the_months_fees_are_prepaid(field: F
 def test_no_other_order_after_a_battle_order_in_the_month_loop(urban_fake: Fake) -> None:
     from maild.ruleset import Order, PlacedOrder
     from maild_rules.renaissance.families import Month, families_orders
-    from maild_rules.renaissance.month import PHASE_ORDER
+    from maild_rules.renaissance.registry import ACTIONS, PHASE_ORDER
 
     a = persona("0201", "DORIA", "Lucca", inside=True, assets={"pikeman": 100})
     d1 = persona("0301", "SFORZA", "Lucca", inside=True, assets={"pikeman": 10})
@@ -786,7 +786,8 @@ def test_no_other_order_after_a_battle_order_in_the_month_loop(urban_fake: Fake)
 
     placed = [order(1, "attack", battle="urban", target="0301"), order(2, "move", mode="land", to="Florence"),
               order(3, "attack", battle="urban", target="0302"), order(4, "loot")]
-    month = Month(state=ctx.state, turn=TURN, rng=random.Random(1), orders={"ADR": placed}, phase_order=PHASE_ORDER)
+    month = Month(state=ctx.state, turn=TURN, rng=random.Random(1), orders={"ADR": placed}, phase_order=PHASE_ORDER,
+                  actions=ACTIONS)
     month.start_location.update(ctx.start_location)
     month.start_inside.update(ctx.start_inside)
     families_orders(month)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from maild.ruleset import SetupError
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.war import control, limits
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, BattleResult, StageReport
@@ -656,7 +656,7 @@ def test_a_month_carries_out_an_office_transfer_after_every_order() -> None:
     import random
 
     from maild.ruleset import Order, PlacedOrder
-    from maild_rules.renaissance.execute import run_month
+    from maild_rules.renaissance.engine import run_month
     from tests.renaissance_fixtures import small_state
 
     # Pisa (small world): sovereign 0101 Piero, no feudatory, no tenant, so no de facto controller: feudatory

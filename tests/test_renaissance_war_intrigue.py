@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.war import intrigue, limits
 from tests.renaissance_fixtures import month_ctx
 from tests.renaissance_fixtures import war_persona as persona
@@ -226,7 +226,7 @@ def test_a_month_settles_duels_and_assassinations_after_every_order() -> None:
     import random
 
     from maild.ruleset import Order, PlacedOrder
-    from maild_rules.renaissance.execute import run_month
+    from maild_rules.renaissance.engine import run_month
     from tests.renaissance_fixtures import small_state
 
     state = small_state()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from maild_rules.renaissance import piety
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.war import naval, naval_battle, naval_fleet
 from maild_rules.renaissance.war.forces import ATTACKER, DEFENDER, Contingent, Side
 from tests.renaissance_fixtures import small_state

@@ -10,7 +10,7 @@ from typing import Any
 
 from maild_rules.renaissance import upkeep
 from maild_rules.renaissance.commerce import buy, transfer
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.war import limits, morale, raising
 from tests.renaissance_fixtures import month_ctx, small_state
 

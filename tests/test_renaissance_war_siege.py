@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from maild_rules.renaissance import markets, piety
-from maild_rules.renaissance.engine import Ctx
+from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.war import limits, siege
 from tests.renaissance_fixtures import month_ctx
 from tests.renaissance_siege_fixtures import next_turn, person, pisa

@@ -9,7 +9,7 @@ from typing import Any
 
 from maild_rules.renaissance import reports
 from maild_rules.renaissance.codes import parse
-from maild_rules.renaissance.handlers import HANDLERS
+from maild_rules.renaissance.registry import HANDLERS
 from maild_rules.renaissance.war import control, siege, tower_siege
 from tests.renaissance_fixtures import month_ctx
 from tests.renaissance_siege_fixtures import next_turn, person, pisa

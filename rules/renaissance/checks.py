@@ -19,14 +19,16 @@ from maild.ruleset import Diagnostic, Order
 
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
+from .names import find_family, squash
 from .orderkinds import BY_KIND
 from .refusals import rule_cited
-from .setup import find_location, location_key
+from .setup import find_location
 from .war import orders as war
+from .war.control import full_tower_garrison, tower_of
 from .war.morale import ISLAM, men
 
 State = dict[str, Any]
-__all__ = ["check", "find_family", "find_location", "squash"]
+__all__ = ["check", "find_location"]
 
 # Args naming a persona, per kind ("9999", the locals, is no persona).
 PERSONA_ARGS: dict[str, tuple[str, ...]] = {
@@ -46,24 +48,6 @@ LOCATION_ARGS: dict[str, tuple[str, ...]] = {
 FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
                                            "alliance": ("target_family",)}
 LOCALS = "9999"
-
-
-def squash(name: str) -> str:
-    """How names are matched: case, blanks, '_' and '-' do not count (setup.location_key's rule)."""
-    return location_key(name)
-
-
-def find_family(state: State, written: str) -> str | None:
-    """The family a name means: as written, or matched as squash() matches names, or in the plural a sentence
-    gives a family ("the Borgias" are the BORGIA family) when no family has the plural's name."""
-    families = state.get("families", {})
-    if written in families:
-        return written
-    key = squash(written)
-    found = next((name for name in families if squash(name) == key), None)
-    if found is None and key.endswith("s"):
-        found = next((name for name in families if squash(name) == key[:-1]), None)
-    return found
 
 
 def check(state: State, turn: int, player: str, orders: list[Order]) -> list[Diagnostic]:
@@ -547,8 +531,6 @@ def _check_siege(at: _At, a: dict[str, Any], mail: _Mail) -> Found:
 
 
 def _check_tower_siege(at: _At, n: int) -> Found:
-    from .war.control import full_tower_garrison, tower_of  # here: war.control imports this module's find_family
-
     if not at.persona.get("inside"):
         return [at.error(f"{at.pid} starts the month outside the walls of {at.where}; a tower is besieged by a "
                          f"persona who starts the month inside them, outside the tower (SIEGE, TOWERS)")]

@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from . import items
-from .engine import State
+from .context import State
 from .orderkinds import SKILL_LETTERS
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .items import TROOPS, item_by_code
 from .war.morale import settle
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .guild import RANKS, merchant_rank
 from .items import ALL_ITEMS, CLASS_CODES, CLASSES, DUCATS, TROOPS, item_by_code
 from .walls import has_ingress, trade_refusal

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 
 PRICE_STEP = 10  # ducats a man in the first tenth of a percent, and the rise for each further tenth
 TIERS = 10  # 1% of the population is ten tenths of a percent

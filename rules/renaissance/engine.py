@@ -1,160 +1,33 @@
-"""The turn engine's skeleton: the turn context, what an order's handler returns, and the rating helpers.
+"""The turn engine: one month run on a copy of the state, walked through registry.MONTH from its first row to its
+last.
 
-A handler gets the turn context, the persona dict and the order's args, changes the state in place and returns an
-`Outcome` (done or failed, and why, in the words the printout shows). Handlers never raise for a player's mistake:
-they return `fail(...)`. Which handler carries out which order kind is handlers.py's table; when each step of the
-month runs, and in which order a persona's phases run, is month.py's.
+What a month does, and in which order, is registry.py's table; how the families' orders run is families.py; what
+a handler is given and returns is context.py. This module is the top of the ruleset's rules: it imports the
+registry, and nothing below imports it (docs/renaissance.md, "How the modules depend on each other").
 """
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import IntEnum
-from typing import Any
 
-from .calendar import month_of, year_of
+from maild.ruleset import PlacedOrder
 
-State = dict[str, Any]
-Persona = dict[str, Any]
+from .context import State
+from .families import Month, Result
+from .registry import ACTIONS, MONTH, PHASE_ORDER
 
 
-class Phase(IntEnum):
-    """The group an order kind belongs to in a persona's orders (orderkinds.KINDS gives each kind its phase).
-    The order the phases run in is month.ORDER_PHASES (rules section ORDERS), not these numbers."""
-
-    TRANSFER = 0
-    SELL = 1
-    BUY = 2
-    TRAIN = 3
-    OTHER = 4
-    MOVE = 5
+def copy_state(state: State) -> State:
+    """A deep copy of a state (plain JSON), for work that must leave the original as it was."""
+    copied: State = json.loads(json.dumps(state))
+    return copied
 
 
-@dataclass(frozen=True)
-class Outcome:
-    ok: bool
-    text: str  # what happened, for the printout: "sold 40 wool for 480 ducats" / "no demand for wool here"
-
-
-def done(text: str) -> Outcome:
-    return Outcome(True, text)
-
-
-def fail(text: str) -> Outcome:
-    return Outcome(False, text)
-
-
-@dataclass
-class Ctx:
-    """One turn's working context. `state` is the new state, changed in place by handlers."""
-
-    state: State
-    turn: int
-    rng: random.Random
-    # Where each persona began the turn (after start-of-turn steps) and whether inside the walls: many rules
-    # test "starts the turn at/inside the location".
-    start_location: dict[str, str | None] = field(default_factory=dict)
-    start_inside: dict[str, bool] = field(default_factory=dict)
-    news: list[str] = field(default_factory=list)  # public events of the month, for the newsletter
-    messages: dict[str, list[str]] = field(default_factory=dict)  # family -> private messages (info answers)
-    # Per-turn bookkeeping for "once per turn" limits, keyed by the rule module that uses it.
-    scratch: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def month(self) -> int:
-        """1 = January ... 12 = December."""
-        return month_of(self.state, self.turn)
-
-    @property
-    def year(self) -> int:
-        return year_of(self.state, self.turn)
-
-    def persona(self, pid: str) -> Persona | None:
-        return self.state["personae"].get(pid)
-
-    def location(self, name: str | None) -> dict[str, Any] | None:
-        return self.state["locations"].get(name) if name else None
-
-    def family(self, name: str) -> dict[str, Any]:
-        return self.state["families"][name]
-
-    def tell(self, family: str, text: str) -> None:
-        self.messages.setdefault(family, []).append(text)
-
-    def publish(self, text: str) -> None:
-        self.news.append(text)
-
-    def once(self, *key: Any) -> bool:
-        """True the first time `key` is seen this turn, False after: for "no more than once per turn" rules."""
-        seen = self.scratch.setdefault("_once", set())
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-
-Handler = Callable[[Ctx, Persona, dict[str, Any]], Outcome]
-Step = Callable[[Ctx], None]
-
-
-@dataclass(frozen=True)
-class Action:
-    kind: str
-    phase: Phase
-    handler: Handler
-
-
-def __getattr__(name: str) -> Any:
-    # ACTIONS and STEPS were registries filled by decorators here; tests written against them still import them
-    # from this module. They now come from the tables (handlers.py, month.py), loaded on first use because the
-    # tables import the rule modules, which import this one.
-    if name == "ACTIONS":
-        from .handlers import ACTIONS
-
-        return ACTIONS
-    if name == "STEPS":
-        from .month import STEPS
-
-        return STEPS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def clamp_rating(value: float) -> int:
-    """No rating may ever exceed 999, or decline below 0 (THE PERSONAE FAMILIES)."""
-    return max(0, min(999, int(value)))
-
-
-def add_rating(persona: Persona, key: str, delta: float) -> int:
-    """Change a rating (popularity, piety, morale) within 0..999; returns the change actually made. Fractions
-    are dropped after the sum (a rating is a whole number)."""
-    old = persona.get(key, 0)
-    persona[key] = clamp_rating(old + delta)
-    return persona[key] - old
-
-
-def add_skill(persona: Persona, skill: str, delta: float) -> int:
-    """Like add_rating, for a skill in persona["skills"]."""
-    skills = persona.setdefault("skills", {})
-    old = skills.get(skill, 0)
-    skills[skill] = clamp_rating(old + delta)
-    return skills[skill] - old
-
-
-def spend_popularity(persona: Persona, points: int) -> bool:
-    """POPULARITY: "A persona may not commit an action that would drive his popularity rating below zero. Any
-    attempt to do so would fail." Returns False (and changes nothing) when he cannot afford it."""
-    if points > persona.get("popularity", 0):
-        return False
-    persona["popularity"] -= points
-    return True
-
-
-def gain_piety(persona: Persona, points: float) -> int:
-    """Piety rises, and popularity with it "by 10% of the increase in perceived piety" (POPULARITY), rounded
-    down; returns the piety actually gained (a rating stops at 999)."""
-    gained = add_rating(persona, "piety", points)
-    if gained > 0:
-        add_rating(persona, "popularity", gained // 10)
-    return gained
+def run_month(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng: random.Random) -> Result:
+    """Run turn `turn` on a copy of `state`; the new state is `result.ctx.state`."""
+    month = Month(state=copy_state(state), turn=turn, rng=rng, orders=orders, phase_order=PHASE_ORDER,
+                  actions=ACTIONS)
+    for step in MONTH:
+        step.fn(month)
+    return month.result

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, add_skill, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .geography import miles_between, road_key, same_landmass
+from .ratings import add_skill
 from .setup import find_location
 
 ROAD_DUCATS = 200_000

@@ -1,24 +1,26 @@
-"""The families' orders: the sequence they run in, one order's execution, and the month's own steps around them.
+"""The families' orders: one order's execution, a persona's orders in their phases, and the month's own steps.
 
 Rules section ORDERS: "Orders are not simultaneous. They are executed sequentially." Families run in the order
-their mails were received (a family that asked for a later day of the month runs after those that did not); a
-persona's orders run in the order written, regrouped by phase in the order month.ORDER_PHASES gives. The steps
-here (`gm_orders`, `note_starting_places`, `families_orders`, `charge_fees`) are rows of month.MONTH, which says
-when each runs.
+their mails were received (family_orders.py); a persona's orders run in the order written, regrouped by phase in
+the order registry.ORDER_PHASES gives. The steps here (`gm_orders`, `note_starting_places`, `families_orders`,
+`charge_fees`) are rows of registry.MONTH, which says when each runs. The order table and the phases come with the
+`Month` (engine.run_month puts registry.ACTIONS and registry.PHASE_ORDER there): this module is itself a row of the
+registry, so it does not import it.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from maild.ruleset import GM_ORDERS, PlacedOrder
 
 from . import accounts
-from .engine import Ctx, Outcome, Phase, State
-from .handlers import ACTIONS
+from .context import Action, Ctx, Outcome, Phase, State
+from .family_orders import family_blocks
+from .setup import amend
 from .war import conflict
 
 log = logging.getLogger("maild.renaissance")
@@ -43,71 +45,34 @@ class Result:
 @dataclass(eq=False, kw_only=True)  # eq: a month is itself (and holds a result that holds it)
 class Month(Ctx):
     """A month being run: the context every rule sees, and what only the month's own steps use (the orders on
-    file, the order of a persona's phases, the result being written)."""
+    file, the order of a persona's phases, the order table, the result being written)."""
 
     orders: dict[str, list[PlacedOrder]]
     phase_order: tuple[Phase, ...]
+    actions: Mapping[str, Action]  # each order kind's handler and phase: registry.ACTIONS
     result: Result = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.result = Result(ctx=self)
 
 
-@dataclass
-class FamilyOrders:
-    family: str
-    player: str
-    seq: int
-    day: int
-    family_orders: list[PlacedOrder]
-    personae: dict[str, list[PlacedOrder]]  # persona -> orders, personae in the order written
-
-
-@cache  # every order of every mail asks it of the same few names
-def family_key(name: str) -> str:
-    """A family as players write it after `*`: case, blanks and hyphens do not matter (DELLAROVERE)."""
-    return "".join(ch for ch in name.upper() if ch.isalnum())
-
-
-def family_blocks(orders: dict[str, list[PlacedOrder]], state: State | None = None) -> list[FamilyOrders]:
-    """Every family's orders, in execution order: (requested day, receipt sequence, family name). With the
-    state, families are named as the state names them, however the player wrote them."""
-    names = {family_key(f): f for f in state["families"]} if state else {}
-    blocks: dict[str, FamilyOrders] = {}
-    for player, placed in orders.items():
-        if player == GM_ORDERS:
-            continue
-        for p in placed:
-            written = p.order.args.get("family")
-            if not written:
-                continue
-            fam = names.get(family_key(written), written)
-            block = blocks.setdefault(fam, FamilyOrders(fam, p.order.args.get("player", player), p.seq, 0, [], {}))
-            block.seq = min(block.seq, p.seq)
-            if p.order.kind == "execute_day":
-                block.day = int(p.order.args["day"])
-            elif "persona" in p.order.args:
-                block.personae.setdefault(p.order.args["persona"], []).append(p)
-            else:
-                block.family_orders.append(p)
-    return sorted(blocks.values(), key=lambda b: (b.day, b.seq, b.family))
-
-
-def persona_sequence(placed: list[PlacedOrder], phase_order: tuple[Phase, ...]) -> list[PlacedOrder]:
+def persona_sequence(placed: list[PlacedOrder], phase_order: tuple[Phase, ...],
+                     actions: Mapping[str, Action]) -> list[PlacedOrder]:
     """A persona's orders in execution order: by phase as `phase_order` lists them, then as written (mail, then
-    line). A kind without a handler counts as an other order (it fails when its turn comes)."""
+    line). A kind without a handler in `actions` counts as an other order (it fails when its turn comes)."""
     rank = {phase: i for i, phase in enumerate(phase_order)}
 
     def phase_rank(p: PlacedOrder) -> int:
-        action = ACTIONS.get(p.order.kind)
+        action = actions.get(p.order.kind)
         return rank[action.phase if action else Phase.OTHER]
 
     return sorted(placed, key=lambda p: (phase_rank(p), p.seq, p.order.line))
 
 
-def run_order(ctx: Ctx, result: Result, persona: dict[str, Any] | None, placed: PlacedOrder) -> Outcome:
+def run_order(month: Month, persona: dict[str, Any] | None, placed: PlacedOrder) -> Outcome:
+    ctx, result = month, month.result
     order = placed.order
-    action = ACTIONS.get(order.kind)
+    action = month.actions.get(order.kind)
     if action is None:
         return Outcome(False, "this order is not carried out by this version of the game")
     if persona is not None:
@@ -132,8 +97,6 @@ def run_order(ctx: Ctx, result: Result, persona: dict[str, Any] | None, placed: 
 
 
 def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: Result) -> None:
-    from .setup import amend  # the setup module is the one place that validates new locations and families
-
     for p in placed:
         kind, args = p.order.kind, p.order.args
         if kind == "gm_payment":
@@ -144,7 +107,7 @@ def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: 
             result.bulletins.append(args["text"])
 
 
-# ---- the month's own steps (rows of month.MONTH) -----------------------------------------------------------
+# ---- the month's own steps (rows of registry.MONTH) -----------------------------------------------------------
 
 def gm_orders(month: Month) -> None:
     apply_gm_orders(month.state, month.turn, month.orders.get(GM_ORDERS, []), month.result)
@@ -174,20 +137,20 @@ def families_orders(month: Month) -> None:
         count = 0
         for pid, placed in block.personae.items():
             persona = state["personae"].get(pid)
-            for p in persona_sequence(placed, month.phase_order):
+            for p in persona_sequence(placed, month.phase_order, month.actions):
                 if p.order.kind in BOOKKEEPING:
                     continue
                 if persona is None or persona.get("family") != block.family:
                     outcome = Outcome(False, f"{pid} is not a persona of the {block.family} family")
                 else:
-                    outcome = run_order(month, result, persona, p)
+                    outcome = run_order(month, persona, p)
                 count += 1
                 outcomes.append({"persona": pid, "line": p.order.line, "code": p.order.text,
                                  "summary": p.order.summary, "ok": outcome.ok, "text": outcome.text})
         for p in block.family_orders:
             if p.order.kind in BOOKKEEPING:
                 continue
-            outcome = run_order(month, result, None, p)
+            outcome = run_order(month, None, p)
             count += 1
             outcomes.append({"persona": None, "line": p.order.line, "code": p.order.text,
                              "summary": p.order.summary, "ok": outcome.ok, "text": outcome.text})

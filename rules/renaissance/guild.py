@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from .calendar import MONTHS
-from .engine import Ctx, Outcome, Persona, add_skill, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
+from .ratings import add_skill
 from .training import new_skill_refusal
 
 RANKS: tuple[str, ...] = ("apprentice", "journeyman", "master")  # index + 1 = rank number

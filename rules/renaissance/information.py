@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import geography as geo
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .setup import find_location
 
 

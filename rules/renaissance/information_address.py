@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import find_family
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
+from .names import find_family
 
 
 def ask_address(ctx: Ctx, persona: Persona | None, args: dict[str, Any]) -> Outcome:

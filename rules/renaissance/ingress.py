@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import find_family
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
+from .names import find_family
 from .offices import office_location
 from .walls import (
     MAX_EGRESS_DENIED,

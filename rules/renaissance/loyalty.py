@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .offices import holds
 
 # LOYALTY: "When loyalty is less than 400, taxes may not be collected. When it is below 300, feudal levies may

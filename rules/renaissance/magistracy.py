@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, done, fail, spend_popularity
+from .context import Ctx, Outcome, Persona, done, fail
 from .loyalty import add_loyalty
 from .offices import (
     SELECTION_METHODS,
@@ -19,6 +19,7 @@ from .offices import (
     office_location,
     set_office,
 )
+from .ratings import spend_popularity
 from .setup import find_location
 
 MAX_TARIFF_STEP = 5  # "up to five percentage points each"

@@ -1,6 +1,6 @@
 """The locals' markets between sales: quota completions (March demand, September supply) and March wealth growth.
 
-Sections QUOTA COMPLETIONS and WEALTH. Both run at the start of the month's turn, before any order (month.py): the
+Sections QUOTA COMPLETIONS and WEALTH. Both run at the start of the month's turn, before any order (registry.MONTH): the
 quotas first, then wealth growth ("after the markets have been reset, but before March actions are executed").
 Readings (M1...): docs/renaissance/commerce.md.
 """
@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from .commerce import half_up, quota
-from .engine import Ctx
+from .context import Ctx
 from .war import siege
 
 MARCH, SEPTEMBER = 3, 9

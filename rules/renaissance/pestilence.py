@@ -8,7 +8,7 @@ passenger is where the ship's owner is; 10% of each troop type is lost, each rou
 
 from __future__ import annotations
 
-from .engine import Ctx, Persona
+from .context import Ctx, Persona
 from .items import TROOPS
 from .upkeep import attrition
 from .war.morale import settle

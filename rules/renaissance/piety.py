@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, add_rating, done, fail, gain_piety
+from .context import Ctx, Outcome, Persona, done, fail
+from .ratings import add_rating, gain_piety
 from .setup import location_key
 
 # Religions grouped as the pilgrimage table's columns: "Monophysites are subject to the same rules as the

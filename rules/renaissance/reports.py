@@ -14,8 +14,8 @@ from typing import Any
 
 from . import accounts, codesheet, upkeep
 from .calendar import MONTHS, month_name, month_of
-from .engine import State
-from .execute import Result
+from .context import State
+from .families import Result
 from .items import SHIPS, TROOPS
 from .offices import OFFICE_TITLES, OFFICES, offices_by_holder
 from .war import reports as war_reports

@@ -24,8 +24,9 @@ from maild.ruleset import (
 from . import checks, codes, codesheet, reports, sheet_examples, standing
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
-from .engine import State
-from .execute import copy_state, family_key, run_month
+from .context import State
+from .engine import copy_state, run_month
+from .family_orders import family_key
 
 
 def families_in(orders: list[Order]) -> list[str]:

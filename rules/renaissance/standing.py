@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import State
+from .context import State
 
 
 def status(state: State, player_code: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ more than 200. All other ratings start at zero. The new persona normally starts 
 citizen." and (THE HIERARCHIES) "When a persona dies, his successor receives all of his hereditary titles."
 
 Other modules kill by setting persona["alive"] = False and persona["died"] = "<cause>"; the end-of-month step here
-(month.py) kills the passengers of a dead ship owner (TRAVEL), vacates the dead men's non-hereditary offices and
+(registry.MONTH) kills the passengers of a dead ship owner (TRAVEL), vacates the dead men's non-hereditary offices and
 puts a successor in each dead persona's place. Readings: docs/renaissance/upkeep.md, "Succession".
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine import Ctx, Persona, State
+from .context import Ctx, Persona, State
 
 POPULARITY_CAP = 200
 HEIR_AGE = 20

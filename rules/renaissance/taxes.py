@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, done, fail, spend_popularity
+from .context import Ctx, Outcome, Persona, done, fail
 from .items import DUCATS
 from .loyalty import add_loyalty, allowed
 from .offices import holder, holds
+from .ratings import spend_popularity
 from .setup import find_location
 
 # kind -> (the office that authorizes it, the loyalty threshold's name, the collector's title)

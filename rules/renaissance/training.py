@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, add_skill, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .orderkinds import SKILL_LETTERS, SKILLS
+from .ratings import add_skill
 
 # THE PERSONAE FAMILIES: "Each persona has ratings for popularity, reputation for piety, troop morale and up to 20
 # skills." The code sheet knows 21 skills, so the cap can bite.

@@ -21,8 +21,9 @@ from typing import Any
 from . import geography as geo
 from . import ships as sh
 from . import walls
-from .engine import Ctx, Outcome, Persona, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
 from .items import DUCATS, LIVESTOCK, SHIPS, TROOPS, WALKERS, cargo_weight
+from .passengers import follow, kill, set_aboard
 from .setup import find_location
 from .war import interception, limits, siege
 
@@ -172,52 +173,6 @@ def has_ingress(ctx: Ctx, location: str, family: str) -> bool:
     return walls.has_ingress(ctx.location(location), family)
 
 
-def _aboard(ctx: Ctx) -> dict[str, list[str]]:
-    """owner -> his passengers' ids, built once a turn (a scan of every persona per move made a month of 5,000
-    moves quadratic) and kept up to date by boarding and disembarking."""
-    index = ctx.scratch.get("aboard")
-    if index is None:
-        index = {}
-        for pid, p in sorted(ctx.state["personae"].items()):
-            if p.get("with") and p["with"] != pid:
-                index.setdefault(p["with"], []).append(pid)
-        ctx.scratch["aboard"] = index
-    return index
-
-
-def _set_aboard(ctx: Ctx, persona: Persona, owner_id: str | None) -> None:
-    index = _aboard(ctx)
-    if persona.get("with") and persona["id"] in index.get(persona["with"], []):
-        index[persona["with"]].remove(persona["id"])
-    persona["with"] = owner_id
-    if owner_id is not None:
-        index.setdefault(owner_id, []).append(persona["id"])
-        index[owner_id].sort()
-
-
-def passengers_of(ctx: Ctx, owner_id: str) -> list[Persona]:
-    people = ctx.state["personae"]
-    return [people[pid] for pid in _aboard(ctx).get(owner_id, ()) if people[pid].get("alive", True)]
-
-
-def _follow(ctx: Ctx, owner: Persona) -> None:
-    """A passenger's location is his ship's (T9)."""
-    for p in passengers_of(ctx, owner["id"]):
-        p["location"] = owner.get("location")
-        p["at_sea"] = dict(owner["at_sea"]) if owner.get("at_sea") else None
-        p["inside"] = bool(owner.get("inside"))
-
-
-def kill(ctx: Ctx, persona: Persona, cause: str) -> list[str]:
-    """Mark him dead for the succession step; his passengers die with him. Returns the ids killed."""
-    persona["alive"] = False
-    persona["died"] = cause
-    dead = [persona["id"]]
-    for p in passengers_of(ctx, persona["id"]):
-        dead.extend(kill(ctx, p, f"{cause}, aboard {persona['id']}'s ship"))
-    return dead
-
-
 def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point | None, by: str) -> None:
     if location is not None:
         persona["location"] = location
@@ -230,7 +185,7 @@ def _arrive(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point |
         persona["location"] = None
         persona["at_sea"] = {"lat": point[0], "lon": point[1]}
         persona["inside"] = False
-    _follow(ctx, persona)
+    follow(ctx, persona)
 
 
 def _entered(ctx: Ctx, location: str, by: str) -> None:
@@ -246,7 +201,7 @@ def _halt(ctx: Ctx, persona: Persona, location: str | None, point: geo.Point | N
     persona["location"] = location
     persona["at_sea"] = None if location is not None or point is None else {"lat": point[0], "lon": point[1]}
     persona["inside"] = False
-    _follow(ctx, persona)
+    follow(ctx, persona)
 
 
 def _encounter(ctx: Ctx, persona: Persona, stops: list[Stop], by: str, enters: bool) -> int | None:
@@ -297,7 +252,7 @@ def _stranded_outside(ctx: Ctx, persona: Persona) -> str:
         persona["location"] = start
         persona["at_sea"] = None
         persona["inside"] = False
-        _follow(ctx, persona)
+        follow(ctx, persona)
         return f"he ends the month outside {start}"
     return "he stays where he is"
 
@@ -392,7 +347,7 @@ def _inside(ctx: Ctx, persona: Persona) -> Outcome:
         return done(f"{_stopped_text(stops, 0)}, outside the walls of {here}")
     persona["inside"] = True
     _entered(ctx, here, siege.LAND)
-    _follow(ctx, persona)
+    follow(ctx, persona)
     return done(f"moved inside {here}")
 
 
@@ -411,8 +366,8 @@ def _board(ctx: Ctx, persona: Persona) -> Outcome:
         return fail(f"{owner['id']} is himself a passenger")
     if _where(owner) != _where(persona):
         return fail(f"{owner['id']} is not where he is")
-    _set_aboard(ctx, persona, owner["id"])
-    _follow(ctx, owner)
+    set_aboard(ctx, persona, owner["id"])
+    follow(ctx, owner)
     here = owner.get("location") or "open water"
     return done(f"boarded {owner['id']}'s ship at {here}; he goes wherever {owner['id']} goes")
 
@@ -422,7 +377,7 @@ def _disembark(ctx: Ctx, persona: Persona) -> Outcome:
     place = owner.get("location") if owner else persona.get("location")
     if place is None:
         return fail("the ship is in open water")
-    _set_aboard(ctx, persona, None)
+    set_aboard(ctx, persona, None)
     persona["location"] = place
     persona["at_sea"] = None
     persona["inside"] = _enters(ctx, persona, place)
@@ -679,7 +634,7 @@ def _finish_voyage(ctx: Ctx, persona: Persona, end: str | None, point: geo.Point
 
 def passengers_follow_their_ship(ctx: Ctx) -> None:
     """A living owner's passengers end the month where his ship is (T9). Passengers of an owner who died this
-    month are not touched here: succession (a later step, month.py) kills them ("his passengers all die with
+    month are not touched here: succession (a later step, registry.MONTH) kills them ("his passengers all die with
     him")."""
     for _pid, p in sorted(ctx.state["personae"].items()):
         owner = ctx.persona(p.get("with") or "")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .calendar import MONTHS
-from .engine import Ctx, Persona
+from .context import Ctx, Persona
 from .items import DUCATS
 from .war.morale import settle
 

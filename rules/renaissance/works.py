@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .engine import Ctx, Outcome, Persona, add_rating, done, fail
+from .context import Ctx, Outcome, Persona, done, fail
+from .ratings import add_rating
 
 ART_MONTHS = (5, 8, 11)  # "During the August, November and May turns"
 ART_COST = 1_000
@@ -120,7 +121,7 @@ def _architecture(ctx: Ctx, persona: Persona, sponsor: Persona) -> Outcome:
 
 
 def settle_architecture(ctx: Ctx) -> None:
-    """After passengers follow their ship (month.py): a passenger carried away has not remained."""
+    """After passengers follow their ship (registry.MONTH): a passenger carried away has not remained."""
     for pid, sid, where in ctx.scratch.get("works.architecture", []):
         persona, sponsor = ctx.persona(pid), ctx.persona(sid)
         if persona is None or not persona.get("alive", True):

@@ -7,7 +7,7 @@ The rules round in five named places, in three directions, and say nothing elsew
   ATTRITION: "All forms of attrition are always rounded up so as to maximize losses", and TRAVEL's NB, "Since
   all losses are rounded up".
 - **What anyone gains is rounded down**: a rise of morale, popularity or a rating, men raised, climbers reaching
-  the top of a wall. That is how every rating of the game already moves (engine.add_rating drops fractions).
+  the top of a wall. That is how every rating of the game already moves (ratings.add_rating drops fractions).
 - **Where the text names a rounding, the text wins**: looting's 7% "rounded to the nearest whole number" (a half
   rounds up: it is a loss); the Confucian halving "rounded down"; the tower garrison's 10% "rounded down".
 - Inside one computation everything is exact (fractions.Fraction): firers may be fractional where a ceiling

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import piety
-from ..engine import Ctx, Persona
+from ..context import Ctx, Persona
 from ..offices import Location, dfc, holder
 from . import assault as assault_engine
 from . import control, fees, limits, naval, reports, siege, urban

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks import find_family
-from ..engine import Ctx, Outcome, Persona, done, fail
+from ..context import Ctx, Outcome, Persona, done, fail
 from ..items import SHIPS, TROOPS
+from ..names import find_family
 from ..offices import Location, dfc, holder
 from . import control, fees, limits
 from . import forces as fo

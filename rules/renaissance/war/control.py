@@ -19,10 +19,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..checks import find_family
-from ..engine import Ctx, Outcome, Persona, State, done, fail
+from ..context import Ctx, Outcome, Persona, State, done, fail
 from ..items import DUCATS
 from ..loyalty import add_loyalty
+from ..names import find_family
 from ..offices import archbishop, dfc, holder, set_office
 from ..setup import find_location
 from ..taxes import tax_yield

@@ -11,7 +11,8 @@ full by the time these conflict orders are to be processed."
 from __future__ import annotations
 
 from .. import accounts
-from ..engine import Ctx, Persona
+from ..context import Ctx, Persona
+from ..family_orders import family_blocks
 
 _COUNTS = "war.fees.orders"  # player -> family -> orders on file this month
 
@@ -30,8 +31,6 @@ def current_fees(ctx: Ctx, player: str) -> float:
     # The orders on file do not change during the month: counted once, for every player.
     by_player = ctx.scratch.get(_COUNTS)
     if by_player is None:
-        from ..families import family_blocks  # the month's own module, which imports the handlers
-
         by_player = {}
         for b in family_blocks(orders, ctx.state):
             owner = ctx.state["families"].get(b.family, {}).get("player")

@@ -10,7 +10,7 @@ Readings: docs/renaissance/war.md, section "conflict" (RW-OQ-04, 05, 08; K1, K2,
 from __future__ import annotations
 
 from .. import geography as geo
-from ..engine import Ctx, Persona
+from ..context import Ctx, Persona
 from ..items import SHIPS, TROOPS
 from . import battle, fees, limits, reports, siege
 from . import morale as mo

@@ -16,8 +16,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..engine import Ctx, Outcome, Persona, State, add_rating, done, fail
+from ..context import Ctx, Outcome, Persona, State, done, fail
 from ..offices import held_by
+from ..ratings import add_rating
 from . import fees, limits
 from .arith import gain, loss
 from .control import tower_of, troops_of

@@ -13,7 +13,7 @@ put on the rest of a month.
 
 from __future__ import annotations
 
-from ..engine import Ctx
+from ..context import Ctx
 
 _PINNED = "war.pinned"  # pid -> why he may not move this month
 _FOUGHT = "war.fought"  # pid -> True once he has executed a battle order

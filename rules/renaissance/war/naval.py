@@ -22,10 +22,11 @@ from fractions import Fraction
 from typing import Any
 
 from .. import geography as geo
-from .. import piety, travel
+from .. import piety
 from .. import ships as sh
-from ..checks import find_family
-from ..engine import Ctx, Outcome, Persona, done, fail
+from ..context import Ctx, Outcome, Persona, done, fail
+from ..names import find_family
+from ..passengers import kill
 from . import fees
 from . import morale as mo
 from .arith import loss
@@ -195,7 +196,7 @@ def sink_ships(ctx: Ctx, victim: Persona, sunk: dict[str, int], anchored: bool,
     thrown = throw_overboard(sh.fleet(assets), assets, excess) if excess > 0 else {}
     if not anchored and not sh.fleet(assets):
         victim["assets"] = {}
-        travel.kill(ctx, victim, cause)
+        kill(ctx, victim, cause)
         return thrown, True
     mo.settle(victim)  # "Morale is unaffected", save that a persona with no troops and no crew has none
     return thrown, False

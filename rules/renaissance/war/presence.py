@@ -6,7 +6,7 @@ RW-OQ-04; points at sea, K2).
 from __future__ import annotations
 
 from .. import geography as geo
-from ..engine import Ctx, Persona, State
+from ..context import Ctx, Persona, State
 from . import control
 from . import forces as fo
 from . import morale as mo

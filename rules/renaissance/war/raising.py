@@ -15,10 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..commerce import give_asset, item_named, take_asset
-from ..engine import Ctx, Outcome, Persona, add_rating, done, fail, spend_popularity
+from ..context import Ctx, Outcome, Persona, done, fail
 from ..items import CLASSES, DUCATS
 from ..loyalty import add_loyalty, allowed
 from ..offices import holder, holds
+from ..ratings import add_rating, spend_popularity
 from ..setup import find_location
 from . import limits
 from .arith import gain, loss

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..engine import Ctx
+from ..context import Ctx
 from .forces import ATTACKER, DEFENDER, FIGHTERS, ROLES, BattleResult, Contingent, Side
 from .words import describe
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..calendar import MONTHS
-from ..engine import Ctx, Persona, State
+from ..context import Ctx, Persona, State
 from ..offices import Location, holder
 from . import control, ranks, reports, siege
 from . import forces as fo

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import offices, piety
-from ..engine import Ctx, Outcome, Persona, done, fail
+from ..context import Ctx, Outcome, Persona, done, fail
 from ..items import TROOPS
 from . import fees, limits
 from . import morale as mo

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import piety
-from ..engine import Ctx, Outcome, Persona, done, fail
+from ..context import Ctx, Outcome, Persona, done, fail
 from . import control, fees, limits, siege
 from .forces import persona_name
 

@@ -1,11 +1,21 @@
-"""The order of a month, in one place: every step from the GM's orders to the fees, top to bottom.
+"""The tables the month runs by, in one place: which function carries out each order kind (HANDLERS, ACTIONS),
+and the order of a month (MONTH), every step from the GM's orders to the fees, top to bottom, with the phases a
+persona's orders run in (ORDER_PHASES).
 
-Rules section ORDERS: "Orders are not simultaneous. They are executed sequentially." execute.run_month walks
-MONTH from its first row to its last; nothing else orders a step. The families' orders (one row) run family by
-family, and each persona's orders in the phases of ORDER_PHASES, in that table's order. A step is a function of
-the month's context: the rule modules' steps take the `Ctx` every rule sees, the month's own steps (families.py)
-the `Month`, which is that context with the orders and the result. docs/renaissance.md shows both tables
-(`markdown()`); a test checks that the doc and this file agree.
+This is the one module that imports the rule modules' handlers and steps; engine.py imports it to run a month, and
+no rule module imports it or the engine (docs/renaissance.md, "How the modules depend on each other").
+
+A handler gets the turn context, the persona dict and the order's args, changes the state in place and returns
+an `Outcome` (context.py). The phase an order runs in is its kind's, in orderkinds.KINDS; when the phases run is
+told by ORDER_PHASES. `execute_day` and `for_turn` have no handler: they only shape execution
+(families.BOOKKEEPING).
+
+Rules section ORDERS: "Orders are not simultaneous. They are executed sequentially." engine.run_month walks MONTH
+from its first row to its last; nothing else orders a step. The families' orders (one row) run family by family,
+and each persona's orders in the phases of ORDER_PHASES, in that table's order. A step is a function of the
+month's context: the rule modules' steps take the `Ctx` every rule sees, the month's own steps (families.py) the
+`Month`, which is that context with the orders, the order table and the result. docs/renaissance.md shows both
+month tables (`markdown()`); a test checks that the doc and this file agree.
 """
 
 from __future__ import annotations
@@ -16,23 +26,121 @@ from string import ascii_lowercase
 
 from . import (
     colonies,
+    commerce,
+    crafts,
+    crew,
+    engineering,
     families,
     guild,
+    information,
+    information_address,
     ingress,
+    loyalty,
     magistracy,
     markets,
     pestilence,
     piety,
     succession,
     taxes,
+    training,
     travel,
     upkeep,
     works,
 )
-from .engine import Phase, Step
+from .context import Action, Handler, Phase, Step
 from .families import Month
-from .war import control, intrigue, naval, raising, siege, tower_siege
+from .orderkinds import BY_KIND
+from .war import conflict, control, intrigue, naval, raising, siege, tower_siege
 
+# ---- the order table ----------------------------------------------------------------------------------------------
+
+HANDLERS: dict[str, Handler] = {
+    # COMMERCE: transfers, sales to the locals' demand, purchases from their supply.
+    "transfer": commerce.transfer,
+    "sell": commerce.sell,
+    "buy": commerce.buy,
+    # SKILLS: one persona trains another.
+    "instruct": training.instruct,
+    # Appendix A, MERCHANTRY: the merchants' guild.
+    "guild": guild.guild_order,
+    # REPUTATION FOR PIETY, and charity (POPULARITY).
+    "pilgrimage": piety.pilgrimage,
+    "venerate": piety.venerate,
+    "alms": piety.alms,
+    "charity": piety.charity,
+    "indulgence": piety.indulgence,
+    # Appendix A, ARCHITECTURE, ART, LETTERS, SERMONIZING, FORTIFICATION: works of skill.
+    "work": works.work,
+    "sermon": works.sermon,
+    "fortify": works.fortify,
+    # Appendix A, the making of things: CANNONMAKING ... ALCHEMY and the five kinds of shipbuilding.
+    "fabricate": crafts.fabricate,
+    # TRAVEL's roadbuilding, Appendix A ENGINEERING, and HARBORS.
+    "build_road": engineering.build_road,
+    "lengthen_road": engineering.lengthen_road,
+    "deepen_harbor": engineering.deepen_harbor,
+    # Taxes (SOVEREIGNS) and tithes (BISHOPS): collectors and collection.
+    "appoint_tax_collector": taxes.appoint_tax_collector,
+    "appoint_tithe_collector": taxes.appoint_tithe_collector,
+    "collect_taxes": taxes.collect_taxes,
+    "collect_tithe": taxes.collect_tithe,
+    # MAGISTRATES: tariffs, appointment, resignation, the method of selection, votes.
+    "tariff": magistracy.tariff,
+    "appoint_magistrate": magistracy.appoint_magistrate,
+    "resign_magistracy": magistracy.resign_magistracy,
+    "magistrate_selection": magistracy.magistrate_selection,
+    "vote": magistracy.vote,
+    # LOYALTY (holding court).
+    "hold_court": loyalty.hold_court,
+    # INGRESS, EGRESS & EXTERNAL MARKETS: the de facto controller's lists (ingress.py, walls.py).
+    "access": ingress.access,
+    "external_market": ingress.external_market,
+    # COLONIES.
+    "colonize": colonies.colonize,
+    # NAVIGATION (crew), and TRAVEL.
+    "recruit_crew": crew.recruit_crew,
+    "abandon": travel.abandon,
+    "stay_outside": travel.stay_outside,
+    "permit_boarding": travel.permit_boarding,
+    "move": travel.move,
+    # War (part 2): rules/renaissance/war/, docs/renaissance/war.md.
+    "recruit_garrison": raising.recruit_garrison,
+    "levy": raising.levy,
+    "recruit_soldiers": raising.recruit_soldiers,
+    "morale_bonus": raising.morale_bonus,
+    "alcohol": raising.alcohol,
+    "bonus_city": raising.bonus_city,
+    "transfer_office": control.transfer_office,
+    "transfer_control": control.transfer_control,
+    "transfer_tower": control.transfer_tower,
+    "loot": control.loot,
+    "towers": control.towers,
+    "intercept": conflict.intercept,
+    "attack": conflict.attack,
+    "garrison_attack": conflict.garrison_attack,
+    "assault": conflict.assault,
+    "siege": tower_siege.siege_order,
+    "bombard": tower_siege.bombard_order,
+    "naval_bombardment": naval.naval_bombardment,
+    "crops": siege.crops,
+    "raze": siege.raze,
+    "alliance": conflict.alliance,
+    "no_support": conflict.no_support,
+    "assassinate": intrigue.assassinate,
+    "duel": intrigue.duel,
+    "dispose": conflict.dispose,
+    "post": conflict.post,
+    # INFORMATION ORDERS (family-level).
+    "ask_address": information_address.ask_address,
+    "ask_depth": information.ask_depth,
+    "ask_coordinates": information.ask_coordinates,
+}
+
+# What execution looks up: each kind's handler with its phase. A test may swap one entry for a stand-in.
+ACTIONS: dict[str, Action] = {kind: Action(kind, BY_KIND[kind].phase, fn) for kind, fn in HANDLERS.items()}
+
+
+# ---- the month ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class MonthStep:
@@ -163,7 +271,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-# The registry this table replaced, as the tests written against it read it: engine.STEPS["start"] and ["end"],
+# The registry this table replaced, as the tests written against it read it: STEPS["start"] and ["end"],
 # (rank, function name, step) for each rule module's step before and after the families' orders, in this
 # table's order. The ranks are the numbers that registry gave (0 for a step it never had); they order nothing.
 _OLD_RANKS: dict[str, int] = {
