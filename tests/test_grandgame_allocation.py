@@ -115,7 +115,7 @@ def test_politics_fifteen_percent_of_45_is_6() -> None:
 def test_research_is_priced_by_the_turn(turn: int, cost: int) -> None:
     # "Turns 1-3: 1 unit costs 1 GDP", "Turns 4-6: 1 unit costs 2 GDP", "Turns 7+: 1 unit costs 3 GDP".
     state = with_gdp(45, turn=turn)
-    assert allocation.assess(state, "alice", orders("research 10")).allocation.costs()[-1] == ("research 10", cost)
+    assert allocation.assess(state, "alice", orders("research 10")).allocation.costs()[-1] == ("research 10 units", cost)
 
 
 def test_units_supplies_and_railroads_at_their_prices() -> None:
@@ -137,7 +137,7 @@ def test_an_allocation_over_the_gdp_is_refused_whole_with_its_costs() -> None:
     assert [(d.line, d.warning, d.rule) for d in diagnostics] == [(1, False, "Allocation"), (2, False, "Allocation"),
                                                                   (3, False, "Allocation")]
     assert diagnostics[0].message.startswith(
-        "over your GDP by 3: politics 30% 13, research 10 10, 5 units 25; 48 of 45 GDP")
+        "over your GDP by 3: politics 30%: 13, research 10 units: 10, 5 units: 25; 48 of 45 GDP")
     assert diagnostics[1].message == "refused with the allocation over your GDP (line 1)"
 
 

@@ -273,7 +273,8 @@ class Allocation:
             parts.append((f"development {self.points} point{'s' * (self.points != 1)}",
                           development_cost(self.gdp, self.points) or 0))
         if self.research:
-            parts.append((f"research {self.research}", research_cost(self.turn, self.research)))
+            parts.append((f"research {self.research} unit{'s' * (self.research != 1)}",
+                           research_cost(self.turn, self.research)))
         if self.build:
             bought = {kind: sum(stack.get(kind, 0) for stack in self.build.values()) for kind in GDP_PRICES}
             units = sum(n for kind, n in bought.items() if kind != SUPPLY)
@@ -406,8 +407,8 @@ def _take(state: State, name: str, allocation: Allocation, order: Order) -> str 
 
 
 def costs_words(allocation: Allocation) -> str:
-    """"politics 15% 6, development 8 points 11, research 10 10": each part and its GDP."""
-    return ", ".join(f"{what} {cost}" for what, cost in allocation.costs())
+    """"politics 15%: 6, development 8 points: 11, research 10 units: 10": each part and its GDP."""
+    return ", ".join(f"{what}: {cost}" for what, cost in allocation.costs())
 
 
 def over_message(assessment: Assessment) -> str:
