@@ -360,3 +360,16 @@ def test_an_elevation_in_february_through_the_month() -> None:
     assert doria["rank"] == "marquis" and doria["titles"] == ["Marquis of Genoa"]
     assert any("to the rank of marquis" in n for n in february.ctx.news)
     assert ranks.rank_value(doria) == 120
+
+
+def test_the_ack_notes_an_elevation_outside_february_and_one_to_the_hre() -> None:
+    # The small world's turn 1 is January 1493: the elevation "will fail"; marked for February it is not noted; an
+    # emir declares himself in any month.
+    state = small_state()
+    january = RULESET.parse("/LMD *MEDICI\n*Florence .0101\nOE0102duke\nOE0102hre\nOE0101emir\n")
+    notes = [d.message for d in RULESET.check(state, 1, "LMD", january.orders)]
+    assert len(notes) == 2
+    assert "it will fail" in notes[0] and "elevated each February only" in notes[0] and "January 1493" in notes[0]
+    assert "reached by election only" in notes[1]
+    february = RULESET.parse("/LMD *MEDICI\n!FEB1493\n*Florence .0101\nOE0102duke\n")
+    assert RULESET.check(state, 1, "LMD", february.orders) == []
