@@ -219,6 +219,16 @@ def test_the_place_of_a_title_is_a_location() -> None:
     assert ctx.state["personae"]["0103"]["titles"] == ["Knight of Pisa"]
 
 
+def test_a_moslem_is_elevated_as_anyone_and_keeps_his_islamic_title() -> None:
+    # RH-OQ-06: no religion is asked. An emir written as his rank (an older world) is made knight and stays emir:
+    # his retreat value is the higher, 140.
+    ctx = court(p0101="king", p0103="emir")
+    ctx.state["personae"]["0103"]["religion"] = "sunni"
+    assert elevate(ctx, "0101", "0103", "knight").ok
+    p = ctx.state["personae"]["0103"]
+    assert (p["rank"], p["islamic_title"], ranks.rank_value(p)) == ("knight", "emir", 140)
+
+
 # ---- the Islamic titles ---------------------------------------------------------------------------------------
 
 def moslem(**kw: Any) -> dict[str, Any]:

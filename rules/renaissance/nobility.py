@@ -146,6 +146,9 @@ def elevate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     spent[persona["id"]] = spent.get(persona["id"], 0) + row.cost
     ctx.scratch.setdefault(_ELEVATED, {})[target["id"]] = (persona["id"], feudal_rank(target))
     title = title_text(word, place)
+    held = islamic_title(target)
+    if held is not None:  # an Islamic title written as his rank (an older world) stays his, apart from his new rank
+        target["islamic_title"] = held.name
     target["rank"] = word
     target.setdefault("titles", []).append(title)
     ctx.publish(f"{_name(persona)} has elevated {_name(target)} to the rank of {word}: {title}.")
