@@ -25,6 +25,7 @@ from .context import Ctx, Outcome, Persona, State, done, fail
 from .offices import hereditary_sovereignties
 from .ranks import (
     BOURGEOIS,
+    ELECTED,
     FEUDAL_TABLE,
     GRAND_DUKE,
     ISLAMIC_TITLES,
@@ -39,7 +40,7 @@ from .ranks import (
 from .setup import find_location
 
 FEBRUARY = 2  # "may elevate personae each February"
-POPE_RIGHTS = ELECTED_RIGHTS = FEUDAL_TABLE[0].rights  # the HRE's and the Pope's row: 5 a year
+POPE_RIGHTS = ELECTED.rights  # the row of the HRE and the Pope: 5 a year
 # "No persona may be elevated to the rank of grand duke, or king, unless he is a hereditary sovereign": the two rows,
 # every name in them (RH-OQ-04).
 SOVEREIGN_ROWS = (KING, GRAND_DUKE)
