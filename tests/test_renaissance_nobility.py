@@ -383,3 +383,15 @@ def test_the_ack_notes_an_elevation_outside_february_and_one_to_the_hre() -> Non
     assert "reached by election only" in notes[1]
     february = RULESET.parse("/LMD *MEDICI\n!FEB1493\n*Florence .0101\nOE0102duke\n")
     assert RULESET.check(state, 1, "LMD", february.orders) == []
+
+
+def test_an_emir_declares_himself_through_the_month_in_any_month() -> None:
+    # July 1493 (turn 7): Giuliano (0103) at Pisa, a Sunni with 1,200 pikemen and 900 + 900 + 600 = 2,400.
+    state = small_state()
+    giuliano = state["personae"]["0103"]
+    giuliano.update(religion="sunni", morale=900, popularity=900, piety=600)
+    giuliano["assets"].update(pikeman=1200, grain=100000)
+    result = run("/LMD *MEDICI\n*Pisa .0103\nOE0103emir\n", 7, state)
+    outcome = result.outcomes["MEDICI"][0]
+    assert outcome["ok"], outcome
+    assert result.ctx.state["personae"]["0103"]["islamic_title"] == "emir"
