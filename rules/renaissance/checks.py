@@ -21,6 +21,7 @@ from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .names import find_family, squash
 from .orderkinds import BY_KIND
+from .ranks import feudal_row
 from .refusals import rule_cited
 from .setup import find_location
 from .war import orders as war
@@ -37,13 +38,13 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "appoint_magistrate": ("appointee",), "vote": ("candidate",), "guild": ("candidate",),
     "permit_boarding": ("passenger",), "transfer_office": ("to",), "transfer_control": ("to",),
     "attack": ("target",), "garrison_attack": ("target",), "assault": ("occupant",), "assassinate": ("target",),
-    "duel": ("target",),
+    "duel": ("target",), "elevate": ("target",),
 }
 LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "build_road": ("to",), "lengthen_road": ("to",), "appoint_tax_collector": ("location",),
     "appoint_tithe_collector": ("location",), "move": ("to",), "ask_depth": ("location",),
     "ask_coordinates": ("location",), "bonus_city": ("location",), "transfer_office": ("location",),
-    "transfer_control": ("location",),
+    "transfer_control": ("location",), "elevate": ("place",),
 }
 FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
                                            "alliance": ("target_family",)}
@@ -204,7 +205,22 @@ def _court_sovereign(at: _At, a: dict[str, Any]) -> Found:
     return [f"{at.pid} is not{now} the sovereign of {at.where}, where he starts the month (LOYALTY)"]
 
 
-_SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign}
+def _elevation_month(at: _At, a: dict[str, Any]) -> Found:
+    # THE HIERARCHIES: personae are elevated "each February"; the HRE's row is reached "by election only". An emir,
+    # bey or khan declares himself in any month (THE ISLAMIC HIERARCHY).
+    row = feudal_row(a["rank"])
+    if row is None:
+        return []
+    if row.cost is None:
+        return [f"the rank of {a['rank']} is reached by election only (THE HIERARCHIES)"]
+    if month_of(at.state, at.turn) == 2:
+        return []
+    return [f"personae are elevated each February only (THE HIERARCHIES); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
+_SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
+                "elevate": _elevation_month}
 
 
 # --------------------------------------------------------------------------------------------------------- war

@@ -33,6 +33,7 @@ from maild.ruleset import Diagnostic, Order, ParsedOrders
 from . import items, plainwords
 from .calendar import MONTHS
 from .orderkinds import BY_KIND, SKILL_LETTERS
+from .ranks import FEUDAL_TABLE, ISLAMIC_TITLES, canonical_rank
 from .refusals import RuleRefused
 from .war import orders as war
 
@@ -84,6 +85,9 @@ SHAPE_WORDS: dict[str, str] = {
     "access": "access is DI, DE or DM (deny ingress, egress or the closed external market) or AI, AE or AM "
               "(allow them), then the family's name",
     "external_market": "the external market is opened with XO and closed with XC",
+    "elevate": "an elevation is OE, the four-digit number of the persona elevated, the rank (duke, grandduke, "
+               "king...; emir, bey or khan under one's own number), then / and a location to name the title for, "
+               "if any",
     "vote": "a vote is V then the candidate's four-digit number",
     "guild": "a guild step is GA (apprentice), GJ (journeyman) or GM (master), then the candidate's four-digit "
              "number",
@@ -107,7 +111,8 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "PE": "deepen_harbor", "PR": "build_road", "PL": "lengthen_road", "PF": "fortify", "HP": "pilgrimage",
     "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "OT": "appoint_tax_collector",
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
-    "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "AX": "abandon", "?A": "ask_address",
+    "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "OE": "elevate", "AX": "abandon",
+    "?A": "ask_address",
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "UP": "sermon", "UT": "sermon",
     "R": "tariff", "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding",
@@ -117,11 +122,12 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
            "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence"),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
-                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", *war.GROUPS["O"]),
+                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "elevate", *war.GROUPS["O"]),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
            "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
 _PNUM_AFTER = {"transfer": 1, "instruct": 1, "work": 2, "indulgence": 2, "appoint_tax_collector": 2,
-               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "vote": 1, "guild": 2, "permit_boarding": 1,
+               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "elevate": 2, "vote": 1, "guild": 2,
+               "permit_boarding": 1,
                **war.PNUM_AFTER}
 
 _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letters", "X": "architecture"}
@@ -477,6 +483,8 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"appointee": one("PNUM")}
     if kind == "magistrate_selection":
         return kind, {"method": one("METHOD")}
+    if kind == "elevate":
+        return kind, {"target": one("PNUM"), "rank": one("RANK"), "place": by["LOC"][0] if "LOC" in by else None}
     if kind == "tariff":
         return kind, {"which": "import" if one("TARIFF")[1].upper() == "I" else "export", "change": one("SIGNED")}
     if kind == "access":
@@ -550,6 +558,8 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
         args["method"] = args["method"].lower()
         if args["method"] not in "esftba":
             raise OrderError("the method is one letter: e, s, f, t, b or a")
+    elif kind == "elevate":
+        args["rank"] = _rank(args["rank"])
     elif kind == "tariff":
         change = int(args["change"])
         if not 1 <= abs(change) <= 5:
@@ -604,6 +614,14 @@ def _sale_class(item: str, written: str | None, word: str, qty: int) -> str:
         raise OrderError(f"{item} is not in the class {cls}; it is in " + " and ".join(held)
                          + f" ({', '.join(c[:3] for c in held)})")
     return cls
+
+
+def _rank(written: str) -> str:
+    found = canonical_rank(written)
+    if found is None:
+        names = sorted({n.replace(" ", "") for r in FEUDAL_TABLE[1:-1] for n in r.names} | set(ISLAMIC_TITLES))
+        raise OrderError(f'no rank "{written}"; the ranks are ' + ", ".join(names))
+    return found
 
 
 def _skill(written: str) -> str:
@@ -692,6 +710,8 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return f"OM{a['appointee']}"
     if kind == "magistrate_selection":
         return f"OS{a['method']}"
+    if kind == "elevate":
+        return f"OE{a['target']}{a['rank'].replace(' ', '')}" + (f"/{_loc(a['place'])}" if a.get("place") else "")
     if kind == "tariff":
         return f"R{'I' if a['which'] == 'import' else 'E'}{a['change']:+d}"
     if kind == "access":
@@ -766,6 +786,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         return f"{'open' if a['open'] else 'close'} the external market"
     if kind == "guild":
         return f"make {a['candidate']} a guild {a['step']}"
+    if kind == "elevate":
+        return f"elevate {a['target']} to {a['rank']}" + (f" (title named for {a['place']})" if a.get("place") else "")
     if kind == "move":
         return _move_summary(a)
     if kind == "for_turn":

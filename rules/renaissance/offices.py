@@ -100,3 +100,20 @@ def offices_by_holder(state: State) -> dict[str, list[str]]:
 def offices_of(state: State, pid: str) -> list[str]:
     """The printout's office lines for one persona (or a non-player holder)."""
     return offices_by_holder(state).get(pid, [])
+
+
+# ELECTIVE STATES: "Florence and Ragusa elect their rulers each December turn"; "The other elective states have
+# rulers elected for life", marked on the location with "elective_ruler": true.
+ELECTIVE_RULERS: tuple[str, ...] = ("Florence", "Ragusa")
+
+
+def elective_sovereignty(name: str, location: Location) -> bool:
+    """Is the sovereign of this location an elected ruler (his sovereignty is his office's, not his titles')?"""
+    return name in ELECTIVE_RULERS or bool(location.get("elective_ruler", False))
+
+
+def hereditary_sovereignties(state: State, pid: str) -> list[str]:
+    """The locations of which `pid` is sovereign other than as an elected ruler: the sovereignty his titles hold,
+    which passes to his successor (THE PERSONAE FAMILIES: "their hereditary positions")."""
+    return [name for name, loc in state["locations"].items()
+            if holder(loc, "sovereign") == pid and not elective_sovereignty(name, loc)]

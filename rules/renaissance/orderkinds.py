@@ -65,6 +65,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("access", Phase.OTHER, "DIffff | DEffff | DMffff | AIffff | AEffff | AMffff", "what: 'ingress' | 'egress' | "
          "'market' (the right to use the closed external market), allow: bool, target_family: str", "DIBORGIA"),
     Kind("external_market", Phase.OTHER, "XO | XC", "open: bool (XO opens the external market, XC closes it)", "XO"),
+    Kind("elevate", Phase.OTHER, "OEnnnnrrrr[/llll]", "target: str (persona), rank: str (the rank's name, blanks "
+         "left out: baronet, count, duke, grandduke, king...; or emir, bey, khan for oneself), place: str | None (the "
+         "location the title is named for)", "OE0102duke"),
     Kind("vote", Phase.OTHER, "Vnnnn", "candidate: str (magistrate election, October, at the voter's location)",
          "V0102"),
     Kind("guild", Phase.OTHER, "GAnnnn | GJnnnn | GMnnnn", "step: 'apprentice' | 'journeyman' | 'master', "

@@ -28,7 +28,7 @@ VERBS = frozenset({
     "fortify", "improve", "raise", "strengthen", "grant", "preach", "sermon", "appoint", "magistrates",
     "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
     "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these", "open",
-    "close", "stay",
+    "close", "stay", "elevate",
     # War (war/orders.py, VERBS). "destroy" would otherwise read as DE (deny egress to a family "STROY"), as "deny"
     # would; none of the others is a code.
     *war.VERBS,
@@ -69,6 +69,7 @@ EXAMPLES: dict[str, str] = {
     "permit": "permit .0102 to board", "let": "let .0102 aboard", "recruit": "recruit 50 crew",
     "hire": "hire 50 crew", "execute": "execute on day 15", "orders": "orders for May 1493",
     "these": "these orders are for May 1493",
+    "elevate": "elevate .0102 to duke (or: elevate .0102 to duke of Bari, elevate .0301 to emir)",
     **war.VERBS,
 }
 # Verbs of peace and war: their examples name both.
@@ -251,10 +252,15 @@ def _turn(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
     return "for_turn", {"month": [m[:3].lower() for m in MONTHS].index(month) + 1, "year": t.number()}, ""
 
 
+def _elevate(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    place = t.words(1) if t.count_words() > 1 else None
+    return "elevate", {"target": t.persona(), "rank": t.words(0), "place": place}, ""
+
+
 _MORE = {"p_fortify": _fortify, "p_indulgence": _indulgence, "p_sermon": _sermon, "p_appoint": _appoint,
          "p_selection": _selection, "p_tariff": _tariff, "p_access": _access, "p_guild": _guild,
          "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn,
-         "p_market": _market}
+         "p_market": _market, "p_elevate": _elevate}
 
 
 def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from . import (
     loyalty,
     magistracy,
     markets,
+    nobility,
     pestilence,
     piety,
     succession,
@@ -90,6 +91,8 @@ HANDLERS: dict[str, Handler] = {
     "resign_magistracy": magistracy.resign_magistracy,
     "magistrate_selection": magistracy.magistrate_selection,
     "vote": magistracy.vote,
+    # THE HIERARCHIES: feudal elevation each February; an emir, bey or khan declares himself.
+    "elevate": nobility.elevate,
     # LOYALTY (holding court).
     "hold_court": loyalty.hold_court,
     # INGRESS, EGRESS & EXTERNAL MARKETS: the de facto controller's lists (ingress.py, walls.py).

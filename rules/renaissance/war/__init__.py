@@ -7,7 +7,7 @@ The readings (RW-OQ-01 to RW-OQ-48 of the rules' open points) are in docs/renais
 The package, by what each module holds:
 
 - arith.py      the one rounding convention of every war step (RW-OQ-01)
-- ranks.py      the feudal rank table and the Islamic retreat values (THE HIERARCHIES), the retreat point
+- ranks.py      the retreat point and who outranks whom in a duel, from the one rank table (../ranks.py)
 - morale.py     morale: combining, the end-of-stage change, bonuses, alcohol, multipliers
 - forces.py     what a battle is fought with (Contingent, Side) and what it gives back (BattleResult)
 - field.py      FIELD BATLE and Appendix D: the stage loop, retreat, result; field_dispose.py (horses, divisions,

@@ -24,6 +24,7 @@ from ..items import DUCATS
 from ..loyalty import add_loyalty
 from ..names import find_family
 from ..offices import archbishop, dfc, holder, set_office
+from ..ranks import barred_from
 from ..setup import find_location
 from ..taxes import tax_yield
 from ..walls import await_ingress
@@ -31,7 +32,6 @@ from . import limits
 from . import morale as mo
 from .arith import loss, nearest
 from .forces import ATTACKER, DEFENDER, GARRISON, BattleResult, persona_name
-from .ranks import rank_value
 
 Location = dict[str, Any]
 
@@ -53,10 +53,6 @@ BLOCKED_BY: dict[str, tuple[str, ...]] = {
 SETTLE_ORDER = ("sovereign", "feudatory", "tenant")
 OFFICE_WORDS = {"tenant": "the tenancy", "feudatory": "feudatory status", "sovereign": "sovereignty"}
 ROLE_WORDS = {"sovereign": "sovereign", "feudatory": "feudatory", "dfc": "de facto controller"}
-# FEUDATORIES: "to any title (except knight, baronet, chevalier, baron or viscount)": rank values 20 to 80.
-# SOVEREIGNS: "any title except a feudal one ranking below that of duke": rank values 20 to 120 (duke is 140).
-FEUDATORY_BARRED = range(1, 100)
-SOVEREIGN_BARRED = range(1, 140)
 
 # TOWERS: "to any family, or to the location's sovereign, feudatory, tenant, magistrate, bishop or archbishop".
 TOWER_OFFICES = ("sovereign", "feudatory", "tenant", "magistrate", "bishop", "archbishop")
@@ -103,16 +99,16 @@ def _orderers(location: Location, office: str) -> list[tuple[str, str]]:
 
 
 def _rank_refusal(office: str, recipient: Persona) -> str | None:
-    """FEUDATORIES and SOVEREIGNS: the titles that may not receive the office (reading C4)."""
-    value = rank_value(recipient)
+    """FEUDATORIES and SOVEREIGNS: the titles that may not receive the office (reading C4; the rows barred are
+    ranks.barred_from's)."""
+    if not barred_from(office, recipient):
+        return None
     rank = recipient.get("rank", "none")
-    if office == "feudatory" and value in FEUDATORY_BARRED:
+    if office == "feudatory":
         return (f"feudatory status may not be transferred to a {rank} (FEUDATORIES: not to a knight, baronet, "
                 "chevalier, baron or viscount)")
-    if office == "sovereign" and value in SOVEREIGN_BARRED:
-        return (f"sovereignty may not be transferred to a {rank} (SOVEREIGNS: not to a feudal title ranking below "
-                "that of duke)")
-    return None
+    return (f"sovereignty may not be transferred to a {rank} (SOVEREIGNS: not to a feudal title ranking below "
+            "that of duke)")
 
 
 def _missing_orders(state: State, location: Location, office: str, orderers: list[str]) -> list[str]:
