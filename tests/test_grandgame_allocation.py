@@ -115,7 +115,8 @@ def test_politics_fifteen_percent_of_45_is_6() -> None:
 def test_research_is_priced_by_the_turn(turn: int, cost: int) -> None:
     # "Turns 1-3: 1 unit costs 1 GDP", "Turns 4-6: 1 unit costs 2 GDP", "Turns 7+: 1 unit costs 3 GDP".
     state = with_gdp(45, turn=turn)
-    assert allocation.assess(state, "alice", orders("research 10")).allocation.costs()[-1] == ("research 10 units", cost)
+    costs = allocation.assess(state, "alice", orders("research 10")).allocation.costs()
+    assert costs[-1] == ("research 10 units", cost)
 
 
 def test_units_supplies_and_railroads_at_their_prices() -> None:
