@@ -32,7 +32,7 @@ from maild.ruleset import Diagnostic, Order, ParsedOrders
 
 from . import items, plainwords
 from .calendar import MONTHS
-from .orderkinds import BY_KIND, SKILL_LETTERS
+from .orderkinds import BY_KIND, CONVERTIBLE, SKILL_LETTERS
 from .refusals import RuleRefused
 from .war import orders as war
 
@@ -95,6 +95,7 @@ SHAPE_WORDS: dict[str, str] = {
     "move": "a move is ML (land), MF (ferry), MR (road) or MW (water), then the location and any /waypoints; MW "
             "may take +latitude+longitude instead (MW+41.00+012.00); MI moves inside, MD disembarks",
     "ask_address": "an address request is ?A then the family's name",
+    "convert": "a change of religion is HR then the religion (" + ", ".join(CONVERTIBLE) + ")",
     "ask_depth": "a depth request is ?D then the location",
     "ask_coordinates": "a coordinates request is ?C then the location",
     "execute_day": "a day of execution is !DAY then the day of the month",
@@ -105,7 +106,7 @@ SHAPE_WORDS: dict[str, str] = {
 # Longest first: which kind a malformed code was meant to be, from how it begins.
 _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "PE": "deepen_harbor", "PR": "build_road", "PL": "lengthen_road", "PF": "fortify", "HP": "pilgrimage",
-    "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "OT": "appoint_tax_collector",
+    "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "HR": "convert", "OT": "appoint_tax_collector",
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
     "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "AX": "abandon", "?A": "ask_address",
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
@@ -115,7 +116,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
-           "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence"),
+           "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence", "convert"),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
                  "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", *war.GROUPS["O"]),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
@@ -496,6 +497,8 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, _raw_move(tree, by)
     if kind == "ask_address":
         return kind, {"target_family": one("NAME")}
+    if kind == "convert":
+        return kind, {"religion": one("NAME")}
     if kind in ("ask_depth", "ask_coordinates"):
         return kind, {"location": one("LOC")}
     if kind == "execute_day":
@@ -557,6 +560,8 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
         args["change"] = change
     elif kind in ("access", "ask_address"):
         args["target_family"] = args["target_family"].upper()
+    elif kind == "convert":
+        args["religion"] = _religion(args["religion"])
     elif kind == "move":
         _check_move(args)
     elif kind == "execute_day":
@@ -568,6 +573,15 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
     elif kind in war.WAR_KINDS:
         war.finish(kind, args)
     return args
+
+
+def _religion(written: str) -> str:
+    """A religion written whole or by its first letters, if they fit one only ("HRsun" is sunni)."""
+    word = written.lower().rstrip("s")  # "Druses", "Catholics"
+    fits = [r for r in CONVERTIBLE if r.startswith(word) or word == r]
+    if len(fits) != 1 or len(word) < 3:
+        raise OrderError(f"{written!r} names no religion; one of: {', '.join(CONVERTIBLE)}")
+    return fits[0]
 
 
 def _positive(value: Any, what: str) -> int:
@@ -710,6 +724,8 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return _move_code(a)
     if kind == "ask_address":
         return f"?A{_loc(a['target_family'])}"
+    if kind == "convert":
+        return f"HR{a['religion']}"
     if kind in ("ask_depth", "ask_coordinates"):
         return f"?{'D' if kind == 'ask_depth' else 'C'}{_loc(a['location'])}"
     if kind == "execute_day":
@@ -785,6 +801,7 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "recruit_crew": "recruit {qty} crew",
         "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
         "ask_address": "ask the address of {target_family}'s player",
+        "convert": "change the religion of the family (and of all your families) to {religion}",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }

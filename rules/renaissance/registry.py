@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from string import ascii_lowercase
 
 from . import (
+    apostasy,
     colonies,
     commerce,
     crafts,
@@ -69,6 +70,8 @@ HANDLERS: dict[str, Handler] = {
     "alms": piety.alms,
     "charity": piety.charity,
     "indulgence": piety.indulgence,
+    # APOSTASY: a family (with every family of its player) changes religion.
+    "convert": apostasy.convert,
     # Appendix A, ARCHITECTURE, ART, LETTERS, SERMONIZING, FORTIFICATION: works of skill.
     "work": works.work,
     "sermon": works.sermon,
