@@ -75,6 +75,7 @@ SHAPES: list[tuple[str, str, dict[str, Any]]] = [
     ("HC5000", "charity", {"ducats": 5000}),
     ("HI0102", "indulgence", {"beneficiary": "0102"}),
     ("HRsunni", "convert", {"religion": "sunni"}),
+    ("OH0102", "name_successor", {"member": "0102"}),
     ("HRCath", "convert", {"religion": "catholic"}),
     ("hrdruses", "convert", {"religion": "druse"}),
     ("UP", "sermon", {"target": "populace"}),

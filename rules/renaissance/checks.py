@@ -36,6 +36,7 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "sermon": ("target",), "appoint_tax_collector": ("appointee",), "appoint_tithe_collector": ("appointee",),
     "appoint_magistrate": ("appointee",), "vote": ("candidate",), "guild": ("candidate",),
     "permit_boarding": ("passenger",), "transfer_office": ("to",), "transfer_control": ("to",),
+    "name_successor": ("member",),
     "attack": ("target",), "garrison_attack": ("target",), "assault": ("occupant",), "assassinate": ("target",),
     "duel": ("target",),
 }

@@ -95,6 +95,8 @@ SHAPE_WORDS: dict[str, str] = {
     "move": "a move is ML (land), MF (ferry), MR (road) or MW (water), then the location and any /waypoints; MW "
             "may take +latitude+longitude instead (MW+41.00+012.00); MI moves inside, MD disembarks",
     "ask_address": "an address request is ?A then the family's name",
+    "name_successor": "naming the member who succeeds to his hereditary positions is OH then his four-digit "
+                      "number",
     "convert": "a change of religion is HR then the religion (" + ", ".join(CONVERTIBLE) + ")",
     "ask_depth": "a depth request is ?D then the location",
     "ask_coordinates": "a coordinates request is ?C then the location",
@@ -106,7 +108,8 @@ SHAPE_WORDS: dict[str, str] = {
 # Longest first: which kind a malformed code was meant to be, from how it begins.
 _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "PE": "deepen_harbor", "PR": "build_road", "PL": "lengthen_road", "PF": "fortify", "HP": "pilgrimage",
-    "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "HR": "convert", "OT": "appoint_tax_collector",
+    "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "HR": "convert",
+    "OH": "name_successor", "OT": "appoint_tax_collector",
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
     "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "AX": "abandon", "?A": "ask_address",
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
@@ -118,11 +121,13 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
            "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence", "convert"),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
-                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", *war.GROUPS["O"]),
+                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "name_successor",
+                 *war.GROUPS["O"]),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
            "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
 _PNUM_AFTER = {"transfer": 1, "instruct": 1, "work": 2, "indulgence": 2, "appoint_tax_collector": 2,
-               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "vote": 1, "guild": 2, "permit_boarding": 1,
+               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "name_successor": 2, "vote": 1, "guild": 2,
+               "permit_boarding": 1,
                **war.PNUM_AFTER}
 
 _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letters", "X": "architecture"}
@@ -499,6 +504,8 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"target_family": one("NAME")}
     if kind == "convert":
         return kind, {"religion": one("NAME")}
+    if kind == "name_successor":
+        return kind, {"member": one("PNUM")}
     if kind in ("ask_depth", "ask_coordinates"):
         return kind, {"location": one("LOC")}
     if kind == "execute_day":
@@ -726,6 +733,8 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return f"?A{_loc(a['target_family'])}"
     if kind == "convert":
         return f"HR{a['religion']}"
+    if kind == "name_successor":
+        return f"OH{a['member']}"
     if kind in ("ask_depth", "ask_coordinates"):
         return f"?{'D' if kind == 'ask_depth' else 'C'}{_loc(a['location'])}"
     if kind == "execute_day":
@@ -801,6 +810,7 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "recruit_crew": "recruit {qty} crew",
         "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
         "ask_address": "ask the address of {target_family}'s player",
+        "name_successor": "name {member} to succeed to his hereditary positions",
         "convert": "change the religion of the family (and of all your families) to {religion}",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",

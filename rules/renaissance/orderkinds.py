@@ -129,6 +129,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("post", Phase.OTHER, "ZPp", "place: str (his own division or wall, as for Z)", "ZP3"),
     # APOSTASY (part 3, docs/renaissance/hierarchies.md): the family, and every family of its player, changes
     # religion. Written anywhere in the family's orders; run after its personae's orders.
+    # THE ISLAMIC HIERARCHY (part 3): a Shia or Sunni names the member of his family who takes his hereditary
+    # positions at his death (docs/renaissance/hierarchies.md, RH-OQ-47). Standing.
+    Kind("name_successor", Phase.OTHER, "OHnnnn", "member: str (persona of his family)", "OH0102"),
     Kind("convert", Phase.OTHER, "HRrrrr", "religion: str (one of CONVERTIBLE)", "HRsunni", family_level=True),
     Kind("ask_address", Phase.OTHER, "?Affff", "target_family: str", "?ABORGIA", family_level=True),
     Kind("ask_depth", Phase.OTHER, "?Dllll", "location: str", "?DVenice", family_level=True),

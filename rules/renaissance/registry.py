@@ -70,6 +70,8 @@ HANDLERS: dict[str, Handler] = {
     "alms": piety.alms,
     "charity": piety.charity,
     "indulgence": piety.indulgence,
+    # THE ISLAMIC HIERARCHY: who takes a Shia or Sunni's hereditary positions at his death.
+    "name_successor": succession.name_successor,
     # APOSTASY: a family (with every family of its player) changes religion.
     "convert": apostasy.convert,
     # Appendix A, ARCHITECTURE, ART, LETTERS, SERMONIZING, FORTIFICATION: works of skill.
