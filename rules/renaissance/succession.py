@@ -43,6 +43,17 @@ ISLAM = ("shia", "sunni")
 GIVEN_NAMES = ("Alessandro", "Alfonso", "Antonio", "Bernardo", "Carlo", "Cosimo", "Ercole", "Federico", "Ferrante",
                "Filippo", "Francesco", "Galeazzo", "Giovanni", "Giuliano", "Guido", "Jacopo", "Lorenzo", "Ludovico",
                "Matteo", "Niccolo", "Ottaviano", "Pietro", "Raffaele", "Rodrigo", "Sigismondo", "Tommaso", "Ugo")
+# RH-OQ-49: the replacement's given name fits his religion where the rules' world has a tradition of names for it;
+# the others draw from the Italian list above.
+GIVEN_NAMES_BY_RELIGION = {
+    "islam": ("Ahmed", "Ali", "Bayezid", "Cem", "Hasan", "Husayn", "Ismail", "Korkut", "Mehmed", "Murad", "Mustafa",
+              "Selim", "Suleiman", "Yusuf"),
+    "orthodox": ("Andronikos", "Demetrios", "Georgios", "Ioannes", "Konstantinos", "Manuel", "Michael", "Nikolaos",
+                 "Theodoros", "Thomas"),
+    "jewish": ("Abraham", "David", "Isaac", "Jacob", "Joseph", "Judah", "Moses", "Samuel", "Solomon"),
+}
+NAME_TRADITION = {"sunni": "islam", "shia": "islam", "druse": "islam", "orthodox": "orthodox",
+                  "monophysite": "orthodox", "jewish": "jewish"}
 
 
 def hereditary_title(title: str) -> bool:
@@ -68,7 +79,9 @@ def _name(state: State, dead: Persona, rng: random.Random | None) -> str:
     family = state.get("families", {}).get(dead.get("family"), {})
     taken = {(state["personae"].get(p) or {}).get("name", "").split(" ", 1)[0] for p in family.get("personae", [])}
     taken.add(words[0])
-    choices = [g for g in GIVEN_NAMES if g not in taken]
+    tradition = NAME_TRADITION.get(str(dead.get("religion", "")).lower())
+    names = GIVEN_NAMES_BY_RELIGION[tradition] if tradition else GIVEN_NAMES
+    choices = [g for g in names if g not in taken]
     if rng is None or not choices:
         return f"Heir of {name}"
     return f"{rng.choice(choices)} {surname}"
@@ -221,3 +234,6 @@ def succession(ctx: Ctx) -> None:
         if lost:
             ctx.tell(family, f"{pid}: {name}'s personal assets are lost with him: "
                      + ", ".join(f"{v:,} {k}" for k, v in lost.items()) + ".")
+        where = f"outside {heir['location']}" if heir.get("location") else "at sea"
+        ctx.tell(family, f"{pid}: {heir['name']} replaces {name} and starts next month {where}; his orders are "
+                 f"written under .{pid} from next month's on (RH-OQ-48).")
