@@ -13,6 +13,7 @@ from typing import Any
 
 from maild.ruleset import OrderSet
 from maild_rules.renaissance import RULESET, apostasy, engine, succession
+from maild_rules.renaissance.checks import check
 from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.setup import amend
 from maild_rules.renaissance.war.morale import confucian_start, halved
@@ -222,3 +223,13 @@ def test_the_twelfth_turn_fails_through_the_month() -> None:
     family_order = [o for o in result.outcomes["DORIA"] if o["persona"] is None]
     assert not family_order[0]["ok"] and "thirteenth turn" in family_order[0]["text"]
     assert result.ctx.state["personae"]["0201"]["religion"] == "catholic"
+
+
+def test_the_answer_to_the_mail_warns_of_a_conversion_before_the_thirteenth_turn() -> None:
+    parsed = RULESET.parse("/ADR *DORIA\nHRsunni\n*Genoa .0201\nOH0202\n")
+    notes = [d.message for d in check(small_state(), 12, "ADR", parsed.orders)]
+    assert notes == ["it will fail: this month is your turn 12 as player for DORIA; no family changes religion "
+                     "before its player's thirteenth turn (APOSTASY)",
+                     "it will fail: 0201 is not Shia or Sunni: his replacement takes over his hereditary positions "
+                     "(THE PERSONAE FAMILIES)"]
+    assert check(small_state(), 13, "ADR", parsed.orders[:1]) == []

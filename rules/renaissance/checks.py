@@ -17,6 +17,7 @@ from typing import Any
 
 from maild.ruleset import Diagnostic, Order
 
+from . import apostasy
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .names import find_family, squash
@@ -103,6 +104,8 @@ def _problems(state: State, turn: int, player: str, order: Order, mail: _Mail) -
                 problems += _war_problems(state, order, mail)
             if all(p.startswith(NOTE) for p in problems):  # a void order needs no warning that it will fail
                 problems += _sure_failures(state, order, mail)
+    if order.kind == "convert" and not problems:
+        problems += _conversion_turn(state, max(turn, mail.turns.get(family, turn)), order)
     problems += _reference_problems(state, turn, order)
     return problems
 
@@ -205,7 +208,29 @@ def _court_sovereign(at: _At, a: dict[str, Any]) -> Found:
     return [f"{at.pid} is not{now} the sovereign of {at.where}, where he starts the month (LOYALTY)"]
 
 
-_SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign}
+def _successor_islam(at: _At, a: dict[str, Any]) -> Found:
+    # THE ISLAMIC HIERARCHY: only a Shia or Sunni names the member who succeeds him (RH-OQ-47); a conversion
+    # ordered in the same month runs after his orders.
+    if str(at.persona.get("religion", "")).lower() in ISLAM:
+        return []
+    return [f"{at.pid} is not Shia or Sunni: his replacement takes over his hereditary positions (THE PERSONAE "
+            "FAMILIES)"]
+
+
+_SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
+                "name_successor": _successor_islam}
+
+
+def _conversion_turn(state: State, turn: int, order: Order) -> list[str]:
+    """HRrrrr before the player's thirteenth turn for any of his families fails whatever the month brings
+    (APOSTASY, RH-OQ-44); a sovereignty may still be given away earlier in the month, so it is not checked here."""
+    player = state["families"][str(order.args["family"])].get("player")
+    for family in apostasy.players_families(state, str(player)):
+        nth = apostasy.turns_as_player(state, family, turn)
+        if nth < apostasy.FIRST_TURN:
+            return [f"{NOTE}it will fail: this month is your turn {nth} as player for {family}; no family changes "
+                    "religion before its player's thirteenth turn (APOSTASY)"]
+    return []
 
 
 # --------------------------------------------------------------------------------------------------------- war
