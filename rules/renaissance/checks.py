@@ -223,7 +223,7 @@ _SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _c
 
 def _conversion_turn(state: State, turn: int, order: Order) -> list[str]:
     """HRrrrr before the player's thirteenth turn for any of his families fails whatever the month brings
-    (APOSTASY, RH-OQ-44); a sovereignty may still be given away earlier in the month, so it is not checked here."""
+    (APOSTASY, RH-OQ-44); who is sovereign is judged when the order runs, so it is not checked here."""
     player = state["families"][str(order.args["family"])].get("player")
     for family in apostasy.players_families(state, str(player)):
         nth = apostasy.turns_as_player(state, family, turn)
