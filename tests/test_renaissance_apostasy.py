@@ -191,6 +191,7 @@ def test_the_code_names_a_religion_of_the_rules() -> None:
     parsed = RULESET.parse("/LMD *MEDICI\nHRpagan HRsun\n")
     assert [o.args["religion"] for o in parsed.orders] == ["sunni"]
     assert "names no religion" in parsed.diagnostics[0].message
+    assert "write HRsunni or HRshia" in RULESET.parse("/LMD *MEDICI\nHRislam\n").diagnostics[0].message
 
 
 # ---- through the month ----------------------------------------------------------------------------------------

@@ -582,10 +582,18 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
+# Other words for the religions of CONVERTIBLE ("Catholicism", "Hinduism" are read by their beginnings).
+_RELIGION_WORDS = {"shiite": "shia", "sunnite": "sunni", "jew": "jewish", "judaism": "jewish", "druze": "druse",
+                   "buddhism": "buddhist", "copt": "monophysite", "coptic": "monophysite"}
+
+
 def _religion(written: str) -> str:
-    """A religion written whole or by its first letters, if they fit one only ("HRsun" is sunni)."""
+    """A religion written whole, by its first letters if they fit one only ("HRsun" is sunni), or as its -ism."""
     word = written.lower().rstrip("s")  # "Druses", "Catholics"
-    fits = [r for r in CONVERTIBLE if r.startswith(word) or word == r]
+    word = _RELIGION_WORDS.get(word, word)
+    if word in ("islam", "moslem", "muslim"):
+        raise OrderError(f"{written!r}: the rules' Moslems are Sunni or Shia: write HRsunni or HRshia")
+    fits = [r for r in CONVERTIBLE if r.startswith(word) or word.startswith(r)]
     if len(fits) != 1 or len(word) < 3:
         raise OrderError(f"{written!r} names no religion; one of: {', '.join(CONVERTIBLE)}")
     return fits[0]
