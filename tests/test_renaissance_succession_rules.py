@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from maild.render import render
 from maild.ruleset import OrderSet
 from maild_rules.renaissance import RULESET, engine, succession
 from maild_rules.renaissance.context import Ctx
+from maild_rules.renaissance.reports import persona_view
 from tests.renaissance_fixtures import small_state
 
 
@@ -170,3 +172,11 @@ def test_a_death_in_the_month_through_the_engine() -> None:
     # The victor's: 50,000 + Domenico's 30,000 ducats; 40 horse + Domenico's 16 (January's maintenance took 4 of 20).
     assert (st["personae"]["0101"]["assets"]["ducats"], st["personae"]["0101"]["assets"]["horse"]) == (80000, 56)
     assert any(m.startswith(f"0202: {heir['name']} replaces Domenico Doria") for m in result.ctx.messages["DORIA"])
+
+
+def test_the_printout_shows_the_member_named_to_succeed() -> None:
+    # A standing order is shown where the player sees his personae, so that he knows it is on file.
+    p = moslem("0501", successor_named="0502")
+    text = render("renaissance", "persona.txt.j2", p=persona_view(p, []))
+    assert "    SUCCESSOR .0502 takes his hereditary positions at his death (OH)\n" in text
+    assert "SUCCESSOR" not in render("renaissance", "persona.txt.j2", p=persona_view(moslem("0502"), []))
