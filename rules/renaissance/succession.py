@@ -100,8 +100,8 @@ def _start(state: State, dead: Persona) -> tuple[str | None, dict[str, Any] | No
 
 def successor(state: State, pid: str, rng: random.Random | None = None, turn: int = 0) -> Persona:
     """The persona that replaces dead `pid` (not yet put into the state): same id, family, player, religion,
-    origin and citizenship; hereditary titles; popularity min(final, 200); every other rating zero; no skills,
-    offices, guild rank, permits or assets."""
+    origin and citizenship; no titles or rank yet (pass_on_positions gives them); popularity min(final, 200);
+    every other rating zero; no skills, offices, guild rank, permits or assets."""
     dead = state["personae"][pid]
     location, at_sea = _start(state, dead)
     return {
@@ -109,8 +109,7 @@ def successor(state: State, pid: str, rng: random.Random | None = None, turn: in
         "religion": dead.get("religion"), "origin": dead.get("origin"), "alive": True, "age": HEIR_AGE,
         "popularity": max(0, min(int(dead.get("popularity", 0)), POPULARITY_CAP)), "piety": 0, "morale": 0,
         "skills": {}, "guild": None,
-        "titles": [t for t in dead.get("titles", []) if hereditary_title(t)],
-        "rank": inherited_rank(dead.get("rank")),
+        "titles": [], "rank": "none",  # his positions come from pass_on_positions
         "assets": {}, "location": location, "at_sea": at_sea, "inside": False, "with": None,
         "citizenship": dead.get("citizenship"), "boarding_permits": [], "alms_year": {}, "collector": [],
         "predecessors": [*dead.get("predecessors", []),
@@ -167,12 +166,11 @@ def pass_on_positions(ctx: Ctx, dead: Persona, taker: Persona, held: list[tuple[
     sovereignty, the papacy. Returns the offices vacated."""
     state = ctx.state
     pid = dead["id"]
-    if taker["id"] != pid:  # the replacement made by successor() carries them; a named member takes them instead
-        replacement = state["personae"][pid]
-        taker["titles"] = [*taker.get("titles", []), *replacement.get("titles", [])]
-        if rank_value({"rank": replacement.get("rank")}) > rank_value(taker):
-            taker["rank"] = replacement.get("rank")
-        replacement["titles"], replacement["rank"] = [], "none"
+    titles = [t for t in dead.get("titles", []) if hereditary_title(t)]
+    rank = inherited_rank(dead.get("rank"))
+    taker["titles"] = [*taker.get("titles", []), *titles]
+    if taker["id"] == pid or rank_value({"rank": rank}) > rank_value(taker):  # a member keeps a higher rank
+        taker["rank"] = rank
     vacated: list[str] = []
     for where, office in held:
         offices = state["locations"][where]["offices"]
