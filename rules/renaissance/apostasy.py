@@ -33,7 +33,7 @@ CHURCH_TITLES = {"catholic": ("cardinal",), "orthodox": ("patriarch", "metropoli
                  "monophysite": ("patriarch", "metropolitan")}
 # The sovereigns by election the feudal table names ("by election only": HRE & Pope), held as a title or rank.
 ELECTED_SOVEREIGN_TITLES = ("holy roman emperor", "emperor of the holy roman")
-ELECTED_SOVEREIGN_RANKS = ("hre", "holy roman emperor", "pope")
+ELECTED_SOVEREIGN_RANKS = ("hre", "holy roman emperor")
 
 
 def religion_of(persona: Persona) -> str:
@@ -64,10 +64,10 @@ def sovereignties(state: State, family: str) -> list[str]:
     for pid in sorted(members):
         p = state["personae"].get(pid) or {}
         titles = [str(t).lower() for t in p.get("titles", [])]
-        if state.get("pope") == pid or any(re.search(r"\bpope\b", t) for t in titles):
+        rank = str(p.get("rank") or "").lower()
+        if state.get("pope") == pid or rank == "pope" or any(re.search(r"\bpope\b", t) for t in titles):
             found.append(f"{pid} is the Pope")
-        elif (str(p.get("rank") or "").lower() in ELECTED_SOVEREIGN_RANKS
-              or any(t.startswith(ELECTED_SOVEREIGN_TITLES) for t in titles)):
+        elif rank in ELECTED_SOVEREIGN_RANKS or any(t.startswith(ELECTED_SOVEREIGN_TITLES) for t in titles):
             found.append(f"{pid} is the Holy Roman Emperor")
     return found
 
