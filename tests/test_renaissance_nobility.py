@@ -12,7 +12,7 @@ import pytest
 from maild.ruleset import OrderSet, PlacedOrder
 from maild_rules.renaissance import RULESET, engine, islamic_titles, nobility, ranks
 from maild_rules.renaissance.context import Ctx
-from maild_rules.renaissance.succession import successor
+from maild_rules.renaissance.succession import pass_on_positions, successor
 from maild_rules.renaissance.war import ranks as war_ranks
 from tests.renaissance_fixtures import month_ctx, small_state, war_persona, war_town
 
@@ -280,6 +280,7 @@ def heir_of(ctx: Ctx, pid: str) -> tuple[dict[str, Any], list[str]]:
     dead = ctx.state["personae"][pid]
     dead["alive"] = False
     heir = successor(ctx.state, pid, None, 1)
+    pass_on_positions(ctx, dead, heir, [])  # as succession.succession does before it asks nobility.succeed
     return heir, nobility.succeed(ctx, dead, heir)
 
 

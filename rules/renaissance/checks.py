@@ -17,6 +17,7 @@ from typing import Any
 
 from maild.ruleset import Diagnostic, Order
 
+from . import apostasy
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .names import find_family, squash
@@ -37,6 +38,7 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "sermon": ("target",), "appoint_tax_collector": ("appointee",), "appoint_tithe_collector": ("appointee",),
     "appoint_magistrate": ("appointee",), "vote": ("candidate",), "guild": ("candidate",),
     "permit_boarding": ("passenger",), "transfer_office": ("to",), "transfer_control": ("to",),
+    "name_successor": ("member",),
     "attack": ("target",), "garrison_attack": ("target",), "assault": ("occupant",), "assassinate": ("target",),
     "duel": ("target",), "elevate": ("target",),
 }
@@ -103,6 +105,8 @@ def _problems(state: State, turn: int, player: str, order: Order, mail: _Mail) -
                 problems += _war_problems(state, order, mail)
             if all(p.startswith(NOTE) for p in problems):  # a void order needs no warning that it will fail
                 problems += _sure_failures(state, order, mail)
+    if order.kind == "convert" and not problems:
+        problems += _conversion_turn(state, max(turn, mail.turns.get(family, turn)), order)
     problems += _reference_problems(state, turn, order)
     return problems
 
@@ -219,8 +223,29 @@ def _elevation_month(at: _At, a: dict[str, Any]) -> Found:
             f"{month_name(at.state, at.turn)}"]
 
 
+def _successor_islam(at: _At, a: dict[str, Any]) -> Found:
+    # THE ISLAMIC HIERARCHY: only a Shia or Sunni names the member who succeeds him (RH-OQ-47); a conversion
+    # ordered in the same month runs after his orders.
+    if str(at.persona.get("religion", "")).lower() in ISLAM:
+        return []
+    return [f"{at.pid} is not Shia or Sunni: his replacement takes over his hereditary positions (THE PERSONAE "
+            "FAMILIES)"]
+
+
 _SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
-                "elevate": _elevation_month}
+                "elevate": _elevation_month, "name_successor": _successor_islam}
+
+
+def _conversion_turn(state: State, turn: int, order: Order) -> list[str]:
+    """HRrrrr before the player's thirteenth turn for any of his families fails whatever the month brings
+    (APOSTASY, RH-OQ-44); who is sovereign is judged when the order runs, so it is not checked here."""
+    player = state["families"][str(order.args["family"])].get("player")
+    for family in apostasy.players_families(state, str(player)):
+        nth = apostasy.turns_as_player(state, family, turn)
+        if nth < apostasy.FIRST_TURN:
+            return [f"{NOTE}it will fail: this month is your turn {nth} as player for {family}; no family changes "
+                    "religion before its player's thirteenth turn (APOSTASY)"]
+    return []
 
 
 # --------------------------------------------------------------------------------------------------------- war

@@ -32,7 +32,7 @@ from maild.ruleset import Diagnostic, Order, ParsedOrders
 
 from . import items, plainwords
 from .calendar import MONTHS
-from .orderkinds import BY_KIND, SKILL_LETTERS
+from .orderkinds import BY_KIND, CONVERTIBLE, SKILL_LETTERS
 from .ranks import FEUDAL_TABLE, ISLAMIC_TITLES, canonical_rank
 from .refusals import RuleRefused
 from .war import orders as war
@@ -99,6 +99,9 @@ SHAPE_WORDS: dict[str, str] = {
     "move": "a move is ML (land), MF (ferry), MR (road) or MW (water), then the location and any /waypoints; MW "
             "may take +latitude+longitude instead (MW+41.00+012.00); MI moves inside, MD disembarks",
     "ask_address": "an address request is ?A then the family's name",
+    "name_successor": "naming the member who succeeds to his hereditary positions is OH then his four-digit "
+                      "number",
+    "convert": "a change of religion is HR then the religion (" + ", ".join(CONVERTIBLE) + ")",
     "ask_depth": "a depth request is ?D then the location",
     "ask_coordinates": "a coordinates request is ?C then the location",
     "execute_day": "a day of execution is !DAY then the day of the month",
@@ -109,7 +112,8 @@ SHAPE_WORDS: dict[str, str] = {
 # Longest first: which kind a malformed code was meant to be, from how it begins.
 _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "PE": "deepen_harbor", "PR": "build_road", "PL": "lengthen_road", "PF": "fortify", "HP": "pilgrimage",
-    "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "OT": "appoint_tax_collector",
+    "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "HR": "convert",
+    "OH": "name_successor", "OT": "appoint_tax_collector",
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
     "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "OE": "elevate", "AX": "abandon",
     "?A": "ask_address",
@@ -120,14 +124,15 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
-           "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence"),
+           "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence", "convert"),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
-                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "elevate", *war.GROUPS["O"]),
+                 "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "elevate", "name_successor",
+                 *war.GROUPS["O"]),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
            "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
 _PNUM_AFTER = {"transfer": 1, "instruct": 1, "work": 2, "indulgence": 2, "appoint_tax_collector": 2,
-               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "elevate": 2, "vote": 1, "guild": 2,
-               "permit_boarding": 1,
+               "appoint_tithe_collector": 2, "appoint_magistrate": 2, "elevate": 2, "name_successor": 2, "vote": 1,
+               "guild": 2, "permit_boarding": 1,
                **war.PNUM_AFTER}
 
 _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letters", "X": "architecture"}
@@ -504,6 +509,10 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, _raw_move(tree, by)
     if kind == "ask_address":
         return kind, {"target_family": one("NAME")}
+    if kind == "convert":
+        return kind, {"religion": one("NAME")}
+    if kind == "name_successor":
+        return kind, {"member": one("PNUM")}
     if kind in ("ask_depth", "ask_coordinates"):
         return kind, {"location": one("LOC")}
     if kind == "execute_day":
@@ -567,6 +576,8 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
         args["change"] = change
     elif kind in ("access", "ask_address"):
         args["target_family"] = args["target_family"].upper()
+    elif kind == "convert":
+        args["religion"] = _religion(args["religion"])
     elif kind == "move":
         _check_move(args)
     elif kind == "execute_day":
@@ -578,6 +589,23 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
     elif kind in war.WAR_KINDS:
         war.finish(kind, args)
     return args
+
+
+# Other words for the religions of CONVERTIBLE ("Catholicism", "Hinduism" are read by their beginnings).
+_RELIGION_WORDS = {"shiite": "shia", "sunnite": "sunni", "jew": "jewish", "judaism": "jewish", "druze": "druse",
+                   "buddhism": "buddhist", "copt": "monophysite", "coptic": "monophysite"}
+
+
+def _religion(written: str) -> str:
+    """A religion written whole, by its first letters if they fit one only ("HRsun" is sunni), or as its -ism."""
+    word = written.lower().rstrip("s")  # "Druses", "Catholics"
+    word = _RELIGION_WORDS.get(word, word)
+    if word in ("islam", "moslem", "muslim"):
+        raise OrderError(f"{written!r}: the rules' Moslems are Sunni or Shia: write HRsunni or HRshia")
+    fits = [r for r in CONVERTIBLE if r.startswith(word) or word.startswith(r)]
+    if len(fits) != 1 or len(word) < 3:
+        raise OrderError(f"{written!r} names no religion; one of: {', '.join(CONVERTIBLE)}")
+    return fits[0]
 
 
 def _positive(value: Any, what: str) -> int:
@@ -730,6 +758,10 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return _move_code(a)
     if kind == "ask_address":
         return f"?A{_loc(a['target_family'])}"
+    if kind == "convert":
+        return f"HR{a['religion']}"
+    if kind == "name_successor":
+        return f"OH{a['member']}"
     if kind in ("ask_depth", "ask_coordinates"):
         return f"?{'D' if kind == 'ask_depth' else 'C'}{_loc(a['location'])}"
     if kind == "execute_day":
@@ -807,6 +839,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "recruit_crew": "recruit {qty} crew",
         "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
         "ask_address": "ask the address of {target_family}'s player",
+        "name_successor": "name {member} to succeed to his hereditary positions",
+        "convert": "change the religion of the family (and of all your families) to {religion}",
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }

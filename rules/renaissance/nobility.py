@@ -179,6 +179,9 @@ def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
     The sovereignties, feudatory status and tenancies he held are the heir's already (they stay with the persona
     id). Returns what the family is told."""
     said: list[str] = []
+    own = islamic_title(heir)  # a member of the family who takes the positions may hold a title of his own
+    if own is not None:
+        heir["islamic_title"] = own.name
     kept = [t for t in heir.get("titles", []) if (r := title_rank(t)) is None or r.hereditary]
     ranks = [r for t in kept if (r := title_rank(t)) is not None]
     dead_row = feudal_rank(dead)
@@ -187,7 +190,7 @@ def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
     heir["titles"] = kept
     heir["rank"] = best.name if best is not BOURGEOIS else "none"
     title = islamic_title(dead)
-    heir.pop("islamic_title", None)
+    # A member of the family who takes the positions (the Islamic succession, succession.py) keeps his own title.
     if title is not None and title.hereditary:
         heir["islamic_title"] = title.name
         said.append(f"{_name(heir)} succeeds to the throne as {title.name}")
@@ -195,7 +198,7 @@ def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
         if struck:
             said.append(f"civil strife: the loyalty of {', '.join(struck)} falls to zero")
     elif title is not None:
-        heir["titles"] = [t for t in heir["titles"] if t.lower() != title.name]
+        heir["titles"] = [t for t in heir["titles"] if t.lower().split(" of ", 1)[0] != title.name]
     if heir["rank"] != "none":
         said.append(f"{_name(heir)} is {heir['rank']} by his inherited titles")
     return said

@@ -130,6 +130,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("dispose", Phase.OTHER, "Zpiiiiiiiiqqq", "place: str (1 left wing, 2 left, 3 center, 4 right, 5 right wing, "
          "6 reserves; N, E, S, W walls), item: str (troops, guns or ships), qty: int", "Z3pikeman200"),
     Kind("post", Phase.OTHER, "ZPp", "place: str (his own division or wall, as for Z)", "ZP3"),
+    # APOSTASY (part 3, docs/renaissance/hierarchies.md): the family, and every family of its player, changes
+    # religion. Written anywhere in the family's orders; run after its personae's orders.
+    # THE ISLAMIC HIERARCHY (part 3): a Shia or Sunni names the member of his family who takes his hereditary
+    # positions at his death (docs/renaissance/hierarchies.md, RH-OQ-47). Standing.
+    Kind("name_successor", Phase.OTHER, "OHnnnn", "member: str (persona of his family)", "OH0102"),
+    Kind("convert", Phase.OTHER, "HRrrrr", "religion: str (one of CONVERTIBLE)", "HRsunni", family_level=True),
     Kind("ask_address", Phase.OTHER, "?Affff", "target_family: str", "?ABORGIA", family_level=True),
     Kind("ask_depth", Phase.OTHER, "?Dllll", "location: str", "?DVenice", family_level=True),
     Kind("ask_coordinates", Phase.OTHER, "?Cllll", "location: str", "?CVenice", family_level=True),
@@ -140,6 +146,11 @@ KINDS: tuple[Kind, ...] = (
 )
 
 BY_KIND: dict[str, Kind] = {k.kind: k for k in KINDS}
+
+# The religions a family may convert to (HRrrrr): those the rules name (REPUTATION FOR PIETY, MORALE, THE
+# ECCLESIASTICAL OFFICES; RH-OQ-43). The setup's "pagan" is ours, for the Americans, not a faith the rules describe.
+CONVERTIBLE: tuple[str, ...] = ("catholic", "orthodox", "monophysite", "sunni", "shia", "druse", "jewish", "hindu",
+                                "buddhist", "confucian")
 
 # Skill letters of the Instruct code. The issue fixes q v o y x t z k; the rest are ours.
 SKILL_LETTERS: dict[str, str] = {

@@ -28,7 +28,7 @@ VERBS = frozenset({
     "fortify", "improve", "raise", "strengthen", "grant", "preach", "sermon", "appoint", "magistrates",
     "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
     "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these", "open",
-    "close", "stay", "elevate",
+    "close", "stay", "elevate", "convert", "name", "designate",
     # War (war/orders.py, VERBS). "destroy" would otherwise read as DE (deny egress to a family "STROY"), as "deny"
     # would; none of the others is a code.
     *war.VERBS,
@@ -60,7 +60,9 @@ EXAMPLES: dict[str, str] = {
     "magistrates": "magistrates by election (or: magistrates appointed by the bishop)",
     "magistrate": "magistrates by election (or: magistrates appointed by the bishop)",
     "select": "select magistrates by election", "choose": "choose magistrates by election",
-    "lower": "lower the export tariff by 2", "change": "change the import tariff by +3",
+    "lower": "lower the export tariff by 2",
+    "change": "change the import tariff by +3 (or: change religion to sunni)", "convert": "convert to sunni",
+    "name": "name .0102 my successor", "designate": "designate .0102 as successor",
     "deny": "deny ingress to BORGIA (or: deny egress to BORGIA, deny the external market to BORGIA)",
     "allow": "allow ingress to BORGIA (or: allow .0102 to board)",
     "accept": "accept .0102 as apprentice", "approve": "approve .0102 as journeyman",
@@ -243,6 +245,14 @@ def _recruit(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
     return "recruit_crew", {"qty": t.number()}, ""
 
 
+def _convert(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "convert", {"religion": t.words(0)}, ""
+
+
+def _successor(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "name_successor", {"member": t.persona()}, ""
+
+
 def _day(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
     return "execute_day", {"day": t.number()}, ""
 
@@ -260,7 +270,7 @@ def _elevate(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
 _MORE = {"p_fortify": _fortify, "p_indulgence": _indulgence, "p_sermon": _sermon, "p_appoint": _appoint,
          "p_selection": _selection, "p_tariff": _tariff, "p_access": _access, "p_guild": _guild,
          "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn,
-         "p_market": _market, "p_elevate": _elevate}
+         "p_market": _market, "p_elevate": _elevate, "p_convert": _convert, "p_successor": _successor}
 
 
 def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from string import ascii_lowercase
 
 from . import (
+    apostasy,
     colonies,
     commerce,
     crafts,
@@ -70,6 +71,10 @@ HANDLERS: dict[str, Handler] = {
     "alms": piety.alms,
     "charity": piety.charity,
     "indulgence": piety.indulgence,
+    # THE ISLAMIC HIERARCHY: who takes a Shia or Sunni's hereditary positions at his death.
+    "name_successor": succession.name_successor,
+    # APOSTASY: a family (with every family of its player) changes religion.
+    "convert": apostasy.convert,
     # Appendix A, ARCHITECTURE, ART, LETTERS, SERMONIZING, FORTIFICATION: works of skill.
     "work": works.work,
     "sermon": works.sermon,

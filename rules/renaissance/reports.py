@@ -92,6 +92,7 @@ def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | N
         "titles": list(persona.get("titles", [])), "offices": held,
         "assets": sorted((k, v) for k, v in persona.get("assets", {}).items() if v),
         "predecessors": persona.get("predecessors", []),
+        "successor": persona.get("successor_named"),  # OHnnnn, standing (THE ISLAMIC HIERARCHY)
         **dict(zip(("troops", "ships"), forces_of(persona.get("assets", {})), strict=True)),
         "upkeep": upkeep_due(persona.get("assets", {}), upkeep_month) if upkeep_month else [],
     }

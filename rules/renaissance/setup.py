@@ -514,6 +514,9 @@ class _Batch:
             religion = _choice(p, f"{where}: religion", t.get("religion"), RELIGIONS)
             origin = _choice(p, f"{where}: origin", t.get("origin", "european"), ORIGINS)
             family = {"player": player, "religion": religion, "origin": origin, "personae": [], "number": number}
+            if self.amending and self.turn is not None:
+                # APOSTASY counts the player's turns for the family from here (RH-OQ-44); the setup's are 1's.
+                family["player_since"] = self.turn
             self.families[name] = family
             personae = setupfile.array_of_tables(p, {"personae": t.get("personae", [])}, "personae")
             if not 1 <= len(personae) <= MAX_PERSONAE:

@@ -118,8 +118,15 @@ def confucian_battle(persona: Persona | None, location: dict[str, Any] | None) -
     return location is None or str(location.get("see") or "").lower() != "canton"
 
 
-def confucian_start(morale: int) -> int:
+def halved(morale: int) -> int:
+    """A morale "reduced by 50%": the half rounded down, as the Confucian halving says ("with the result rounded
+    down"). The one halving of a morale rating: the Confucian battle's and apostasy's (apostasy.py, RH-OQ-40 and
+    RH-OQ-41; RW-OQ-18)."""
     return morale // 2
+
+
+def confucian_start(morale: int) -> int:
+    return halved(morale)
 
 
 def confucian_end(morale: int) -> int:
