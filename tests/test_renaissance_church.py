@@ -11,7 +11,8 @@ import pytest
 from maild.ruleset import OrderSet, PlacedOrder
 from maild_rules.renaissance import RULESET, church_offices, engine, papal_election
 from maild_rules.renaissance.context import Ctx
-from tests.renaissance_fixtures import month_ctx, small_state, war_persona, war_town
+from maild_rules.renaissance.setup import new_game
+from tests.renaissance_fixtures import month_ctx, small_setup, small_state, war_persona, war_town
 
 MARCH = 3
 
@@ -390,3 +391,11 @@ def test_a_bishop_an_archbishop_a_cardinal_and_a_pope_made_through_the_month() -
     assert state["locations"]["Genoa"]["offices"]["archbishop"] is None
     assert state["locations"]["Rome"]["offices"]["archbishop"] == "0102"
     assert "Cardinal" not in state["personae"]["0102"]["titles"]
+
+
+def test_rh_oq_15_the_setup_sets_the_number_of_non_player_votes() -> None:
+    setup = small_setup()
+    setup["game"]["papal_npc_votes"] = 7
+    assert new_game(setup)["papal_npc_votes"] == 7
+    assert "papal_npc_votes" not in small_state()
+    assert papal_election.npc_votes(small_state()) == 20

@@ -89,3 +89,12 @@ def test_the_check_names_unknown_persons_and_sees() -> None:
     parsed = RULESET.parse(HEAD + "OP0102Atlantis OH0909\n")
     notes = [d.message for d in RULESET.check(state, 1, "LMD", parsed.orders)]
     assert any("Atlantis" in n for n in notes) and any("0909" in n for n in notes)
+
+
+def test_a_hat_outside_march_and_september_is_noted_as_sure_to_fail() -> None:
+    # The small world's turn 1 is January 1493; turn 3 is March.
+    state = small_state()
+    parsed = RULESET.parse(HEAD + "OH0102\n")
+    notes = [d.message for d in RULESET.check(state, 1, "LMD", parsed.orders)]
+    assert len(notes) == 1 and "March and September only" in notes[0] and "January 1493" in notes[0]
+    assert RULESET.check(state, 3, "LMD", parsed.orders) == []

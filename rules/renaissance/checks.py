@@ -222,8 +222,16 @@ def _elevation_month(at: _At, a: dict[str, Any]) -> Found:
             f"{month_name(at.state, at.turn)}"]
 
 
+def _hat_month(at: _At, a: dict[str, Any]) -> Found:
+    # THE ECCLESIASTICAL OFFICES: "Each March and September ... the Pope may grant a cardinal's hat".
+    if month_of(at.state, at.turn) in (3, 9):
+        return []
+    return [f"the Pope grants cardinals' hats each March and September only (THE ECCLESIASTICAL OFFICES); these "
+            f"orders are for {month_name(at.state, at.turn)}"]
+
+
 _SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
-                "elevate": _elevation_month}
+                "elevate": _elevation_month, "grant_hat": _hat_month}
 
 
 # --------------------------------------------------------------------------------------------------------- war
