@@ -324,6 +324,16 @@ def test_a_popes_death_or_resignation_opens_the_conclave_next_turn() -> None:
     assert dead.state["pope"] is None and dead.state["conclave"]["opened"] == 8
 
 
+
+def test_a_dead_pope_elects_election_lapses_with_him() -> None:
+    ctx = conclave(20, p0102=(300, 100))
+    vote(ctx, "0201", "0102")
+    papal_election.count_papal_votes(ctx)
+    ctx.persona("0102")["alive"] = False
+    church_offices.church_deaths(ctx)
+    assert ctx.state["conclave"]["elect"] is None and church_offices.pending(ctx.state, "pope") is None
+
+
 # ---- through the month ----------------------------------------------------------------------------------------
 
 def run(turn: int, state: dict[str, Any], medici: str = "", doria: str = "") -> Any:

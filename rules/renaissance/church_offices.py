@@ -465,7 +465,8 @@ def faith_keeps_office(ctx: Ctx) -> None:
 
 def church_deaths(ctx: Ctx) -> None:
     """Before succession: a dead Pope's throne falls vacant and the conclave opens (his heir inherits no office:
-    THE PERSONAE FAMILIES); offers to the dead lapse. Sees fall vacant in succession.py."""
+    THE PERSONAE FAMILIES); offers to the dead lapse, a dead pope-elect's election with them. Sees fall vacant in
+    succession.py."""
     state = ctx.state
     pope = state["personae"].get(state.get("pope") or "")
     if pope is not None and not pope.get("alive", True):
@@ -473,3 +474,6 @@ def church_deaths(ctx: Ctx) -> None:
     if state.get(OFFERS):
         state[OFFERS] = [e for e in state[OFFERS]
                          if (state["personae"].get(e["to"]) or {}).get("alive", True)]
+    conclave = state.get("conclave")
+    if conclave and not (state["personae"].get(conclave.get("elect") or "") or {}).get("alive", True):
+        conclave["elect"] = None  # a dead pope-elect: the cardinals vote again next month
