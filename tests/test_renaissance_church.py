@@ -409,3 +409,30 @@ def test_rh_oq_15_the_setup_sets_the_number_of_non_player_votes() -> None:
     assert new_game(setup)["papal_npc_votes"] == 7
     assert "papal_npc_votes" not in small_state()
     assert papal_election.npc_votes(small_state()) == 20
+
+
+def test_an_orthodox_congress_and_an_excommunication_through_the_month() -> None:
+    # Kiev, a vacant Orthodox metropolitanate; Domenico Doria (0202), made Orthodox, bishop of Chernigov, starts
+    # January at Kiev and votes for himself: elected, 1 vote. The Pope (0101) excommunicates Giuliano (0103,
+    # popularity 200): 180. In February Domenico accepts Kiev and leaves Chernigov.
+    state = small_state()
+    for name in ("Kiev", "Chernigov"):
+        town = {**state["locations"]["Livorno"], "name": name, "see": "Kiev", "aliases": [], "religion": "orthodox"}
+        town["offices"] = {**town["offices"]}
+        state["locations"][name] = town
+    state["locations"]["Chernigov"]["offices"]["bishop"] = "0202"
+    state["personae"]["0202"].update(religion="orthodox", location="Kiev")
+    state["pope"] = "0101"
+    for player in state["players"].values():
+        player["account"]["balance"] = 1000.0
+    january = run(1, state, "*Florence .0101\nexcommunicate .0103\n", "*Kiev .0202\nVS0202Kiev\n")
+    ok(january, "MEDICI")
+    ok(january, "DORIA")
+    state = january.ctx.state
+    assert state["personae"]["0103"]["popularity"] == 180
+    assert any("congress at Kiev has elected" in n for n in january.ctx.news)
+    february = run(2, state, doria="*Kiev .0202\naccept the patriarchate of Kiev\n")
+    ok(february, "DORIA")
+    state = february.ctx.state
+    assert state["locations"]["Kiev"]["offices"]["archbishop"] == "0202"
+    assert state["locations"]["Chernigov"]["offices"]["bishop"] is None
