@@ -369,7 +369,7 @@ def accepted_hat_this_turn(ctx: Ctx, pid: str) -> bool:
     return pid in ctx.scratch.get(_HAT_ACCEPTED, set())
 
 
-def _offer_named(state: State, pid: str, written: str) -> tuple[str, str | None] | str:
+def _offer_named(state: State, written: str) -> tuple[str, str | None] | str:
     word = written.strip().lower()
     if word in ("hat", "cardinal", "cardinalate"):
         return "hat", None
@@ -384,7 +384,7 @@ def _offer_named(state: State, pid: str, written: str) -> tuple[str, str | None]
 def accept_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """OAllll, OAhat, OApope: accept an archbishopric, a cardinal's hat or the papal throne offered to him, "no later
     than the end of the subsequent turn", and "then resign all other ecclesiastical positions"."""
-    named = _offer_named(ctx.state, persona["id"], str(args.get("office", "")))
+    named = _offer_named(ctx.state, str(args.get("office", "")))
     if isinstance(named, str):
         return fail(named)
     office, where = named
@@ -397,6 +397,8 @@ def accept_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
         return fail(why)
     if office == "archbishop" and holder(ctx.state["locations"][where], "archbishop"):
         return fail(f"the archbishopric of {where} is no longer vacant")
+    if office == "pope" and ctx.state.get("pope"):
+        return fail("the papal throne is no longer vacant")
     offers(ctx.state).remove(entry)
     ended = _accepted(ctx, persona, entry)
     ctx.publish(f"{_name(persona)} has accepted {offer_words(entry)}.")
@@ -407,7 +409,7 @@ def resign_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """OQllll, OQhat, OQpope: resign his bishopric and archbishopric at llll, his hat, or the papacy. A resignation:
     the offices' towers stay with the offices (TOWERS)."""
     pid = persona["id"]
-    named = _offer_named(ctx.state, pid, str(args.get("office", "")))
+    named = _offer_named(ctx.state, str(args.get("office", "")))
     if isinstance(named, str):
         return fail(named)
     office, where = named
