@@ -10,6 +10,7 @@ import pytest
 
 from maild.ruleset import ParsedOrders
 from maild_rules.renaissance import items
+from maild_rules.renaissance.church_codes import CHURCH_KINDS
 from maild_rules.renaissance.codes import format_code, parse, summary
 from maild_rules.renaissance.orderkinds import KINDS, SKILL_LETTERS
 from maild_rules.renaissance.war.orders import WAR_KINDS
@@ -136,8 +137,9 @@ def test_code_shapes(code: str, kind: str, args: dict[str, Any]) -> None:
 
 
 def test_every_kind_has_a_tested_shape_and_its_example_parses() -> None:
-    # The war's shapes are tested in test_renaissance_war_orders.py, which checks they cover every war kind.
-    tested = {kind for _, kind, _ in SHAPES} | WAR_KINDS | {"execute_day", "for_turn"}
+    # The war's shapes are tested in test_renaissance_war_orders.py, which checks they cover every war kind; the
+    # church's in test_renaissance_church_orders.py.
+    tested = {kind for _, kind, _ in SHAPES} | WAR_KINDS | CHURCH_KINDS | {"execute_day", "for_turn"}
     assert tested == {k.kind for k in KINDS}
     for k in KINDS:
         head = "/LMD *MEDICI\n" if k.family_level else HEAD

@@ -95,6 +95,15 @@ RULES_ORDER: list[tuple[str, str, str]] = [
     ("passengers_follow_their_ship", "succession", "TRAVEL"),
     ("settle_architecture", "succession", "THE PERSONAE FAMILIES"),
     ("families_orders", "succession", "THE PERSONAE FAMILIES"),
+    # THE ECCLESIASTICAL OFFICES: an offer is accepted "no later than the end of the subsequent turn": one older
+    # lapses before the month's acceptances; elections are counted after every vote; a Pope's death is known before
+    # the heir replaces him (THE PERSONAE FAMILIES: the heir inherits no office).
+    ("expire_offers", "families_orders", "THE ECCLESIASTICAL OFFICES"),
+    ("families_orders", "faith_keeps_office", "THE ECCLESIASTICAL OFFICES"),
+    ("families_orders", "count_papal_votes", "THE ECCLESIASTICAL OFFICES"),
+    ("families_orders", "count_congress_votes", "THE ECCLESIASTICAL OFFICES"),
+    ("church_deaths", "succession", "THE PERSONAE FAMILIES"),
+    ("count_papal_votes", "church_deaths", "THE ECCLESIASTICAL OFFICES"),
     # CREDIT, PREPAYMENT DISCOUNT: the fees are those of the month's executed orders, so charged after them.
     ("families_orders", "charge_fees", "CREDIT"),
     ("succession", "charge_fees", "CREDIT"),

@@ -40,13 +40,16 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "permit_boarding": ("passenger",), "transfer_office": ("to",), "transfer_control": ("to",),
     "name_successor": ("member",),
     "attack": ("target",), "garrison_attack": ("target",), "assault": ("occupant",), "assassinate": ("target",),
-    "duel": ("target",), "elevate": ("target",),
+    "duel": ("target",), "elevate": ("target",), "invest_archbishop": ("appointee",), "grant_hat": ("appointee",),
+    "appoint_bishop": ("appointee",), "papal_vote": ("candidate",), "congress_vote": ("candidate",),
+    "excommunicate": ("target",),
 }
 LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "build_road": ("to",), "lengthen_road": ("to",), "appoint_tax_collector": ("location",),
     "appoint_tithe_collector": ("location",), "move": ("to",), "ask_depth": ("location",),
     "ask_coordinates": ("location",), "bonus_city": ("location",), "transfer_office": ("location",),
-    "transfer_control": ("location",), "elevate": ("place",),
+    "transfer_control": ("location",), "elevate": ("place",), "invest_archbishop": ("location",),
+    "appoint_bishop": ("location",), "congress_vote": ("location",),
 }
 FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
                                            "alliance": ("target_family",)}
@@ -232,8 +235,16 @@ def _successor_islam(at: _At, a: dict[str, Any]) -> Found:
             "FAMILIES)"]
 
 
+def _hat_month(at: _At, a: dict[str, Any]) -> Found:
+    # THE ECCLESIASTICAL OFFICES: "Each March and September ... the Pope may grant a cardinal's hat".
+    if month_of(at.state, at.turn) in (3, 9):
+        return []
+    return [f"the Pope grants cardinals' hats each March and September only (THE ECCLESIASTICAL OFFICES); these "
+            f"orders are for {month_name(at.state, at.turn)}"]
+
+
 _SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
-                "elevate": _elevation_month, "name_successor": _successor_islam}
+                "elevate": _elevation_month, "name_successor": _successor_islam, "grant_hat": _hat_month}
 
 
 def _conversion_turn(state: State, turn: int, order: Order) -> list[str]:

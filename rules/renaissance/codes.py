@@ -30,6 +30,7 @@ from lark.exceptions import UnexpectedInput
 from maild.parsing import OrderError, load_parser, overlong
 from maild.ruleset import Diagnostic, Order, ParsedOrders
 
+from . import church_codes as church
 from . import items, plainwords
 from .calendar import MONTHS
 from .orderkinds import BY_KIND, CONVERTIBLE, SKILL_LETTERS
@@ -107,6 +108,7 @@ SHAPE_WORDS: dict[str, str] = {
     "execute_day": "a day of execution is !DAY then the day of the month",
     "for_turn": "orders for a later turn are ! then the month's first three letters and the year",
     **war.SHAPE_WORDS,
+    **church.SHAPE_WORDS,
 }
 
 # Longest first: which kind a malformed code was meant to be, from how it begins.
@@ -121,19 +123,21 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "UP": "sermon", "UT": "sermon",
     "R": "tariff", "D": "access", "A": "access", "V": "vote", "G": "guild", "C": "colonize", "L": "permit_boarding",
     "M": "move", "N": "recruit_crew", "X": "external_market", "MO": "stay_outside", **war.PREFIXES,
+    **church.PREFIXES,
 }.items(), key=lambda kv: -len(kv[0])))
 # Letters that begin several codes, none of which the rest of the code picks out.
 _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
-           "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence", "convert"),
+           "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence", "convert", *church.GROUPS["H"]),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
                  "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "elevate", "name_successor",
-                 *war.GROUPS["O"]),
+                 *war.GROUPS["O"], *church.GROUPS["O"]),
+           "V": ("vote", *church.GROUPS["V"]),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
            "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
 _PNUM_AFTER = {"transfer": 1, "instruct": 1, "work": 2, "indulgence": 2, "appoint_tax_collector": 2,
                "appoint_tithe_collector": 2, "appoint_magistrate": 2, "elevate": 2, "name_successor": 2, "vote": 1,
                "guild": 2, "permit_boarding": 1,
-               **war.PNUM_AFTER}
+               **war.PNUM_AFTER, **church.PNUM_AFTER}
 
 _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letters", "X": "architecture"}
 _WORK_LETTERS = {v: k for k, v in _WORKS.items()}
@@ -455,6 +459,8 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         by.setdefault(t.type, []).append(str(t))
     if kind in war.WAR_KINDS:
         return kind, war.raw_from_code(kind, by)
+    if kind in church.CHURCH_KINDS:
+        return kind, church.raw_from_code(kind, by)
 
     def one(name: str) -> str:
         return by[name][0]
@@ -588,6 +594,8 @@ def finish(kind: str, raw: dict[str, Any]) -> dict[str, Any]:
         args["year"] = int(args["year"])
     elif kind in war.WAR_KINDS:
         war.finish(kind, args)
+    elif kind in church.CHURCH_KINDS:
+        church.finish(kind, args)
     return args
 
 
@@ -710,6 +718,8 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     a = args
     if kind in war.WAR_KINDS:
         return war.format_code(kind, a)
+    if kind in church.CHURCH_KINDS:
+        return church.format_code(kind, a)
     if kind == "transfer":
         return f"T{a['to']}{items.code_of(a['item'])}{a['qty']}"
     if kind == "sell":
@@ -789,6 +799,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
     a = args
     if kind in war.WAR_KINDS:
         return war.summary(kind, a)
+    if kind in church.CHURCH_KINDS:
+        return church.summary(kind, a)
     if kind == "transfer":
         to = "the locals" if a["to"] == "9999" else a["to"]
         return f"transfer {a['qty']} {a['item']} to {to}"

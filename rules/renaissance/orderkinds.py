@@ -136,6 +136,22 @@ KINDS: tuple[Kind, ...] = (
     # positions at his death (docs/renaissance/hierarchies.md, RH-OQ-47). Standing.
     Kind("name_successor", Phase.OTHER, "OHnnnn", "member: str (persona of his family)", "OH0102"),
     Kind("convert", Phase.OTHER, "HRrrrr", "religion: str (one of CONVERTIBLE)", "HRsunni", family_level=True),
+    # THE ECCLESIASTICAL OFFICES (docs/renaissance/hierarchies.md, section C); parsed by church_codes.py.
+    Kind("invest_archbishop", Phase.OTHER, "OInnnnllll", "appointee: str (a bishop), location: str (a vacant "
+         "Catholic archbishopric): the Pope's investiture", "OI0102Pisa"),
+    Kind("grant_hat", Phase.OTHER, "OKnnnn", "appointee: str (a Catholic archbishop): the Pope, March and September",
+         "OK0102"),
+    Kind("appoint_bishop", Phase.OTHER, "OPnnnnllll", "appointee: str, location: str (a vacant see within his "
+         "archbishopric)", "OP0102Pisa"),
+    Kind("accept_office", Phase.OTHER, "OAllll | OAhat | OApope", "office: str (the archbishopric's location, 'hat' "
+         "or 'pope')", "OAPisa"),
+    Kind("resign_office", Phase.OTHER, "OQllll | OQhat | OQpope", "office: str (the see's location, 'hat' or "
+         "'pope')", "OQPisa"),
+    Kind("papal_vote", Phase.OTHER, "VPnnnn", "candidate: str (a cardinal present in Rome votes in the conclave)",
+         "VP0102"),
+    Kind("congress_vote", Phase.OTHER, "VSnnnnllll", "candidate: str, location: str (the vacant Orthodox or "
+         "Monophysite see, where the prelate is)", "VS0102Kiev"),
+    Kind("excommunicate", Phase.OTHER, "HXnnnn", "target: str (a Catholic persona; the Pope)", "HX0203"),
     Kind("ask_address", Phase.OTHER, "?Affff", "target_family: str", "?ABORGIA", family_level=True),
     Kind("ask_depth", Phase.OTHER, "?Dllll", "location: str", "?DVenice", family_level=True),
     Kind("ask_coordinates", Phase.OTHER, "?Cllll", "location: str", "?CVenice", family_level=True),

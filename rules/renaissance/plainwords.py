@@ -13,6 +13,7 @@ from lark import Token, Tree
 
 from maild.parsing import OrderError
 
+from . import church_codes as church
 from .calendar import MONTHS
 from .war import orders as war
 
@@ -32,6 +33,7 @@ VERBS = frozenset({
     # War (war/orders.py, VERBS). "destroy" would otherwise read as DE (deny egress to a family "STROY"), as "deny"
     # would; none of the others is a code.
     *war.VERBS,
+    *church.VERBS,
 })
 
 # What each verb looks like when written right, for the diagnostic of a phrase that did not parse.
@@ -73,6 +75,7 @@ EXAMPLES: dict[str, str] = {
     "these": "these orders are for May 1493",
     "elevate": "elevate .0102 to duke (or: elevate .0102 to duke of Bari, elevate .0301 to emir)",
     **war.VERBS,
+    **church.VERBS,
 }
 # Verbs of peace and war: their examples name both.
 EXAMPLES.update({
@@ -82,6 +85,15 @@ EXAMPLES.update({
     "raise": "raise the import tariff by 3 (or: raise the FAS, raise a levy, raise the siege)",
     "recruit": "recruit 50 crew, recruit 20 pikemen or recruit 100 garrison troops",
     "hire": "hire 50 crew or hire 20 pikemen", "stay": "stay outside the walls (or: stay out of the towers)",
+    # The church's (church_codes.py).
+    "resign": "resign magistracy (or: resign the bishopric of Pisa, resign the hat, resign the papacy)",
+    "vote": "vote for .0102 (or: vote for .0102 as Pope, vote for .0102 at Kiev)",
+    "grant": "grant an indulgence to .0102 (or: grant a cardinal's hat to .0102, grant ingress to BORGIA, grant the "
+             "external market to BORGIA)",
+    "appoint": "appoint .0102 tax collector at Pisa, appoint .0102 tithe collector at Pisa, appoint .0102 magistrate "
+               "or appoint .0102 bishop of Pisa",
+    "accept": "accept .0102 as apprentice (or: accept the archbishopric of Pisa, accept the hat, accept the papal "
+              "throne)",
 })
 
 _METHOD_LETTERS = {"sovereign": "s", "feudatory": "f", "tenant": "t", "bishop": "b", "archbishop": "a"}
@@ -141,9 +153,11 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
     if rule == "p_venerate":
         return "venerate", {}, ""
     if rule == "p_resign":
-        return "resign_magistracy", {}, ""
+        if t.has("W_MAGISTRACY"):
+            return "resign_magistracy", {}, ""
+        return "resign_office", {"office": church.church_office(t)}, ""
     if rule == "p_vote":
-        return "vote", {"candidate": t.persona()}, ""
+        return church.vote(t) or ("vote", {"candidate": t.persona()}, "")
     if rule == "p_make":
         return "fabricate", {"item": t.words(0), "qty": t.number()}, ""
     if rule == "p_road":
@@ -158,6 +172,8 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
         return _MORE[rule](tree, t)
     if rule in war.PHRASES:
         return war.PHRASES[rule](tree, t)
+    if rule in church.PHRASES:
+        return church.PHRASES[rule](tree, t)
     raise AssertionError(f"phrase rule {rule} has no builder")
 
 
@@ -183,6 +199,8 @@ def _sermon(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
 def _appoint(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
     if t.has("W_MAGISTRATE"):
         return "appoint_magistrate", {"appointee": t.persona()}, ""
+    if t.has("W_METHOD"):
+        return church.appoint_prelate(t)
     kind = "appoint_tax_collector" if t.has("W_TAXES") else "appoint_tithe_collector"
     return kind, {"appointee": t.persona(), "location": t.words(0)}, ""
 

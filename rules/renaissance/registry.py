@@ -26,11 +26,14 @@ from string import ascii_lowercase
 
 from . import (
     apostasy,
+    church_congress,
+    church_offices,
     colonies,
     commerce,
     crafts,
     crew,
     engineering,
+    excommunication,
     families,
     guild,
     information,
@@ -40,6 +43,7 @@ from . import (
     magistracy,
     markets,
     nobility,
+    papal_election,
     pestilence,
     piety,
     succession,
@@ -98,6 +102,16 @@ HANDLERS: dict[str, Handler] = {
     "vote": magistracy.vote,
     # THE HIERARCHIES: feudal elevation each February; an emir, bey or khan declares himself.
     "elevate": nobility.elevate,
+    # THE ECCLESIASTICAL OFFICES: investitures, hats, bishops, acceptance and resignation, the conclave, the
+    # Orthodox and Monophysite congresses, excommunication.
+    "invest_archbishop": church_offices.invest_archbishop,
+    "grant_hat": church_offices.grant_hat,
+    "appoint_bishop": church_offices.appoint_bishop,
+    "accept_office": church_offices.accept_office,
+    "resign_office": church_offices.resign_office,
+    "papal_vote": papal_election.papal_vote,
+    "congress_vote": church_congress.congress_vote,
+    "excommunicate": excommunication.excommunicate,
     # LOYALTY (holding court).
     "hold_court": loyalty.hold_court,
     # INGRESS, EGRESS & EXTERNAL MARKETS: the de facto controller's lists (ingress.py, walls.py).
@@ -190,6 +204,9 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("magistrate elections", magistracy.elections,
               "MAGISTRATES: October's votes counted as November begins, \"Terms of office for elective magistrates "
               "run from November 1\""),
+    MonthStep("lapsed church offers", church_offices.expire_offers,
+              "THE ECCLESIASTICAL OFFICES: an archbishopric, a hat or the papal throne is accepted \"no later than the "
+              "end of the subsequent turn\"; an offer older lapses as the next turn begins (RH-OQ-17)"),
     MonthStep("lapsed collectors", taxes.expire_collectors,
               "SOVEREIGNS, BISHOPS: a collector is appointed \"for the subsequent turn\"; older appointments lapse"),
     MonthStep("recruits available", raising.recruit_pools,
@@ -235,6 +252,20 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("architecture", works.settle_architecture,
               "ARCHITECTURE: \"A persona who remains at one location during the entire August turn\": judged "
               "after every move, passengers' included"),
+    MonthStep("church offices and faith", church_offices.faith_keeps_office,
+              "THE ECCLESIASTICAL OFFICES: \"All members of the Catholic hierarchy must be Catholic. All members of "
+              "the Orthodox hierarchy must be Orthodox\": one no longer of his see's faith loses its offices "
+              "(RH-OQ-26)"),
+    MonthStep("papal election", papal_election.count_papal_votes,
+              "THE ECCLESIASTICAL OFFICES: \"The Pope is elected by a plurality of the Cardinals present in Rome at "
+              "the start of the turn\", with the non-player-controlled votes; counted after every order "
+              "(RH-OQ-15, 16)"),
+    MonthStep("Orthodox and Monophysite congresses", church_congress.count_congress_votes,
+              "THE ECCLESIASTICAL OFFICES: patriarchs and metropolitans \"are elected by open congresses of Orthodox "
+              "prelates\"; counted after every order (RH-OQ-23)"),
+    MonthStep("a dead Pope", church_offices.church_deaths,
+              "THE PERSONAE FAMILIES: \"New personae, however, do not inherit their predecessor's offices\": a dead "
+              "Pope's throne falls vacant and the conclave opens next turn; offers to the dead lapse"),
     MonthStep("succession", succession.succession,
               "THE PERSONAE FAMILIES: every persona who died this month replaced; TRAVEL, \"Should the owner of the "
               "ships die, his passengers all die with him\""),

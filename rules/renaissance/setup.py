@@ -48,7 +48,7 @@ EARTH_RADIUS_MILES = 3958.8
 
 TOP_KEYS = {"game", "fees", "players", "families", "locations", "roads"}
 AMEND_KEYS = {"players", "families", "locations", "roads"}
-GAME_KEYS = {"start", "pope"}
+GAME_KEYS = {"start", "pope", "papal_npc_votes"}
 PLAYER_KEYS = {"code", "name", "email", "password", "balance"}
 FAMILY_KEYS = {"name", "number", "player", "religion", "origin", "personae"}
 PERSONA_KEYS = {"id", "name", "female", "age", "religion", "origin", "popularity", "piety", "morale", "skills",
@@ -774,6 +774,10 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
     batch.add_roads(setupfile.array_of_tables(problems, doc, "roads"))
     if not amending:
         state["pope"] = _pope(batch, doc.get("game", {}))
+        game = doc.get("game", {})
+        if isinstance(game, dict) and "papal_npc_votes" in game:
+            # RH-OQ-15: the number of non-player-controlled votes in a conclave (papal_election.py).
+            state["papal_npc_votes"] = _whole(problems, "game: papal_npc_votes", game["papal_npc_votes"])
     problems.raise_any()
     return batch.commit(turn)
 

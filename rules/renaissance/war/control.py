@@ -187,7 +187,7 @@ def _carry_out(ctx: Ctx, where: str, office: str, to: str) -> str:
         location["garrison"] = 0  # TENANTS: "Such an action ... disbands the garrison."
         if holder(location, "dfc") == to:
             _return_to_tenancy(location)  # the separate controller became the tenant: control rests with him
-    said += _office_towers_to_family(ctx, where, office, old, to)
+    said += office_towers_to_family(ctx, where, office, old, to)
     return "; ".join(said)
 
 
@@ -577,7 +577,7 @@ def _give_to_family(ctx: Ctx, where: str, n: int, family: str) -> int:
     return _remove_tower(ctx, where, n, existing)
 
 
-def _office_towers_to_family(ctx: Ctx, where: str, office: str, old: str | None, new: str) -> list[str]:
+def office_towers_to_family(ctx: Ctx, where: str, office: str, old: str | None, new: str) -> list[str]:
     """TOWERS: "When a family which holds an office which carries with it control over a tower loses that office by
     means other than resignation or death, then the office-controlled tower associated with that office becomes a
     family-controlled tower owned by the family losing the office." A transfer out of the family is such a loss
