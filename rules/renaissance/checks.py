@@ -38,13 +38,14 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "appoint_magistrate": ("appointee",), "vote": ("candidate",), "guild": ("candidate",),
     "permit_boarding": ("passenger",), "transfer_office": ("to",), "transfer_control": ("to",),
     "attack": ("target",), "garrison_attack": ("target",), "assault": ("occupant",), "assassinate": ("target",),
-    "duel": ("target",), "elevate": ("target",),
+    "duel": ("target",), "elevate": ("target",), "vote_ruler": ("candidate",), "vote_grandmaster": ("candidate",),
 }
 LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "build_road": ("to",), "lengthen_road": ("to",), "appoint_tax_collector": ("location",),
     "appoint_tithe_collector": ("location",), "move": ("to",), "ask_depth": ("location",),
     "ask_coordinates": ("location",), "bonus_city": ("location",), "transfer_office": ("location",),
-    "transfer_control": ("location",), "elevate": ("place",),
+    "transfer_control": ("location",), "elevate": ("place",), "found_order": ("seat",),
+    "order_tenancy": ("location",),
 }
 FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
                                            "alliance": ("target_family",)}

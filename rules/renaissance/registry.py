@@ -29,6 +29,7 @@ from . import (
     commerce,
     crafts,
     crew,
+    elections,
     engineering,
     families,
     guild,
@@ -38,6 +39,7 @@ from . import (
     loyalty,
     magistracy,
     markets,
+    military_orders,
     nobility,
     pestilence,
     piety,
@@ -91,6 +93,14 @@ HANDLERS: dict[str, Handler] = {
     "resign_magistracy": magistracy.resign_magistracy,
     "magistrate_selection": magistracy.magistrate_selection,
     "vote": magistracy.vote,
+    # ELECTIVE STATES: the vote for a ruler (Florence and Ragusa each December; the others when announced).
+    "vote_ruler": elections.vote_ruler,
+    # MILITARY ORDERS: the grandmaster's election and acceptance, his free heavy cavalry, founding an order.
+    "vote_grandmaster": military_orders.vote_grandmaster,
+    "accept_grandmastership": military_orders.accept_grandmastership,
+    "claim_cavalry": military_orders.claim_cavalry,
+    "found_order": military_orders.found_order,
+    "order_tenancy": military_orders.order_tenancy,
     # THE HIERARCHIES: feudal elevation each February; an emir, bey or khan declares himself.
     "elevate": nobility.elevate,
     # LOYALTY (holding court).
@@ -185,6 +195,9 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("magistrate elections", magistracy.elections,
               "MAGISTRATES: October's votes counted as November begins, \"Terms of office for elective magistrates "
               "run from November 1\""),
+    MonthStep("ruler elections", elections.count_elections,
+              "ELECTIVE STATES: Florence's and Ragusa's December votes counted as January begins, \"one-year terms of "
+              "office commencing January 1\"; a state electing for life counts its election month's votes"),
     MonthStep("lapsed collectors", taxes.expire_collectors,
               "SOVEREIGNS, BISHOPS: a collector is appointed \"for the subsequent turn\"; older appointments lapse"),
     MonthStep("recruits available", raising.recruit_pools,
@@ -230,6 +243,13 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("architecture", works.settle_architecture,
               "ARCHITECTURE: \"A persona who remains at one location during the entire August turn\": judged "
               "after every move, passengers' included"),
+    MonthStep("military orders", military_orders.military_orders,
+              "MILITARY ORDERS: a June founding settled with its seat's tenancy; elections counted, an election not "
+              "accepted \"no later than the end of the subsequent turn\" held again; a dead grandmaster's office "
+              "vacant, before succession"),
+    MonthStep("rulers for life", elections.ruler_vacancies,
+              "ELECTIVE STATES: a ruler \"elected for life\" who died this month is succeeded by an election next "
+              "month, announced in the Newsletter"),
     MonthStep("succession", succession.succession,
               "THE PERSONAE FAMILIES: every persona who died this month replaced; TRAVEL, \"Should the owner of the "
               "ships die, his passengers all die with him\""),
