@@ -7,30 +7,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from maild.ruleset import OrderSet, PlacedOrder
-from maild_rules.renaissance import RULESET, ballots, engine, military_orders, nobility, offices
+from maild_rules.renaissance import ballots, military_orders, nobility, offices
 from maild_rules.renaissance.grandmasters import free_cavalry, grandmastership_of, is_grandmaster
 from maild_rules.renaissance.war import morale
-from tests.renaissance_fixtures import month_ctx, small_state, war_persona, war_town
+from tests.renaissance_fixtures import month_ctx, run_mails, small_state, solvent, war_persona, war_town
 
 JUNE, JULY, AUGUST = 6, 7, 8  # the small world's turn 1 is January 1493
-
-
-def run(texts: dict[str, str], turn: int, state: dict[str, Any]) -> Any:
-    """One month through the engine, every player's mail as given (a player without one sends nothing)."""
-    orders: dict[str, list[PlacedOrder]] = {"LMD": [], "ADR": []}
-    for seq, (player, text) in enumerate(texts.items(), start=1):
-        parsed = RULESET.parse(text)
-        assert parsed.diagnostics == [], parsed.diagnostics
-        orders[player] = RULESET.effective([OrderSet(player, seq, parsed.orders)])
-    return engine.run_month(state, turn, orders, random.Random(1))
-
-
-def solvent(state: dict[str, Any]) -> dict[str, Any]:
-    """Accounts in credit, so that a chain of months is never stopped by CREDIT."""
-    for player in state["players"].values():
-        player.setdefault("account", {"history": []})["balance"] = 10_000.0
-    return state
 
 
 def rhodes(grandmaster: str | None = "0601", **kw: Any) -> dict[str, Any]:
@@ -115,7 +97,7 @@ def test_an_order_founded_in_june_its_grandmaster_elected_in_july_and_accepting_
     # June: the Pope creates the order of Calatrava with its seat at Pisa (population 10,000: "at least 10,000"), and
     # Piero, Pisa's sovereign (no feudatory, no tenant: the only holder whose order the transfer needs), gives its
     # tenancy to the office of grandmaster.
-    june = run({"LMD": "/LMD *MEDICI\n*Florence .0102\nOGFCalatrava/Pisa\n*Florence .0101\nOGTCalatrava/Pisa\n"},
+    june = run_mails({"LMD": "/LMD *MEDICI\n*Florence .0102\nOGFCalatrava/Pisa\n*Florence .0101\nOGTCalatrava/Pisa\n"},
                JUNE, state)
     assert all(o["ok"] for o in june.outcomes["MEDICI"]), june.outcomes
     after = june.ctx.state
@@ -133,7 +115,7 @@ def test_an_order_founded_in_june_its_grandmaster_elected_in_july_and_accepting_
     # among them is Andrea's: +2 = 3; no candidate sermonizes, so those two votes are not given. Andrea, 3 to 2.
     for pid in ("0101", "0202"):
         after["personae"][pid].update(location="Pisa", inside=True)
-    july = run({"LMD": "/LMD *MEDICI\n*Pisa .0101\nVG0103\n*Pisa .0103\nvote for .0103 as grandmaster\n",
+    july = run_mails({"LMD": "/LMD *MEDICI\n*Pisa .0101\nVG0103\n*Pisa .0103\nvote for .0103 as grandmaster\n",
                 "ADR": "/ADR *DORIA\n*Pisa .0202\nVG0201/Calatrava\n"}, JULY, after)
     assert all(o["ok"] for f in ("MEDICI", "DORIA") for o in july.outcomes[f]), july.outcomes
     elected = july.ctx.state["military_orders"]["calatrava"]["elected"]
@@ -141,7 +123,7 @@ def test_an_order_founded_in_june_its_grandmaster_elected_in_july_and_accepting_
     assert any("Andrea Doria (0201) is elected grandmaster of Calatrava with 3 votes" in n for n in july.ctx.news)
 
     # August: Andrea, at Genoa, accepts ("no later than the end of the subsequent turn").
-    august = run({"ADR": "/ADR *DORIA\n*Genoa .0201\nOGA\n"}, AUGUST, july.ctx.state)
+    august = run_mails({"ADR": "/ADR *DORIA\n*Genoa .0201\nOGA\n"}, AUGUST, july.ctx.state)
     assert august.outcomes["DORIA"][0]["ok"], august.outcomes
     final = august.ctx.state
     assert final["military_orders"]["calatrava"]["grandmaster"] == "0201"
@@ -154,7 +136,7 @@ def test_rh_oq_33_without_the_tenancy_nothing_happens_and_the_ducats_stay() -> N
     state = solvent(small_state())
     state["pope"] = "0102"
     state["personae"]["0102"]["assets"]["ducats"] = 120_000
-    june = run({"LMD": "/LMD *MEDICI\n*Florence .0102\nOGFCalatrava/Pisa\n"}, JUNE, state)
+    june = run_mails({"LMD": "/LMD *MEDICI\n*Florence .0102\nOGFCalatrava/Pisa\n"}, JUNE, state)
     assert june.outcomes["MEDICI"][0]["ok"]  # the order is given; the month's end finds the tenancy not transferred
     after = june.ctx.state
     assert "calatrava" not in (after.get("military_orders") or {})
@@ -205,7 +187,7 @@ def test_a_dead_grandmasters_office_falls_to_the_order_and_his_heir_keeps_nothin
     state["locations"]["Genoa"]["offices"]["tenant"] = "0201"
     state["personae"]["0201"]["titles"] = ["Grandmaster of Rhodes"]
     state["personae"]["0201"].update(alive=False, died="fever")
-    result = run({}, 3, state)
+    result = run_mails({}, 3, state)
     after = result.ctx.state
     assert after["locations"]["Genoa"]["offices"]["tenant"] == "Rhodes"
     assert after["military_orders"]["rhodes"]["grandmaster"] is None
