@@ -5,12 +5,26 @@ docs/renaissance/hierarchies.md; figures worked by hand from the rules' words.""
 from __future__ import annotations
 
 import random
+import tomllib
 from typing import Any
 
+import pytest
+
+from maild.ruleset import SetupError
 from maild_rules.renaissance import ballots, military_orders, nobility, offices
 from maild_rules.renaissance.grandmasters import free_cavalry, grandmastership_of, is_grandmaster
+from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.war import morale
-from tests.renaissance_fixtures import month_ctx, run_mails, small_state, solvent, war_persona, war_town
+from tests.paths import ROOT
+from tests.renaissance_fixtures import (
+    month_ctx,
+    run_mails,
+    small_setup,
+    small_state,
+    solvent,
+    war_persona,
+    war_town,
+)
 
 JUNE, JULY, AUGUST = 6, 7, 8  # the small world's turn 1 is January 1493
 
@@ -242,3 +256,29 @@ def test_rh_oq_35_a_grandmasters_troops_against_a_moslem_and_the_title_alone_cou
     assert morale.inflict_factor(state, master, {"religion": "orthodox"}) == 1
     pretender = {"id": "0602", "religion": "catholic", "titles": ["Grandmaster of Rhodes"]}
     assert morale.inflict_factor(state, pretender, sunni) == 1
+
+
+def test_the_setup_names_the_orders_their_seats_and_grandmasters() -> None:
+    setup = small_setup()
+    setup["military_orders"] = [{"name": "Santo Stefano", "seat": "Pisa", "grandmaster": "0103"},
+                                {"name": "Calatrava", "seat": "Genoa"}]
+    state = new_game(setup)
+    stefano = state["military_orders"]["santostefano"]
+    # By default the order holds its seat's tenancy, and its sovereignty when the grandmaster is the sovereign
+    # (Piero, 0101, is Pisa's sovereign: not the order's).
+    assert stefano["holds"] == [["Pisa", "tenant"]] and state["locations"]["Pisa"]["offices"]["tenant"] == "0103"
+    assert stefano["election"] is None and free_cavalry("santostefano") == 10
+    # Genoa has no tenant: the grandmastership is vacant, the order holds the tenancy, and the first month elects.
+    calatrava = state["military_orders"]["calatrava"]
+    assert calatrava["grandmaster"] is None and calatrava["election"] == {"turn": 1, "votes": {}}
+    assert state["locations"]["Genoa"]["offices"]["tenant"] == "Calatrava"
+    setup["military_orders"] = [{"name": "Malta", "seat": "Valletta"}]
+    with pytest.raises(SetupError, match="seat 'Valletta' is not a location"):
+        new_game(setup)
+
+
+def test_the_1493_world_has_the_knights_of_rhodes() -> None:
+    state = new_game(tomllib.loads((ROOT / "examples" / "renaissance" / "setup.toml").read_text(encoding="utf-8")))
+    order = state["military_orders"]["rhodes"]
+    assert order["grandmaster"] == "Pierre d'Aubusson" and order["holds"] == [["Rhodes", "tenant"],
+                                                                             ["Rhodes", "sovereign"]]
