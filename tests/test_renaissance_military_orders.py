@@ -282,3 +282,26 @@ def test_the_1493_world_has_the_knights_of_rhodes() -> None:
     order = state["military_orders"]["rhodes"]
     assert order["grandmaster"] == "Pierre d'Aubusson" and order["holds"] == [["Rhodes", "tenant"],
                                                                              ["Rhodes", "sovereign"]]
+
+
+def test_rh_oq_34_an_order_receives_a_sovereignty_from_the_de_facto_controller() -> None:
+    # SOVEREIGNS: "Sovereignty over a location may be transferred by its de facto controller to any title except a
+    # feudal one ranking below that of duke ... Changing the sovereign of a location reduces its loyalty by 50%".
+    # Cos's tenant (its de facto controller) gives it to the order of Rhodes: loyalty 301 -> 150 (a loss rounded up).
+    tenant = war_persona("0101", "MEDICI", "Cos")
+    master = war_persona("0601", "MEDICI", "Rhodes")
+    cos = war_town("Cos", loyalty=301, offices={"sovereign": "Sultan", "tenant": "0101"})
+    ctx = month_ctx([tenant, master], [war_town("Rhodes"), cos], military_orders={"rhodes": rhodes()})
+    refused = military_orders.order_office(ctx, master, {"office": "sovereign", "order": "Rhodes", "location": "Cos"})
+    assert "only the de facto controller of Cos" in refused.text
+    assert military_orders.order_office(ctx, tenant, {"office": "sovereign", "order": "Rhodes", "location": "Cos"}).ok
+    military_orders.settle_foundings(ctx)
+    assert cos["offices"]["sovereign"] == "0601" and cos["loyalty"] == 150
+    assert ["Cos", "sovereign"] in ctx.state["military_orders"]["rhodes"]["holds"]
+    assert offices.hereditary_sovereignties(ctx.state, "0601") == []  # the order's, not his titles'
+    # The tenancy needs the sovereign's order too: the grandmaster's alone is not enough, and nothing passes.
+    pisa = war_town("Pisa", offices={"sovereign": "0102", "tenant": "0101"})
+    ctx = month_ctx([tenant, war_persona("0102", "MEDICI")], [pisa], military_orders={"rhodes": rhodes()})
+    assert military_orders.order_office(ctx, tenant, {"office": "tenant", "order": "Rhodes", "location": "Pisa"}).ok
+    military_orders.settle_foundings(ctx)
+    assert pisa["offices"]["tenant"] == "0101" and pisa["loyalty"] == 300

@@ -45,7 +45,7 @@ LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "appoint_tithe_collector": ("location",), "move": ("to",), "ask_depth": ("location",),
     "ask_coordinates": ("location",), "bonus_city": ("location",), "transfer_office": ("location",),
     "transfer_control": ("location",), "elevate": ("place",), "found_order": ("seat",),
-    "order_tenancy": ("location",),
+    "order_office": ("location",),
 }
 FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
                                            "alliance": ("target_family",)}

@@ -95,7 +95,8 @@ SHAPE_WORDS: dict[str, str] = {
     "accept_grandmastership": "accepting a grandmastership is OGA, then / and the order if elected by several",
     "claim_cavalry": "claiming the order's free heavy cavalry is OGC",
     "found_order": "creating a military order is OGF, the order's name, / and the location of its seat",
-    "order_tenancy": "transferring a tenancy to an order's grandmaster is OGT, the order's name, / and the location",
+    "order_office": "transferring a tenancy (OGT) or a sovereignty (OGV) to an order's grandmaster is OGT or OGV, "
+                    "the order's name, / and the location",
     "guild": "a guild step is GA (apprentice), GJ (journeyman) or GM (master), then the candidate's four-digit "
              "number",
     "colonize": "colonizing is C, troops, crew or slaves (up to 8 letters), then the quantity",
@@ -119,7 +120,8 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "OT": "appoint_tax_collector",
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
     "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "OE": "elevate",
-    "OGA": "accept_grandmastership", "OGC": "claim_cavalry", "OGF": "found_order", "OGT": "order_tenancy",
+    "OGA": "accept_grandmastership", "OGC": "claim_cavalry", "OGF": "found_order",
+    "OGT": "order_office", "OGV": "order_office",
     "VR": "vote_ruler", "VG": "vote_grandmaster", "AX": "abandon",
     "?A": "ask_address",
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
@@ -132,7 +134,7 @@ _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
            "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence"),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
                  "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "elevate",
-                 "accept_grandmastership", "claim_cavalry", "found_order", "order_tenancy", *war.GROUPS["O"]),
+                 "accept_grandmastership", "claim_cavalry", "found_order", "order_office", *war.GROUPS["O"]),
            "V": ("vote", "vote_ruler", "vote_grandmaster"),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
            "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
@@ -512,8 +514,9 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"order": by["FAM"][0] if "FAM" in by else None}
     if kind == "found_order":
         return kind, {"order": one("FAM"), "seat": one("LOC")}
-    if kind == "order_tenancy":
-        return kind, {"order": one("FAM"), "location": one("LOC")}
+    if kind == "order_office":
+        office = "tenant" if one("ORDER_OFFICE")[2].upper() == "T" else "sovereign"
+        return kind, {"office": office, "order": one("FAM"), "location": one("LOC")}
     if kind == "guild":
         return kind, {"step": _STEPS[one("GUILD")[1].upper()], "candidate": one("PNUM")}
     if kind == "permit_boarding":
@@ -746,9 +749,10 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return f"VG{a['candidate']}" + (f"/{_loc(a['order'])}" if a.get("order") else "")
     if kind == "accept_grandmastership":
         return "OGA" + (f"/{_loc(a['order'])}" if a.get("order") else "")
-    if kind in ("found_order", "order_tenancy"):
-        where = a["seat"] if kind == "found_order" else a["location"]
-        return f"OG{'F' if kind == 'found_order' else 'T'}{_loc(a['order'])}/{_loc(where)}"
+    if kind == "found_order":
+        return f"OGF{_loc(a['order'])}/{_loc(a['seat'])}"
+    if kind == "order_office":
+        return f"OG{'T' if a['office'] == 'tenant' else 'V'}{_loc(a['order'])}/{_loc(a['location'])}"
     if kind == "guild":
         return f"G{_STEP_LETTERS[a['step']]}{a['candidate']}"
     if kind == "permit_boarding":
@@ -839,7 +843,7 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "magistrate_selection": "magistrates to be selected by {method_words}", "vote": "vote for {candidate}",
         "vote_ruler": "vote for {candidate} as ruler", "claim_cavalry": "claim the order's free heavy cavalry",
         "found_order": "create the military order of {order} with its seat at {seat}",
-        "order_tenancy": "transfer the tenancy of {location} to the grandmaster of {order}",
+        "order_office": "transfer the {office_words} of {location} to the grandmaster of {order}",
         "colonize": "colonize with {qty} {item}", "permit_boarding": "permit {passenger} to board",
         "recruit_crew": "recruit {qty} crew",
         "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
@@ -847,7 +851,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }
-    return words[kind].format(**a, method_words=_METHODS.get(a.get("method", ""), ""))
+    office_words = {"tenant": "tenancy", "sovereign": "sovereignty"}.get(a.get("office", ""), "")
+    return words[kind].format(**a, method_words=_METHODS.get(a.get("method", ""), ""), office_words=office_words)
 
 
 def _move_summary(a: dict[str, Any]) -> str:

@@ -1,5 +1,6 @@
 """MILITARY ORDERS: electing a grandmaster (VG) and his acceptance (OGA), the free heavy cavalry (OGC), the Pope's
-founding of an order each June (OGF) with the tenancy of its seat transferred to the grandmaster's office (OGT), and
+founding of an order each June (OGF) with the tenancy of its seat transferred to the grandmaster's office (OGT; OGV
+for a sovereignty the order exercises), and
 the month's step that settles foundings, counts elections and finds vacancies.
 
 The orders' records and who holds what are grandmasters.py's; the doubled morale against Moslems is war/morale.py's,
@@ -40,7 +41,7 @@ CAVALRY = "heavy cavalry"
 CATHOLIC = "catholic"
 
 _FOUNDING = "military_orders.founding"  # order key -> {"name", "seat", "pope"}: this month's founding
-_TENANCY = "military_orders.tenancy"  # (location, order key) -> [pids who ordered the tenancy to the order]
+_TENANCY = "military_orders.offices"  # (location, office, order key) -> [pids who ordered it to the order]
 
 
 def _name(ctx: Ctx, pid: str | None) -> str:
@@ -255,64 +256,82 @@ def founded_this_month(ctx: Ctx) -> bool:
     return bool(ctx.scratch.get(_FOUNDING))
 
 
-def order_tenancy(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
-    """OGTorder/location: the location's sovereign, feudatory or de facto controller orders its tenancy transferred
-    to the grandmaster's office of the order (TENANTS: "Tenancy may be transferred to any title through the
-    simultaneous order of the location's sovereign, feudatory and de facto controller"); settled at the end of the
-    month, when the orders of all of them are in."""
+OFFICE_WORDS = {"tenant": "tenancy", "sovereign": "sovereignty"}
+
+
+def order_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
+    """OGTorder/location, OGVorder/location: a location's tenancy or sovereignty ordered to the office of grandmaster
+    of an order, by the holders the rules name (TENANTS: "Tenancy may be transferred to any title through the
+    simultaneous order of the location's sovereign, feudatory and de facto controller"; SOVEREIGNS: by "its de facto
+    controller to any title except a feudal one ranking below that of duke": a grandmastership is no feudal title, and
+    "Military orders may exercise rights of sovereignty"). Settled at the end of the month, all orders in."""
+    office = args.get("office", "tenant")
+    if office not in OFFICE_WORDS:
+        return fail("an order receives a location's tenancy (OGT) or sovereignty (OGV)")
     where = find_location(ctx.state, args.get("location"))
     if where is None:
         return fail(f"there is no location {args.get('location')!r}")
     location = ctx.state["locations"][where]
-    roles = [role for role in ORDERERS["tenant"] if _role_holder(location, role) == persona["id"]]
+    roles = [role for role in ORDERERS[office] if _role_holder(location, role) == persona["id"]]
     if not roles:
-        return fail(f"only the sovereign, feudatory or de facto controller of {where} orders its tenancy transferred")
+        needed = ", ".join(ORDERERS[office]).replace("dfc", "de facto controller")
+        return fail(f"only the {needed} of {where} orders its {OFFICE_WORDS[office]} transferred")
     key = order_key(args.get("order"))
-    given = ctx.scratch.setdefault(_TENANCY, {}).setdefault((where, key), [])
+    given = ctx.scratch.setdefault(_TENANCY, {}).setdefault((where, office, key), [])
     if persona["id"] in given:
         return fail("he has already ordered it this month")
     given.append(persona["id"])
-    return done(f"ordered, as {' and '.join(roles)} of {where}, its tenancy transferred to the grandmaster of "
-                f"{args.get('order')}: carried out at the end of the month with the others' orders")
+    return done(f"ordered, as {' and '.join(roles).replace('dfc', 'de facto controller')} of {where}, its "
+                f"{OFFICE_WORDS[office]} transferred to the grandmaster of {args.get('order')}: carried out at the end "
+                "of the month if every order it needs is in")
 
 
 def _role_holder(location: dict[str, Any], role: str) -> str | None:
     return dfc(location) if role == "dfc" else holder(location, role)
 
 
-def _missing(ctx: Ctx, where: str, given: list[str]) -> str | None:
-    """Why the tenancy of `where` may not pass: an orderer's order wanting (or held by a non-player)."""
+def _missing(ctx: Ctx, where: str, office: str, given: list[str]) -> str | None:
+    """Why the office of `where` may not pass: an orderer's order wanting (a non-player holder gives none)."""
     location = ctx.state["locations"][where]
-    roles = [(role, who) for role in ORDERERS["tenant"] if (who := _role_holder(location, role))]
+    roles = [(role, who) for role in ORDERERS[office] if (who := _role_holder(location, role))]
     if not roles:
-        return f"no one holds the offices of {where} that would order its tenancy transferred"
-    wanting = [f"the {role} ({_name(ctx, who)})" for role, who in roles if who not in given]
+        return f"no one holds the offices of {where} that would order its {OFFICE_WORDS[office]} transferred"
+    wanting = [f"the {role.replace('dfc', 'de facto controller')} ({_name(ctx, who)})"
+               for role, who in roles if who not in given]
     return f"the order of {' and '.join(wanting)} was not given" if wanting else None
 
 
-def _transfer_tenancy(ctx: Ctx, key: str, where: str) -> str:
-    """TENANTS: "Such an action reduces loyalty by 50% and disbands the garrison."""
+def _transfer(ctx: Ctx, key: str, where: str, office: str) -> str:
+    """The office passes to the order's grandmaster (or to the order, vacant). TENANTS: "Such an action reduces
+    loyalty by 50% and disbands the garrison"; SOVEREIGNS: "Changing the sovereign of a location reduces its loyalty
+    by 50%"."""
     order = orders(ctx.state)[key]
     location = ctx.state["locations"][where]
-    if [where, "tenant"] not in order.setdefault("holds", []):
-        order["holds"].append([where, "tenant"])
-    set_office(location, "tenant", order.get("grandmaster") or order_name(ctx.state, key))
-    if holder(location, "dfc") == holder(location, "tenant"):
-        set_office(location, "dfc", None)
+    if [where, office] not in order.setdefault("holds", []):
+        order["holds"].append([where, office])
+    set_office(location, office, order.get("grandmaster") or order_name(ctx.state, key))
     before = int(location.get("loyalty", 0))
     halve_loyalty(location)
-    location["garrison"] = 0
-    return f"loyalty {before} -> {location['loyalty']}, the garrison disbanded"
+    said = f"loyalty {before} -> {location['loyalty']}"
+    if office == "tenant":
+        if holder(location, "dfc") == holder(location, "tenant"):
+            set_office(location, "dfc", None)
+        location["garrison"] = 0
+        said += ", the garrison disbanded"
+    return said
 
 
 def settle_foundings(ctx: Ctx) -> None:
-    """The month's foundings and the tenancies ordered to an order, once every family's orders have run."""
+    """The month's foundings, and the offices ordered to an order, once every family's orders have run: sovereignty
+    first, then tenancy, one transfer of a location's offices a month ("Tenancy may not be transferred in the same
+    turn as the transferral of feudatory, or sovereign, status")."""
     foundings: dict[str, dict[str, Any]] = ctx.scratch.get(_FOUNDING, {})
-    tenancy: dict[tuple[str, str], list[str]] = ctx.scratch.get(_TENANCY, {})
+    transfers: dict[tuple[str, str, str], list[str]] = ctx.scratch.get(_TENANCY, {})
+    moved: set[str] = set()
     for key, f in foundings.items():
         pope = ctx.persona(f["pope"]) or {}
-        given = [*tenancy.pop((f["seat"], key), []), f["pope"]]
-        why = _missing(ctx, f["seat"], given)
+        given = [*transfers.pop((f["seat"], "tenant", key), []), f["pope"]]
+        why = _missing(ctx, f["seat"], "tenant", given)
         if why is None and not pope.get("alive", True):
             why = "the Pope died"
         if why is None and int((pope.get("assets") or {}).get(DUCATS, 0)) < FOUNDING_COST:
@@ -324,20 +343,27 @@ def settle_foundings(ctx: Ctx) -> None:
         ctx.state.setdefault("military_orders", {})[key] = {
             "name": f["name"], "seat": f["seat"], "grandmaster": None, "holds": [], "founded": ctx.turn,
             "election": None, "elected": None}
-        said = _transfer_tenancy(ctx, key, f["seat"])
+        said = _transfer(ctx, key, f["seat"], "tenant")
+        moved.add(f["seat"])
         ctx.publish(f"The Pope creates the military order of {f['name']}; the tenancy of {f['seat']} passes to its "
                     f"grandmaster's office ({said}).")
         call_election(ctx, key, f"The order of {f['name']} has no grandmaster")
-    for (where, key), given in tenancy.items():
+    for (where, office, key), given in sorted(transfers.items(), key=lambda kv: kv[0][1] != "sovereign"):
         families = sorted({(ctx.persona(p) or {}).get("family", "") for p in given} - {""})
-        known = key in orders(ctx.state)
-        why = _missing(ctx, where, given) if known else f"there is no military order {key!r}"
+        what = f"The {OFFICE_WORDS[office]} of {where}"
+        if key not in orders(ctx.state):
+            why: str | None = f"there is no military order {key!r}"
+        elif where in moved:
+            why = f"an office of {where} was transferred this month"
+        else:
+            why = _missing(ctx, where, office, given)
         if why is not None:
             for family in families:
-                ctx.tell(family, f"The tenancy of {where} did not pass to the order of {key}: {why}.")
+                ctx.tell(family, f"{what} did not pass to the order of {key}: {why}.")
             continue
-        said = _transfer_tenancy(ctx, key, where)
-        ctx.publish(f"The tenancy of {where} passes to the grandmaster of {order_name(ctx.state, key)} ({said}).")
+        said = _transfer(ctx, key, where, office)
+        moved.add(where)
+        ctx.publish(f"{what} passes to the grandmaster of {order_name(ctx.state, key)} ({said}).")
 
 
 # ---- the month's step ------------------------------------------------------------------------------------------

@@ -78,8 +78,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("claim_cavalry", Phase.OTHER, "OGC", "(none): the grandmaster's free heavy cavalry, at the seat", "OGC"),
     Kind("found_order", Phase.OTHER, "OGFoooo/llll", "order: str (the new order's name), seat: str (the location "
          "whose tenancy goes to its grandmaster's office)", "OGFCalatrava/Toledo"),
-    Kind("order_tenancy", Phase.OTHER, "OGToooo/llll", "order: str, location: str (its tenancy to the order's "
-         "grandmaster's office)", "OGTCalatrava/Toledo"),
+    Kind("order_office", Phase.OTHER, "OGToooo/llll | OGVoooo/llll", "office: 'tenant' | 'sovereign', order: str, "
+         "location: str (its tenancy or sovereignty to the order's grandmaster's office)", "OGTCalatrava/Toledo"),
     Kind("guild", Phase.OTHER, "GAnnnn | GJnnnn | GMnnnn", "step: 'apprentice' | 'journeyman' | 'master', "
          "candidate: str", "GA0102"),
     Kind("colonize", Phase.OTHER, "Ciiiiiiiiqqq", "item: str (troops, crew or slaves), qty: int", "Ccrew50"),

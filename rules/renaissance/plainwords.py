@@ -276,19 +276,20 @@ def _found(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
     return "found_order", {"order": t.words(0), "seat": t.words(1)}, ""
 
 
-def _order_tenancy(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
-    what = next(c for c in tree.children if isinstance(c, Tree) and c.data == "office_what")
-    if not _Tokens(what).has("W_TENANCY"):
-        raise OrderError("a military order receives a location's tenancy: transfer the tenancy of Toledo to the "
-                         "order of Calatrava")
-    return "order_tenancy", {"order": t.words(1), "location": t.words(0)}, ""
+def _order_office(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    what = _Tokens(next(c for c in tree.children if isinstance(c, Tree) and c.data == "office_what"))
+    if not (what.has("W_TENANCY") or what.has("W_SOVEREIGNTY")):
+        raise OrderError("a military order receives a location's tenancy or sovereignty: transfer the tenancy of "
+                         "Toledo to the order of Calatrava")
+    office = "tenant" if what.has("W_TENANCY") else "sovereign"
+    return "order_office", {"office": office, "order": t.words(1), "location": t.words(0)}, ""
 
 
 _MORE = {"p_fortify": _fortify, "p_indulgence": _indulgence, "p_sermon": _sermon, "p_appoint": _appoint,
          "p_selection": _selection, "p_tariff": _tariff, "p_access": _access, "p_guild": _guild,
          "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn,
          "p_market": _market, "p_elevate": _elevate, "p_accept_gm": _accept_gm, "p_claim": _claim,
-         "p_found": _found, "p_order_tenancy": _order_tenancy}
+         "p_found": _found, "p_order_office": _order_office}
 
 
 def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:

@@ -100,7 +100,7 @@ HANDLERS: dict[str, Handler] = {
     "accept_grandmastership": military_orders.accept_grandmastership,
     "claim_cavalry": military_orders.claim_cavalry,
     "found_order": military_orders.found_order,
-    "order_tenancy": military_orders.order_tenancy,
+    "order_office": military_orders.order_office,
     # THE HIERARCHIES: feudal elevation each February; an emir, bey or khan declares himself.
     "elevate": nobility.elevate,
     # LOYALTY (holding court).
