@@ -242,6 +242,8 @@ def test_rh_oq_34_an_orders_sovereignty_is_no_hereditary_sovereignty() -> None:
                            "Cos": war_town("Cos", offices={"sovereign": "0601"})},
              "military_orders": {"rhodes": rhodes()}, "personae": {}}
     assert offices.hereditary_sovereignties(state, "0601") == ["Cos"]
+    # Elective: his family "include[s] a ... elective ... sovereign" (APOSTASY), and may not change religion.
+    assert offices.elected_sovereignties(state, "0601") == ["Rhodes"]
     del state["locations"]["Cos"]
     assert not nobility.hereditary_sovereign(state, "0601")  # no grand duke's row through the order's sovereignty
     assert grandmastership_of(state, "0601") == "rhodes"

@@ -121,3 +121,12 @@ def hereditary_sovereignties(state: State, pid: str) -> list[str]:
     return [name for name, loc in state["locations"].items()
             if holder(loc, "sovereign") == pid and not elective_sovereignty(name, loc)
             and not holds_office(state, name, "sovereign")]
+
+
+def elected_sovereignties(state: State, pid: str) -> list[str]:
+    """The locations of which `pid` is sovereign by election: as the ruler of an elective state, or as the grandmaster
+    of a military order that exercises the sovereignty (RH-OQ-34). APOSTASY: "Families which include a hereditary,
+    elective, or appointive, sovereign may not change religion" reads this and `hereditary_sovereignties`."""
+    return [name for name, loc in state["locations"].items()
+            if holder(loc, "sovereign") == pid
+            and (elective_sovereignty(name, loc) or holds_office(state, name, "sovereign"))]
