@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maild_rules.renaissance import elections
+from maild_rules.renaissance import RULESET, elections
 from tests.renaissance_fixtures import month_ctx, run_mails, small_state, solvent, war_persona, war_town
 
 DECEMBER, JANUARY_1494 = 12, 13  # the small world's turn 1 is January 1493
@@ -128,3 +128,13 @@ def test_rh_oq_39_florences_ruler_dead_in_office_leaves_it_vacant_until_december
     after = run_mails({}, 3, state).ctx.state
     florence = after["locations"]["Florence"]
     assert florence["offices"]["sovereign"] is None and "ruler_election" not in florence
+
+
+def test_the_ack_notes_a_florentine_vote_outside_december() -> None:
+    state = small_state()
+    january = RULESET.parse("/LMD *MEDICI\n*Florence .0101\nVR0102\n*Pisa .0103\nVR0102\n")
+    notes = [d.message for d in RULESET.check(state, 1, "LMD", january.orders)]
+    assert len(notes) == 1  # Pisa elects no ruler: that vote fails at the month, not on its face
+    assert "it will fail" in notes[0] and "Florence elects its ruler each December" in notes[0]
+    december = RULESET.parse("/LMD *MEDICI\n!DEC1493\n*Florence .0101\nVR0102\n")
+    assert RULESET.check(state, 1, "LMD", december.orders) == []

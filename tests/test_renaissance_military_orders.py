@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from maild.ruleset import SetupError
-from maild_rules.renaissance import ballots, military_orders, nobility, offices
+from maild_rules.renaissance import RULESET, ballots, military_orders, nobility, offices
 from maild_rules.renaissance.grandmasters import free_cavalry, grandmastership_of, is_grandmaster
 from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.war import morale
@@ -307,3 +307,13 @@ def test_rh_oq_34_an_order_receives_a_sovereignty_from_the_de_facto_controller()
     assert military_orders.order_office(ctx, tenant, {"office": "tenant", "order": "Rhodes", "location": "Pisa"}).ok
     military_orders.settle_foundings(ctx)
     assert pisa["offices"]["tenant"] == "0101" and pisa["loyalty"] == 300
+
+
+def test_the_ack_notes_a_founding_outside_june() -> None:
+    state = small_state()
+    state["pope"] = "0102"
+    may = RULESET.parse("/LMD *MEDICI\n*Florence .0102\nOGFCalatrava/Pisa\n")
+    notes = [d.message for d in RULESET.check(state, 1, "LMD", may.orders)]
+    assert len(notes) == 1 and "each June only" in notes[0] and "January 1493" in notes[0]
+    june = RULESET.parse("/LMD *MEDICI\n!JUN1493\n*Florence .0102\nOGFCalatrava/Pisa\n")
+    assert RULESET.check(state, 1, "LMD", june.orders) == []

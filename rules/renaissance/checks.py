@@ -20,6 +20,7 @@ from maild.ruleset import Diagnostic, Order
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .names import find_family, squash
+from .offices import ELECTIVE_RULERS
 from .orderkinds import BY_KIND
 from .ranks import feudal_row
 from .refusals import rule_cited
@@ -220,8 +221,25 @@ def _elevation_month(at: _At, a: dict[str, Any]) -> Found:
             f"{month_name(at.state, at.turn)}"]
 
 
+def _founding_month(at: _At, a: dict[str, Any]) -> Found:
+    # MILITARY ORDERS: "Each June, in lieu of appointing an archbishop, the Pope may create a new military order."
+    if month_of(at.state, at.turn) == 6:
+        return []
+    return [f"the Pope creates a military order each June only (MILITARY ORDERS); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
+def _annual_election_month(at: _At, a: dict[str, Any]) -> Found:
+    # ELECTIVE STATES: "Florence and Ragusa elect their rulers each December turn" (a state electing for life votes
+    # when its election is called, which the month may still bring).
+    if at.where not in ELECTIVE_RULERS or month_of(at.state, at.turn) == 12:
+        return []
+    return [f"{at.where} elects its ruler each December (ELECTIVE STATES); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
 _SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
-                "elevate": _elevation_month}
+                "elevate": _elevation_month, "found_order": _founding_month, "vote_ruler": _annual_election_month}
 
 
 # --------------------------------------------------------------------------------------------------------- war
