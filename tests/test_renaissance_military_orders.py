@@ -317,3 +317,16 @@ def test_the_ack_notes_a_founding_outside_june() -> None:
     assert len(notes) == 1 and "each June only" in notes[0] and "January 1493" in notes[0]
     june = RULESET.parse("/LMD *MEDICI\n!JUN1493\n*Florence .0102\nOGFCalatrava/Pisa\n")
     assert RULESET.check(state, 1, "LMD", june.orders) == []
+
+
+def test_an_office_the_order_lost_meanwhile_is_not_taken_back() -> None:
+    # The Rhodes order held Cos's tenancy; Cos's holders have since given it to 0102. The grandmaster's death leaves
+    # Rhodes to the order, and Cos with 0102, off the order's list.
+    towns = [war_town("Rhodes", offices={"tenant": "0601"}), war_town("Cos", offices={"tenant": "0102"})]
+    dead = war_persona("0601", "MEDICI", "Rhodes", alive=False)
+    ctx = month_ctx([dead, war_persona("0102", "MEDICI")], towns,
+                    military_orders={"rhodes": rhodes(holds=[["Rhodes", "tenant"], ["Cos", "tenant"]])})
+    military_orders.military_orders(ctx)
+    assert ctx.state["locations"]["Rhodes"]["offices"]["tenant"] == "Rhodes"
+    assert ctx.state["locations"]["Cos"]["offices"]["tenant"] == "0102"
+    assert ctx.state["military_orders"]["rhodes"]["holds"] == [["Rhodes", "tenant"]]

@@ -149,6 +149,19 @@ def _resign_church(ctx: Ctx, persona: Persona, keep: str) -> list[str]:
     return left
 
 
+def _pass_offices(ctx: Ctx, key: str, holding: set[str | None], to: str) -> None:
+    """The order's offices pass from the outgoing holder to `to`. An office someone else has come to hold meanwhile
+    (a tenancy transferred by its holders' orders: TENANTS) is no longer the order's, and leaves its list."""
+    order = orders(ctx.state)[key]
+    kept = []
+    for where, office in held_offices(order):
+        location = ctx.state["locations"][where]
+        if holder(location, office) in holding:
+            set_office(location, office, to)
+            kept.append([where, office])
+    order["holds"] = kept
+
+
 def install(ctx: Ctx, key: str, persona: Persona) -> list[str]:
     """He becomes grandmaster: the order's offices are his, with its title; his other church positions end."""
     order = orders(ctx.state)[key]
@@ -156,8 +169,7 @@ def install(ctx: Ctx, key: str, persona: Persona) -> list[str]:
     order["grandmaster"] = persona["id"]
     order["elected"] = None
     order["election"] = None
-    for where, office in held_offices(order):
-        set_office(ctx.state["locations"][where], office, persona["id"])
+    _pass_offices(ctx, key, {None, order_name(ctx.state, key)}, persona["id"])
     title = title_of(ctx.state, key)
     if title not in (persona.get("titles") or []):
         persona["titles"] = [*(persona.get("titles") or []), title]
@@ -187,9 +199,8 @@ def vacate(ctx: Ctx, key: str) -> None:
     old = ctx.persona(order.get("grandmaster") or "")
     if old is not None:
         old["titles"] = [t for t in old.get("titles") or () if t != title_of(ctx.state, key)]
+    _pass_offices(ctx, key, {order.get("grandmaster")}, order_name(ctx.state, key))
     order["grandmaster"] = None
-    for where, office in held_offices(order):
-        set_office(ctx.state["locations"][where], office, order_name(ctx.state, key))
     call_election(ctx, key, f"The grandmastership of {order_name(ctx.state, key)} is vacant")
 
 
