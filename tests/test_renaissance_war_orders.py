@@ -204,7 +204,7 @@ MALFORMED: list[tuple[str, str]] = [
     ("KQ", '"KQ": no such code; codes beginning with K are e.g. KIALL, KF0203, KG0203, KA, KS, KB10, KVALL, KC500, '
            "KRslave500, KLDORIA, KO, KK0203, KD0203"),
     ("OQ", "no such code; codes beginning with O are e.g. OT0102Pisa, OB0102Pisa, OM0102, OR, OC, OX, OY, OSe, "
-           "OE0102duke, ON0102Pisa, OD0102Pisa, OW1BORGIA, OL"),
+           "OE0102duke, OGA, OGC, OGFCalatrava/Toledo, OGTCalatrava/Toledo, ON0102Pisa, OD0102Pisa, OW1BORGIA, OL"),
     ("UT12", "a sermon is UP (to the populace) or UT"),  # the peace code's shape, as before the war
 ]
 
