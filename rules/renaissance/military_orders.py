@@ -74,6 +74,8 @@ def vote_grandmaster(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcom
     if not may_serve(persona):
         return fail("only male Catholic personae vote for a grandmaster")
     site = ctx.start_location.get(pid)
+    if site is None:
+        return fail("he began the month at sea: a grandmaster is elected by those at the order's seat")
     held = {k: o for k, o in orders(ctx.state).items()
             if (o.get("election") or {}).get("turn") == ctx.turn and o.get("seat") == site}
     if args.get("order"):
@@ -117,8 +119,9 @@ def count_election(ctx: Ctx, key: str) -> None:
     order["election"] = None
     order["elected"] = {"persona": result.winner, "turn": ctx.turn}
     bonus = "; ".join(f"+{n} for the highest {what} to {c}" for what, c, n in result.bonuses)
+    bonus = f" ({bonus})" if bonus else ""
     ctx.publish(f"{_name(ctx, result.winner)} is elected grandmaster of {order_name(ctx.state, key)} with "
-                f"{result.counts[result.winner]} votes ({bonus}); he must accept by the end of "
+                f"{result.counts[result.winner]} votes{bonus}; he must accept by the end of "
                 f"{month_name(ctx.state, ctx.turn + 1)}.")
 
 
@@ -126,8 +129,8 @@ def count_election(ctx: Ctx, key: str) -> None:
 
 def _resign_church(ctx: Ctx, persona: Persona, keep: str) -> list[str]:
     """"must then resign all other ecclesiastical positions he may hold": bishoprics, archbishoprics, a cardinal's
-    hat, the papal throne and any other grandmastership end with the acceptance (RH-OQ-18 read as the church's
-    readings do: the acceptance itself ends them)."""
+    hat, the papal throne and any other grandmastership end with the acceptance itself (RH-OQ-18, for a
+    grandmaster: no resignation order is asked of him)."""
     pid = persona["id"]
     left: list[str] = []
     for where, loc in sorted(ctx.state["locations"].items()):
