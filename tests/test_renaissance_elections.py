@@ -6,8 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from maild.ruleset import SetupError
 from maild_rules.renaissance import RULESET, elections
-from tests.renaissance_fixtures import month_ctx, run_mails, small_state, solvent, war_persona, war_town
+from maild_rules.renaissance.setup import new_game
+from tests.renaissance_fixtures import (
+    month_ctx,
+    run_mails,
+    small_setup,
+    small_state,
+    solvent,
+    war_persona,
+    war_town,
+)
 
 DECEMBER, JANUARY_1494 = 12, 13  # the small world's turn 1 is January 1493
 
@@ -138,3 +150,15 @@ def test_the_ack_notes_a_florentine_vote_outside_december() -> None:
     assert "it will fail" in notes[0] and "Florence elects its ruler each December" in notes[0]
     december = RULESET.parse("/LMD *MEDICI\n!DEC1493\n*Florence .0101\nVR0102\n")
     assert RULESET.check(state, 1, "LMD", december.orders) == []
+
+
+def test_rh_oq_39_the_setup_announces_a_states_electors_and_its_election() -> None:
+    setup = small_setup()
+    genoa = next(t for t in setup["locations"] if t["name"] == "Genoa")
+    genoa.update(elective_ruler=True, ruler_electors=["doria"], ruler_election="1493-03")
+    state = new_game(setup)
+    assert state["locations"]["Genoa"]["ruler_electors"] == ["DORIA"]
+    assert state["locations"]["Genoa"]["ruler_election"] == {"turn": 3}  # March 1493, the small world's turn 3
+    genoa["ruler_election"] = "March"
+    with pytest.raises(SetupError, match="ruler_election must be"):
+        new_game(setup)

@@ -136,6 +136,8 @@ def test_an_order_founded_in_june_its_grandmaster_elected_in_july_and_accepting_
     assert elected == {"persona": "0201", "turn": JULY}
     assert ("Andrea Doria (0201) is elected grandmaster of Calatrava with 3 votes (+2 for the highest piety to 0201); "
             "he must accept by the end of August 1493.") in july.ctx.news
+    assert "0201: elected grandmaster of Calatrava; accept with OGA in August 1493, or the election is void." in (
+        july.ctx.messages["DORIA"])
 
     # August: Andrea, at Genoa, accepts ("no later than the end of the subsequent turn").
     august = run_mails({"ADR": "/ADR *DORIA\n*Genoa .0201\nOGA\n"}, AUGUST, july.ctx.state)

@@ -118,6 +118,9 @@ def count_election(ctx: Ctx, key: str) -> None:
                    [piety, sermons], ctx.rng)
     order["election"] = None
     order["elected"] = {"persona": result.winner, "turn": ctx.turn}
+    winner = ctx.persona(result.winner) or {}
+    ctx.tell(winner.get("family", ""), f"{result.winner}: elected grandmaster of {order_name(ctx.state, key)}; "
+             f"accept with OGA in {month_name(ctx.state, ctx.turn + 1)}, or the election is void.")
     bonus = "; ".join(f"+{n} for the highest {what} to {c}" for what, c, n in result.bonuses)
     bonus = f" ({bonus})" if bonus else ""
     ctx.publish(f"{_name(ctx, result.winner)} is elected grandmaster of {order_name(ctx.state, key)} with "

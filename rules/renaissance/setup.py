@@ -23,6 +23,7 @@ from maild.setupfile import unknown_keys as _unknown_keys
 from maild.setupfile import whole as _whole
 
 from . import accounts
+from .calendar import turn_of
 from .grandmasters import order_key
 from .items import ALL_ITEMS, CLASSES, TROOPS
 from .orderkinds import SKILLS
@@ -61,7 +62,8 @@ LOCATION_KEYS = {"name", "aliases", "lat", "lon", "region", "landmass", "populat
                  "religion", "harbor", "ferries", "far", "fas", "towers", "garrison", "offices",
                  "magistrate_selection", "see", "ingress_denied", "egress_denied", "supplied", "demanded",
                  "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by", "food_satisfied",
-                 "ingress", "ingress_waiting", "external_market_open", "external_market_rights", "ruler_electors"}
+                 "ingress", "ingress_waiting", "external_market_open", "external_market_rights", "ruler_electors",
+                 "ruler_election"}
 ORDER_KEYS = {"name", "seat", "grandmaster", "holds"}  # [[military_orders]] (docs/renaissance/world.md)
 MARKET_KEYS = {"qty", "price", "bq"}
 TOWER_KEYS = {"name", "fas", "owner"}
@@ -329,6 +331,12 @@ class _Batch:
             loc["elective_ruler"] = _bool(p, f"{where}: elective_ruler", t["elective_ruler"])
         if "ruler_electors" in t:  # ELECTIVE STATES: the electors the GM announced for a state electing for life
             loc["ruler_electors"] = self._families(where, t, "ruler_electors")
+        if "ruler_election" in t:  # ... and the month of its election ("YYYY-MM"), as the Newsletter announces it
+            m = START.fullmatch(str(t["ruler_election"]))
+            if m is None or not 1 <= int(m.group(2)) <= 12:
+                p.add(f"{where}: ruler_election must be \"YYYY-MM\", the month of the election")
+            else:
+                loc["ruler_election"] = {"turn": turn_of(self.state, int(m.group(1)), int(m.group(2)))}
         return loc
 
     def _families(self, where: str, t: dict[str, Any], key: str, cap: int | None = None) -> list[str]:
