@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 
-from maild.ruleset import SetupError
+from maild.render import render
+from maild.ruleset import OrderSet, SetupError
 from maild_rules.renaissance import RULESET, ballots, military_orders, nobility, offices
 from maild_rules.renaissance.grandmasters import free_cavalry, grandmastership_of, is_grandmaster
 from maild_rules.renaissance.setup import new_game
 from maild_rules.renaissance.war import morale
 from tests.paths import ROOT
 from tests.renaissance_fixtures import (
+    flat,
     month_ctx,
     run_mails,
     small_setup,
@@ -333,3 +335,27 @@ def test_an_office_the_order_lost_meanwhile_is_not_taken_back() -> None:
     assert ctx.state["locations"]["Rhodes"]["offices"]["tenant"] == "Rhodes"
     assert ctx.state["locations"]["Cos"]["offices"]["tenant"] == "0102"
     assert ctx.state["military_orders"]["rhodes"]["holds"] == [["Rhodes", "tenant"]]
+
+
+def test_the_printout_and_newsletter_show_the_election_and_the_grandmaster() -> None:
+    state = solvent(small_state())
+    state["military_orders"] = {"calatrava": {"name": "Calatrava", "seat": "Pisa", "grandmaster": None,
+                                              "holds": [["Pisa", "tenant"]], "founded": 6,
+                                              "election": {"turn": JULY, "votes": {}}, "elected": None}}
+    state["locations"]["Pisa"]["offices"]["tenant"] = "Calatrava"
+    common = {"game": "ren", "finished": False, "next_deadline": "Monday 1 September 1493"}
+    parsed = RULESET.parse("/LMD *MEDICI\n*Pisa .0103\nVG0103\n")
+    july = RULESET.resolve(state, JULY, {"LMD": RULESET.effective([OrderSet("LMD", 1, parsed.orders)]), "ADR": []},
+                           random.Random(1))
+    news = flat(render("renaissance", "newsletter.txt.j2", **common, turn=JULY, **july.newsletter))
+    # His one vote, and the two for the highest piety among the vote-getters: he is the only one.
+    assert "(0103) is elected grandmaster of Calatrava with 3 votes (+2 for the highest piety to 0103)" in news
+    printout = flat(render("renaissance", "printout.txt.j2", **common, turn=JULY, player="LMD",
+                           **july.printouts["LMD"]))
+    assert "0103: elected grandmaster of Calatrava; accept with OGA in August 1493" in printout
+    parsed = RULESET.parse("/LMD *MEDICI\n*Pisa .0103\nOGA\n")
+    august = RULESET.resolve(july.state, AUGUST, {"LMD": RULESET.effective([OrderSet("LMD", 1, parsed.orders)]),
+                                                  "ADR": []}, random.Random(1))
+    printout = flat(render("renaissance", "printout.txt.j2", **common, turn=AUGUST, player="LMD",
+                           **august.printouts["LMD"]))
+    assert "Grandmaster of Calatrava" in printout and "tenant of Pisa" in printout
