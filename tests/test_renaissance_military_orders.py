@@ -359,3 +359,14 @@ def test_the_printout_and_newsletter_show_the_election_and_the_grandmaster() -> 
     printout = flat(render("renaissance", "printout.txt.j2", **common, turn=AUGUST, player="LMD",
                            **august.printouts["LMD"]))
     assert "Grandmaster of Calatrava" in printout and "tenant of Pisa" in printout
+
+
+def test_two_orders_electing_at_one_seat_the_vote_names_the_order() -> None:
+    voter = war_persona("0101", "MEDICI", "Rhodes", religion="catholic")
+    both = {"rhodes": rhodes(None, election={"turn": 1, "votes": {}}),
+            "stjohn": rhodes(None, name="St John", election={"turn": 1, "votes": {}})}
+    ctx = month_ctx([voter], [war_town("Rhodes")], military_orders=both)
+    assert "name the order (VG0101/order)" in military_orders.vote_grandmaster(ctx, voter, {"candidate": "0101"}).text
+    assert military_orders.vote_grandmaster(ctx, voter, {"candidate": "0101", "order": "St John"}).ok
+    assert military_orders.vote_grandmaster(ctx, voter, {"candidate": "0101", "order": "rhodes"}).ok  # one each
+    assert both["stjohn"]["election"]["votes"] == {"0101": "0101"} == both["rhodes"]["election"]["votes"]
