@@ -23,8 +23,10 @@ from types import ModuleType
 from typing import Any
 
 from maild.app import App
+from maild.ruleset import OrderSet, PlacedOrder
 from maild.testing import run_pass
 from maild.turn import release_turn
+from maild_rules.renaissance import RULESET, engine
 from maild_rules.renaissance.context import Ctx
 from maild_rules.renaissance.registry import STEPS
 from maild_rules.renaissance.setup import new_game
@@ -293,6 +295,24 @@ def month_passes(app: App, at: datetime) -> None:
     run_pass(app, at)
     assert release_turn(app, "ren1").status == "done"
     run_pass(app, at)
+
+
+def run_mails(texts: dict[str, str], turn: int, state: dict[str, Any]) -> Any:
+    """One month of the small world through the engine, each player's mail as given (a player without one sends
+    nothing); the new state is `result.ctx.state`."""
+    orders: dict[str, list[PlacedOrder]] = {"LMD": [], "ADR": []}
+    for seq, (player, text) in enumerate(texts.items(), start=1):
+        parsed = RULESET.parse(text)
+        assert parsed.diagnostics == [], parsed.diagnostics
+        orders[player] = RULESET.effective([OrderSet(player, seq, parsed.orders)])
+    return engine.run_month(state, turn, orders, random.Random(1))
+
+
+def solvent(state: dict[str, Any]) -> dict[str, Any]:
+    """Accounts in credit, so that a chain of months is never stopped by CREDIT (every month charges fees)."""
+    for player in state["players"].values():
+        player.setdefault("account", {"history": []})["balance"] = 10_000.0
+    return state
 
 
 def war_persona(pid: str, family: str, where: str = "Pisa", inside: bool = True, **kw: Any) -> dict[str, Any]:

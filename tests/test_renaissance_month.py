@@ -104,6 +104,18 @@ RULES_ORDER: list[tuple[str, str, str]] = [
     ("families_orders", "count_congress_votes", "THE ECCLESIASTICAL OFFICES"),
     ("church_deaths", "succession", "THE PERSONAE FAMILIES"),
     ("count_papal_votes", "church_deaths", "THE ECCLESIASTICAL OFFICES"),
+    # ELECTIVE STATES: December's votes counted as January begins ("terms of office commencing January 1"), before
+    # any order of the new ruler's first month.
+    ("note_starting_places", "count_elections", "ELECTIVE STATES"),
+    ("count_elections", "families_orders", "ELECTIVE STATES"),
+    # MILITARY ORDERS: a founding needs its seat's tenancy transferred the same month, so after the office transfers;
+    # the election month's votes are all in after the orders; a dead grandmaster's office is the order's before
+    # succession gives his heir his hereditary positions. ELECTIVE STATES: a ruler for life dead this month.
+    ("settle_office_transfers", "military_orders", "MILITARY ORDERS"),
+    ("settle_duels", "military_orders", "MILITARY ORDERS"),
+    ("military_orders", "succession", "MILITARY ORDERS"),
+    ("settle_duels", "ruler_vacancies", "ELECTIVE STATES"),
+    ("ruler_vacancies", "succession", "ELECTIVE STATES"),
     # CREDIT, PREPAYMENT DISCOUNT: the fees are those of the month's executed orders, so charged after them.
     ("families_orders", "charge_fees", "CREDIT"),
     ("succession", "charge_fees", "CREDIT"),

@@ -119,7 +119,8 @@ def test_the_retreat_point() -> None:
 
 
 def test_inflict_factors_multiply() -> None:
-    state = {"locations": {"Tunis": {"name": "Tunis", "offices": {"sovereign": "0501"}}}}
+    state = {"locations": {"Tunis": {"name": "Tunis", "offices": {"sovereign": "0501"}}},
+             "military_orders": {"rhodes": {"name": "Rhodes", "seat": "Rhodes", "grandmaster": "0601"}}}
     sultan = {"id": "0501", "religion": "sunni", "bonus_city": "Tunis", "titles": []}
     master = {"id": "0601", "religion": "catholic", "titles": ["Grandmaster of Rhodes"]}
     # A Shia/Sunni sovereign with his bonus city: x2, x3 in his own division.

@@ -203,8 +203,9 @@ MALFORMED: list[tuple[str, str]] = [
     ("EX", '"EX": no such code; codes beginning with E are e.g. EG100, EL, EPpikeman20'),
     ("KQ", '"KQ": no such code; codes beginning with K are e.g. KIALL, KF0203, KG0203, KA, KS, KB10, KVALL, KC500, '
            "KRslave500, KLDORIA, KO, KK0203, KD0203"),
-    ("OG", "no such code; codes beginning with O are e.g. OT0102Pisa, OB0102Pisa, OM0102, OR, OC, OX, OY, OSe, "
-           "OE0102duke, OH0102, ON0102Pisa, OD0102Pisa, OW1BORGIA, OL, OI0102Pisa, OK0102, OP0102Pisa, OAPisa, OQPisa"),
+    ("OJ", "no such code; codes beginning with O are e.g. OT0102Pisa, OB0102Pisa, OM0102, OR, OC, OX, OY, OSe, "
+           "OE0102duke, OH0102, OGA, OGC, OGFCalatrava/Toledo, OGTCalatrava/Toledo, ON0102Pisa, OD0102Pisa, "
+           "OW1BORGIA, OL, OI0102Pisa, OK0102, OP0102Pisa, OAPisa, OQPisa"),
     ("UT12", "a sermon is UP (to the populace) or UT"),  # the peace code's shape, as before the war
 ]
 

@@ -21,6 +21,7 @@ from . import apostasy
 from .calendar import MONTHS, month_name, month_of, turn_of
 from .items import SHIPS, TROOPS
 from .names import find_family, squash
+from .offices import ELECTIVE_RULERS
 from .orderkinds import BY_KIND
 from .ranks import feudal_row
 from .refusals import rule_cited
@@ -43,6 +44,7 @@ PERSONA_ARGS: dict[str, tuple[str, ...]] = {
     "duel": ("target",), "elevate": ("target",), "invest_archbishop": ("appointee",), "grant_hat": ("appointee",),
     "appoint_bishop": ("appointee",), "papal_vote": ("candidate",), "congress_vote": ("candidate",),
     "excommunicate": ("target",),
+    "vote_ruler": ("candidate",), "vote_grandmaster": ("candidate",),
 }
 LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "build_road": ("to",), "lengthen_road": ("to",), "appoint_tax_collector": ("location",),
@@ -50,6 +52,7 @@ LOCATION_ARGS: dict[str, tuple[str, ...]] = {
     "ask_coordinates": ("location",), "bonus_city": ("location",), "transfer_office": ("location",),
     "transfer_control": ("location",), "elevate": ("place",), "invest_archbishop": ("location",),
     "appoint_bishop": ("location",), "congress_vote": ("location",),
+    "found_order": ("seat",), "order_office": ("location",),
 }
 FAMILY_ARGS: dict[str, tuple[str, ...]] = {"access": ("target_family",), "ask_address": ("target_family",),
                                            "alliance": ("target_family",)}
@@ -243,8 +246,26 @@ def _hat_month(at: _At, a: dict[str, Any]) -> Found:
             f"orders are for {month_name(at.state, at.turn)}"]
 
 
+def _founding_month(at: _At, a: dict[str, Any]) -> Found:
+    # MILITARY ORDERS: "Each June, in lieu of appointing an archbishop, the Pope may create a new military order."
+    if month_of(at.state, at.turn) == 6:
+        return []
+    return [f"the Pope creates a military order each June only (MILITARY ORDERS); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
+def _annual_election_month(at: _At, a: dict[str, Any]) -> Found:
+    # ELECTIVE STATES: "Florence and Ragusa elect their rulers each December turn" (a state electing for life votes
+    # when its election is called, which the month may still bring).
+    if at.where not in ELECTIVE_RULERS or month_of(at.state, at.turn) == 12:
+        return []
+    return [f"{at.where} elects its ruler each December (ELECTIVE STATES); these orders are for "
+            f"{month_name(at.state, at.turn)}"]
+
+
 _SURE_CHECKS = {"alms": _alms_month, "charity": _charity_least, "hold_court": _court_sovereign,
-                "elevate": _elevation_month, "name_successor": _successor_islam, "grant_hat": _hat_month}
+                "elevate": _elevation_month, "name_successor": _successor_islam, "grant_hat": _hat_month,
+                "found_order": _founding_month, "vote_ruler": _annual_election_month}
 
 
 def _conversion_turn(state: State, turn: int, order: Order) -> list[str]:

@@ -90,6 +90,14 @@ SHAPE_WORDS: dict[str, str] = {
                "king...; emir, bey or khan under one's own number), then / and a location to name the title for, "
                "if any",
     "vote": "a vote is V then the candidate's four-digit number",
+    "vote_ruler": "a vote for the ruler of an elective state is VR then the candidate's four-digit number",
+    "vote_grandmaster": "a vote for a grandmaster is VG then the candidate's four-digit number, then / and the order "
+                        "if several are elected where you are",
+    "accept_grandmastership": "accepting a grandmastership is OGA, then / and the order if elected by several",
+    "claim_cavalry": "claiming the order's free heavy cavalry is OGC",
+    "found_order": "creating a military order is OGF, the order's name, / and the location of its seat",
+    "order_office": "transferring a tenancy (OGT) or a sovereignty (OGV) to an order's grandmaster is OGT or OGV, "
+                    "the order's name, / and the location",
     "guild": "a guild step is GA (apprentice), GJ (journeyman) or GM (master), then the candidate's four-digit "
              "number",
     "colonize": "colonizing is C, troops, crew or slaves (up to 8 letters), then the quantity",
@@ -117,7 +125,10 @@ _PREFIXES: tuple[tuple[str, str], ...] = tuple(sorted({
     "HV": "venerate", "HA": "alms", "HC": "charity", "HI": "indulgence", "HR": "convert",
     "OH": "name_successor", "OT": "appoint_tax_collector",
     "OB": "appoint_tithe_collector", "OM": "appoint_magistrate", "OR": "resign_magistracy", "OC": "hold_court",
-    "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "OE": "elevate", "AX": "abandon",
+    "OX": "collect_taxes", "OY": "collect_tithe", "OS": "magistrate_selection", "OE": "elevate",
+    "OGA": "accept_grandmastership", "OGC": "claim_cavalry", "OGF": "found_order",
+    "OGT": "order_office", "OGV": "order_office",
+    "VR": "vote_ruler", "VG": "vote_grandmaster", "AX": "abandon",
     "?A": "ask_address",
     "?D": "ask_depth", "?C": "ask_coordinates", "!DAY": "execute_day", "!": "for_turn", "T": "transfer",
     "S": "sell", "B": "buy", "I": "instruct", "F": "fabricate", "W": "work", "UP": "sermon", "UT": "sermon",
@@ -130,13 +141,14 @@ _GROUPS = {"P": ("deepen_harbor", "build_road", "lengthen_road", "fortify"),
            "H": ("pilgrimage", "venerate", "alms", "charity", "indulgence", "convert", *church.GROUPS["H"]),
            "O": ("appoint_tax_collector", "appoint_tithe_collector", "appoint_magistrate", "resign_magistracy",
                  "hold_court", "collect_taxes", "collect_tithe", "magistrate_selection", "elevate", "name_successor",
-                 *war.GROUPS["O"], *church.GROUPS["O"]),
-           "V": ("vote", *church.GROUPS["V"]),
+                 "accept_grandmastership", "claim_cavalry", "found_order", "order_office", *war.GROUPS["O"],
+                 *church.GROUPS["O"]),
+           "V": ("vote", "vote_ruler", "vote_grandmaster", *church.GROUPS["V"]),
            "?": ("ask_address", "ask_depth", "ask_coordinates"),
            "U": ("sermon", *war.GROUPS["U"]), "E": war.GROUPS["E"], "K": war.GROUPS["K"]}
 _PNUM_AFTER = {"transfer": 1, "instruct": 1, "work": 2, "indulgence": 2, "appoint_tax_collector": 2,
                "appoint_tithe_collector": 2, "appoint_magistrate": 2, "elevate": 2, "name_successor": 2, "vote": 1,
-               "guild": 2, "permit_boarding": 1,
+               "vote_ruler": 2, "vote_grandmaster": 2, "guild": 2, "permit_boarding": 1,
                **war.PNUM_AFTER, **church.PNUM_AFTER}
 
 _WORKS = {"A": "art", "N": "negative_art", "L": "letters", "M": "negative_letters", "X": "architecture"}
@@ -503,8 +515,17 @@ def _raw_from_code(tree: Tree) -> tuple[str, dict[str, Any]]:
         return kind, {"what": _ACCESS[code[1]], "allow": code[0] == "A", "target_family": one("NAME")}
     if kind == "external_market":
         return kind, {"open": one("XMARKET").upper() == "XO"}
-    if kind in ("vote",):
+    if kind in ("vote", "vote_ruler"):
         return kind, {"candidate": one("PNUM")}
+    if kind == "vote_grandmaster":
+        return kind, {"candidate": one("PNUM"), "order": by["FAM"][0] if "FAM" in by else None}
+    if kind == "accept_grandmastership":
+        return kind, {"order": by["FAM"][0] if "FAM" in by else None}
+    if kind == "found_order":
+        return kind, {"order": one("FAM"), "seat": one("LOC")}
+    if kind == "order_office":
+        office = "tenant" if one("ORDER_OFFICE")[2].upper() == "T" else "sovereign"
+        return kind, {"office": office, "order": one("FAM"), "location": one("LOC")}
     if kind == "guild":
         return kind, {"step": _STEPS[one("GUILD")[1].upper()], "candidate": one("PNUM")}
     if kind == "permit_boarding":
@@ -758,6 +779,16 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
         return "XO" if a["open"] else "XC"
     if kind == "vote":
         return f"V{a['candidate']}"
+    if kind == "vote_ruler":
+        return f"VR{a['candidate']}"
+    if kind == "vote_grandmaster":
+        return f"VG{a['candidate']}" + (f"/{_loc(a['order'])}" if a.get("order") else "")
+    if kind == "accept_grandmastership":
+        return "OGA" + (f"/{_loc(a['order'])}" if a.get("order") else "")
+    if kind == "found_order":
+        return f"OGF{_loc(a['order'])}/{_loc(a['seat'])}"
+    if kind == "order_office":
+        return f"OG{'T' if a['office'] == 'tenant' else 'V'}{_loc(a['order'])}/{_loc(a['location'])}"
     if kind == "guild":
         return f"G{_STEP_LETTERS[a['step']]}{a['candidate']}"
     if kind == "permit_boarding":
@@ -779,7 +810,8 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "for_turn":
         return f"!{_MONTH_CODES[a['month'] - 1]}{a['year']}"
     fixed = {"deepen_harbor": "PE#", "pilgrimage": "HP", "venerate": "HV", "resign_magistracy": "OR",
-             "hold_court": "OC", "collect_taxes": "OX", "collect_tithe": "OY", "abandon": "AX", "stay_outside": "MO"}
+             "hold_court": "OC", "collect_taxes": "OX", "collect_tithe": "OY", "abandon": "AX", "stay_outside": "MO",
+             "claim_cavalry": "OGC"}
     return fixed[kind]
 
 
@@ -832,6 +864,10 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         return f"make {a['candidate']} a guild {a['step']}"
     if kind == "elevate":
         return f"elevate {a['target']} to {a['rank']}" + (f" (title named for {a['place']})" if a.get("place") else "")
+    if kind == "vote_grandmaster":
+        return f"vote for {a['candidate']} as grandmaster" + (f" of {a['order']}" if a.get("order") else "")
+    if kind == "accept_grandmastership":
+        return "accept the grandmastership" + (f" of {a['order']}" if a.get("order") else "")
     if kind == "move":
         return _move_summary(a)
     if kind == "for_turn":
@@ -847,6 +883,9 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "appoint_magistrate": "appoint {appointee} magistrate", "resign_magistracy": "resign the magistracy",
         "hold_court": "hold court", "collect_taxes": "collect taxes", "collect_tithe": "collect the tithe",
         "magistrate_selection": "magistrates to be selected by {method_words}", "vote": "vote for {candidate}",
+        "vote_ruler": "vote for {candidate} as ruler", "claim_cavalry": "claim the order's free heavy cavalry",
+        "found_order": "create the military order of {order} with its seat at {seat}",
+        "order_office": "transfer the {office_words} of {location} to the grandmaster of {order}",
         "colonize": "colonize with {qty} {item}", "permit_boarding": "permit {passenger} to board",
         "recruit_crew": "recruit {qty} crew",
         "abandon": "abandon excess cargo including ships", "stay_outside": "stay outside the walls after moving",
@@ -856,7 +895,8 @@ def summary(kind: str, args: dict[str, Any]) -> str:
         "ask_depth": "ask the depth of {location}", "ask_coordinates": "ask the coordinates of {location}",
         "execute_day": "execute this family's orders on day {day}",
     }
-    return words[kind].format(**a, method_words=_METHODS.get(a.get("method", ""), ""))
+    office_words = {"tenant": "tenancy", "sovereign": "sovereignty"}.get(a.get("office", ""), "")
+    return words[kind].format(**a, method_words=_METHODS.get(a.get("method", ""), ""), office_words=office_words)
 
 
 def _move_summary(a: dict[str, Any]) -> str:

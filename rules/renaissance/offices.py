@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .grandmasters import holds_office
+
 State = dict[str, Any]
 Location = dict[str, Any]
 
@@ -113,7 +115,18 @@ def elective_sovereignty(name: str, location: Location) -> bool:
 
 
 def hereditary_sovereignties(state: State, pid: str) -> list[str]:
-    """The locations of which `pid` is sovereign other than as an elected ruler: the sovereignty his titles hold,
-    which passes to his successor (THE PERSONAE FAMILIES: "their hereditary positions")."""
+    """The locations of which `pid` is sovereign other than as an elected ruler or as a grandmaster (MILITARY ORDERS:
+    the order's sovereignty is its elected grandmaster's office, RH-OQ-34): the sovereignty his titles hold, which
+    passes to his successor (THE PERSONAE FAMILIES: "their hereditary positions")."""
     return [name for name, loc in state["locations"].items()
-            if holder(loc, "sovereign") == pid and not elective_sovereignty(name, loc)]
+            if holder(loc, "sovereign") == pid and not elective_sovereignty(name, loc)
+            and not holds_office(state, name, "sovereign")]
+
+
+def elected_sovereignties(state: State, pid: str) -> list[str]:
+    """The locations of which `pid` is sovereign by election: as the ruler of an elective state, or as the grandmaster
+    of a military order that exercises the sovereignty (RH-OQ-34). APOSTASY: "Families which include a hereditary,
+    elective, or appointive, sovereign may not change religion" reads this and `hereditary_sovereignties`."""
+    return [name for name, loc in state["locations"].items()
+            if holder(loc, "sovereign") == pid
+            and (elective_sovereignty(name, loc) or holds_office(state, name, "sovereign"))]

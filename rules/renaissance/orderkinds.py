@@ -70,6 +70,16 @@ KINDS: tuple[Kind, ...] = (
          "location the title is named for)", "OE0102duke"),
     Kind("vote", Phase.OTHER, "Vnnnn", "candidate: str (magistrate election, October, at the voter's location)",
          "V0102"),
+    Kind("vote_ruler", Phase.OTHER, "VRnnnn", "candidate: str (ruler of the elective state where the voter began the "
+         "month: Florence and Ragusa in December, the others when announced)", "VR0102"),
+    Kind("vote_grandmaster", Phase.OTHER, "VGnnnn[/oooo]", "candidate: str, order: str | None (the order, when "
+         "several elect at the voter's location)", "VG0102"),
+    Kind("accept_grandmastership", Phase.OTHER, "OGA[/oooo]", "order: str | None (when elected by several)", "OGA"),
+    Kind("claim_cavalry", Phase.OTHER, "OGC", "(none): the grandmaster's free heavy cavalry, at the seat", "OGC"),
+    Kind("found_order", Phase.OTHER, "OGFoooo/llll", "order: str (the new order's name), seat: str (the location "
+         "whose tenancy goes to its grandmaster's office)", "OGFCalatrava/Toledo"),
+    Kind("order_office", Phase.OTHER, "OGToooo/llll | OGVoooo/llll", "office: 'tenant' | 'sovereign', order: str, "
+         "location: str (its tenancy or sovereignty to the order's grandmaster's office)", "OGTCalatrava/Toledo"),
     Kind("guild", Phase.OTHER, "GAnnnn | GJnnnn | GMnnnn", "step: 'apprentice' | 'journeyman' | 'master', "
          "candidate: str", "GA0102"),
     Kind("colonize", Phase.OTHER, "Ciiiiiiiiqqq", "item: str (troops, crew or slaves), qty: int", "Ccrew50"),

@@ -29,7 +29,7 @@ VERBS = frozenset({
     "fortify", "improve", "raise", "strengthen", "grant", "preach", "sermon", "appoint", "magistrates",
     "magistrate", "select", "choose", "lower", "change", "deny", "allow", "accept", "approve", "admit", "colonize",
     "colonise", "settle", "plant", "permit", "let", "recruit", "hire", "execute", "orders", "these", "open",
-    "close", "stay", "elevate", "convert", "name", "designate",
+    "close", "stay", "elevate", "convert", "name", "designate", "claim", "create", "found",
     # War (war/orders.py, VERBS). "destroy" would otherwise read as DE (deny egress to a family "STROY"), as "deny"
     # would; none of the others is a code.
     *war.VERBS,
@@ -74,6 +74,8 @@ EXAMPLES: dict[str, str] = {
     "hire": "hire 50 crew", "execute": "execute on day 15", "orders": "orders for May 1493",
     "these": "these orders are for May 1493",
     "elevate": "elevate .0102 to duke (or: elevate .0102 to duke of Bari, elevate .0301 to emir)",
+    "claim": "claim the free heavy cavalry", "create": "create the military order of Calatrava at Toledo",
+    "found": "found the order of Calatrava at Toledo",
     **war.VERBS,
     **church.VERBS,
 }
@@ -157,6 +159,11 @@ def build_phrase(tree: Tree) -> tuple[str, dict[str, Any], str]:
             return "resign_magistracy", {}, ""
         return "resign_office", {"office": church.church_office(t)}, ""
     if rule == "p_vote":
+        if t.has("W_RULER"):
+            return "vote_ruler", {"candidate": t.persona()}, ""
+        if t.has("W_GRANDMASTER"):
+            order = t.words(0) if t.count_words() else None
+            return "vote_grandmaster", {"candidate": t.persona(), "order": order}, ""
         return church.vote(t) or ("vote", {"candidate": t.persona()}, "")
     if rule == "p_make":
         return "fabricate", {"item": t.words(0), "qty": t.number()}, ""
@@ -285,10 +292,32 @@ def _elevate(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
     return "elevate", {"target": t.persona(), "rank": t.words(0), "place": place}, ""
 
 
+def _accept_gm(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "accept_grandmastership", {"order": t.words(0) if t.count_words() else None}, ""
+
+
+def _claim(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "claim_cavalry", {}, ""
+
+
+def _found(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    return "found_order", {"order": t.words(0), "seat": t.words(1)}, ""
+
+
+def _order_office(tree: Tree, t: _Tokens) -> tuple[str, dict[str, Any], str]:
+    what = _Tokens(next(c for c in tree.children if isinstance(c, Tree) and c.data == "office_what"))
+    if not (what.has("W_TENANCY") or what.has("W_SOVEREIGNTY")):
+        raise OrderError("a military order receives a location's tenancy or sovereignty: transfer the tenancy of "
+                         "Toledo to the order of Calatrava")
+    office = "tenant" if what.has("W_TENANCY") else "sovereign"
+    return "order_office", {"office": office, "order": t.words(1), "location": t.words(0)}, ""
+
+
 _MORE = {"p_fortify": _fortify, "p_indulgence": _indulgence, "p_sermon": _sermon, "p_appoint": _appoint,
          "p_selection": _selection, "p_tariff": _tariff, "p_access": _access, "p_guild": _guild,
          "p_colonize": _colonize, "p_board": _board, "p_recruit": _recruit, "p_day": _day, "p_turn": _turn,
-         "p_market": _market, "p_elevate": _elevate, "p_convert": _convert, "p_successor": _successor}
+         "p_market": _market, "p_elevate": _elevate, "p_convert": _convert, "p_successor": _successor,
+         "p_accept_gm": _accept_gm, "p_claim": _claim, "p_found": _found, "p_order_office": _order_office}
 
 
 def _move(tree: Tree, t: _Tokens) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from . import (
     commerce,
     crafts,
     crew,
+    elections,
     engineering,
     excommunication,
     families,
@@ -42,6 +43,7 @@ from . import (
     loyalty,
     magistracy,
     markets,
+    military_orders,
     nobility,
     papal_election,
     pestilence,
@@ -100,6 +102,14 @@ HANDLERS: dict[str, Handler] = {
     "resign_magistracy": magistracy.resign_magistracy,
     "magistrate_selection": magistracy.magistrate_selection,
     "vote": magistracy.vote,
+    # ELECTIVE STATES: the vote for a ruler (Florence and Ragusa each December; the others when announced).
+    "vote_ruler": elections.vote_ruler,
+    # MILITARY ORDERS: the grandmaster's election and acceptance, his free heavy cavalry, founding an order.
+    "vote_grandmaster": military_orders.vote_grandmaster,
+    "accept_grandmastership": military_orders.accept_grandmastership,
+    "claim_cavalry": military_orders.claim_cavalry,
+    "found_order": military_orders.found_order,
+    "order_office": military_orders.order_office,
     # THE HIERARCHIES: feudal elevation each February; an emir, bey or khan declares himself.
     "elevate": nobility.elevate,
     # THE ECCLESIASTICAL OFFICES: investitures, hats, bishops, acceptance and resignation, the conclave, the
@@ -204,6 +214,9 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("magistrate elections", magistracy.elections,
               "MAGISTRATES: October's votes counted as November begins, \"Terms of office for elective magistrates "
               "run from November 1\""),
+    MonthStep("ruler elections", elections.count_elections,
+              "ELECTIVE STATES: Florence's and Ragusa's December votes counted as January begins, \"one-year terms of "
+              "office commencing January 1\"; a state electing for life counts its election month's votes"),
     MonthStep("lapsed church offers", church_offices.expire_offers,
               "THE ECCLESIASTICAL OFFICES: an archbishopric, a hat or the papal throne is accepted \"no later than the "
               "end of the subsequent turn\"; an offer older lapses as the next turn begins (RH-OQ-17)"),
@@ -266,6 +279,13 @@ MONTH: tuple[MonthStep, ...] = (
     MonthStep("a dead Pope", church_offices.church_deaths,
               "THE PERSONAE FAMILIES: \"New personae, however, do not inherit their predecessor's offices\": a dead "
               "Pope's throne falls vacant and the conclave opens next turn; offers to the dead lapse"),
+    MonthStep("military orders", military_orders.military_orders,
+              "MILITARY ORDERS: a June founding settled with its seat's tenancy; elections counted, an election not "
+              "accepted \"no later than the end of the subsequent turn\" held again; a dead grandmaster's office "
+              "vacant, before succession"),
+    MonthStep("rulers for life", elections.ruler_vacancies,
+              "ELECTIVE STATES: a ruler \"elected for life\" who died this month is succeeded by an election next "
+              "month, announced in the Newsletter"),
     MonthStep("succession", succession.succession,
               "THE PERSONAE FAMILIES: every persona who died this month replaced; TRAVEL, \"Should the owner of the "
               "ships die, his passengers all die with him\""),

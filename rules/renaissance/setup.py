@@ -23,6 +23,8 @@ from maild.setupfile import unknown_keys as _unknown_keys
 from maild.setupfile import whole as _whole
 
 from . import accounts
+from .calendar import turn_of
+from .grandmasters import order_key
 from .items import ALL_ITEMS, CLASSES, TROOPS
 from .orderkinds import SKILLS
 from .walls import MAX_EGRESS_DENIED, MAX_INGRESS, MAX_MARKET_RIGHTS, citizen_families, default_ingress
@@ -46,7 +48,7 @@ DEFAULT_FEES: dict[str, float] = {"per_family": 5.0, "per_order": 0.0, "conflict
                                   "prepay_discount": 0.1, "location_setup": 10.0}
 EARTH_RADIUS_MILES = 3958.8
 
-TOP_KEYS = {"game", "fees", "players", "families", "locations", "roads"}
+TOP_KEYS = {"game", "fees", "players", "families", "locations", "roads", "military_orders"}
 AMEND_KEYS = {"players", "families", "locations", "roads"}
 GAME_KEYS = {"start", "pope", "papal_npc_votes"}
 PLAYER_KEYS = {"code", "name", "email", "password", "balance"}
@@ -60,7 +62,9 @@ LOCATION_KEYS = {"name", "aliases", "lat", "lon", "region", "landmass", "populat
                  "religion", "harbor", "ferries", "far", "fas", "towers", "garrison", "offices",
                  "magistrate_selection", "see", "ingress_denied", "egress_denied", "supplied", "demanded",
                  "tariffs", "may_colonize", "pilgrimage", "elective_ruler", "requested_by", "food_satisfied",
-                 "ingress", "ingress_waiting", "external_market_open", "external_market_rights"}
+                 "ingress", "ingress_waiting", "external_market_open", "external_market_rights", "ruler_electors",
+                 "ruler_election"}
+ORDER_KEYS = {"name", "seat", "grandmaster", "holds"}  # [[military_orders]] (docs/renaissance/world.md)
 MARKET_KEYS = {"qty", "price", "bq"}
 TOWER_KEYS = {"name", "fas", "owner"}
 ROAD_KEYS = {"from", "to", "miles"}
@@ -325,6 +329,14 @@ class _Batch:
             loc["pilgrimage"] = self._pilgrimage(where, t["pilgrimage"])
         if "elective_ruler" in t:
             loc["elective_ruler"] = _bool(p, f"{where}: elective_ruler", t["elective_ruler"])
+        if "ruler_electors" in t:  # ELECTIVE STATES: the electors the GM announced for a state electing for life
+            loc["ruler_electors"] = self._families(where, t, "ruler_electors")
+        if "ruler_election" in t:  # ... and the month of its election ("YYYY-MM"), as the Newsletter announces it
+            m = START.fullmatch(str(t["ruler_election"]))
+            if m is None or not 1 <= int(m.group(2)) <= 12:
+                p.add(f"{where}: ruler_election must be \"YYYY-MM\", the month of the election")
+            else:
+                loc["ruler_election"] = {"turn": turn_of(self.state, int(m.group(1)), int(m.group(2)))}
         return loc
 
     def _families(self, where: str, t: dict[str, Any], key: str, cap: int | None = None) -> list[str]:
@@ -782,6 +794,47 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
     return batch.commit(turn)
 
 
+def _military_orders(problems: _Problems, state: State, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """MILITARY ORDERS at the start: each order's name, seat and grandmaster (a persona id or a non-player's name;
+    by default whoever holds the seat's tenancy), and the offices it holds ([location, office] pairs; by default the
+    seat's tenancy, and its sovereignty when the grandmaster holds it). A persona id must be a male Catholic."""
+    found: dict[str, Any] = {}
+    for i, t in enumerate(tables, start=1):
+        where = f"military_orders #{i}"
+        _unknown_keys(problems, where, t, ORDER_KEYS)
+        name = _text(problems, f"{where}: name", t.get("name"))
+        seat = find_location(state, t.get("seat"))
+        if name is None:
+            continue
+        if seat is None:
+            problems.add(f"{where} ({name}): seat {t.get('seat')!r} is not a location of the setup")
+            continue
+        key = order_key(name)
+        if not key or key in found:
+            problems.add(f"{where}: the order {name!r} is set up twice, or has no letters in its name")
+            continue
+        offices = state["locations"][seat]["offices"]
+        grandmaster = t.get("grandmaster", offices.get("tenant"))
+        gm = state["personae"].get(grandmaster) if isinstance(grandmaster, str) else None
+        if gm is not None and (gm["religion"] != "catholic" or gm["female"]):
+            problems.add(f"{where} ({name}): grandmaster {grandmaster} must be a male Catholic persona")
+        holds = t.get("holds")
+        if holds is None:
+            holds = [[seat, "tenant"]] + ([[seat, "sovereign"]] if offices.get("sovereign") == grandmaster else [])
+        bad = [h for h in holds if not (isinstance(h, list) and len(h) == 2 and find_location(state, h[0])
+                                         and h[1] in ("sovereign", "feudatory", "tenant"))]
+        if bad:
+            problems.add(f"{where} ({name}): holds lists [location, sovereign|feudatory|tenant] pairs, not {bad}")
+            continue
+        holds = [[find_location(state, h[0]), h[1]] for h in holds]
+        for place, office in holds:  # the order's offices are held by its grandmaster (or the order, vacant)
+            state["locations"][place]["offices"][office] = grandmaster or name
+        # A grandmastership vacant at the start is filled by election in the first month (RH-OQ-31).
+        found[key] = {"name": name, "seat": seat, "grandmaster": grandmaster, "holds": holds, "founded": None,
+                      "election": None if grandmaster else {"turn": 1, "votes": {}}, "elected": None}
+    return found
+
+
 def new_game(setup: dict[str, Any]) -> State:
     """The state before turn 1 (docs/renaissance-state.md) from the setup file's TOML. Raises SetupError naming
     every bad entry."""
@@ -797,6 +850,10 @@ def new_game(setup: dict[str, Any]) -> State:
         if not setup.get(key):
             problems.add(f"{key}: a game needs at least one [[{key}]] table")
     _apply(state, setup, problems, amending=False, turn=None)
+    tables = setupfile.array_of_tables(problems, setup, "military_orders")
+    if tables:
+        state["military_orders"] = _military_orders(problems, state, tables)
+        problems.raise_any()
     return state
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from ..grandmasters import is_grandmaster
 from ..items import TROOPS
 from .arith import isqrt_up
 
@@ -78,10 +79,6 @@ def apply_change(morale: int, change: int) -> int:
 
 # ---- multipliers where morale inflicts casualties (RW-OQ-14: they multiply, wherever M inflicts) --------------
 
-def is_grandmaster(persona: Persona) -> bool:
-    return any(str(t).lower().startswith("grandmaster") for t in persona.get("titles") or ())
-
-
 def islamic_sovereign_bonus(state: dict[str, Any], persona: Persona) -> bool:
     """MORALE: a Shia or Sunni sovereign with a "bonus city" on file, who is sovereign over that location."""
     if str(persona.get("religion", "")).lower() not in ISLAM:
@@ -94,14 +91,16 @@ def inflict_factor(state: dict[str, Any], persona: Persona | None, enemy: Person
                    same_division_as_commander: bool = False) -> Fraction:
     """The factor on M for the troops of `persona` fighting `enemy`:
     - a Shia/Sunni sovereign's troops (with his bonus city) x2, those in his own division x3 instead;
-    - a grandmaster's troops fighting a Shia or Sunni persona x2.
+    - a grandmaster's troops fighting a Shia or Sunni persona x2 (MILITARY ORDERS, RH-OQ-35: the grandmaster of
+      a military order as the state records him, grandmasters.is_grandmaster).
     Flanking (x2) is the battle engine's, on top of this."""
     if persona is None:
         return Fraction(1)
     factor = Fraction(1)
     if islamic_sovereign_bonus(state, persona):
         factor *= 3 if same_division_as_commander else 2
-    if enemy is not None and is_grandmaster(persona) and str(enemy.get("religion", "")).lower() in ISLAM:
+    moslem_enemy = enemy is not None and str(enemy.get("religion", "")).lower() in ISLAM
+    if moslem_enemy and is_grandmaster(state, persona.get("id")):
         factor *= 2
     return factor
 
