@@ -107,6 +107,8 @@ class Pictured(RockPaperScissors):
 
     def attachments(self, state: dict[str, Any], turn: int, phase: str | None, player: str | None,
                     context: dict[str, Any]) -> list[Attachment]:
+        if not state["played"]:  # a welcome, before any turn (asked too: see the grand game's by-mail test)
+            return []
         self.asked.append((turn, phase, player))
         assert context["sections"]  # the printout's or newsletter's own context
         assert state["played"][-1]["turn"] == turn  # the state after the turn
