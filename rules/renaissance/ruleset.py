@@ -102,7 +102,7 @@ CORRECTIONS = (
         "newsletter of month N announces the reversal; the family's printout shows each order void.\n\n"
         "example: maild gm reverse ren1 --turn 3 .0101:T0301ducat40000,.0102:OQFlorence \\\n"
         "             --note \"the Medici's gifts to the Borgia before their player resigned\"",
-        _VOID_ARGS, summary="reversal of {orders}", retroactive=True, idempotent=True),
+        _VOID_ARGS, summary="reversal of {orders}", retroactive=True),
     GmOrderSpec(
         "negate", "gm_negate", "negate a staged battle (void the orders that arranged it)",
         "STANDARDS OF CONDUCT: \"Battles which appear to have been arranged for the purpose of circumventing\n"
@@ -110,7 +110,7 @@ CORRECTIONS = (
         "that arranged the battle (each side's battle, siege or interception orders): month N is re-run without\n"
         "them, so the battle and all that followed from it never happened; the newsletter announces it.\n\n"
         "example: maild gm negate ren1 --turn 4 .0101:KF0301,.0301:KF0101 --note \"arranged to pass Pisa\"",
-        _VOID_ARGS, summary="negation of {orders}", retroactive=True, idempotent=True),
+        _VOID_ARGS, summary="negation of {orders}", retroactive=True),
     GmOrderSpec(
         "compensate", "gm_compensate", "equitable compensation, in ducats, for an error of processing",
         "ERRORS: for an error in the processing of orders \"that were legible and in compliance with the rules\",\n"
