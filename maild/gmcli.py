@@ -36,7 +36,8 @@ HELP_WORDS = ("-h", "--help")
 FRAMEWORK_ORDERS = {
     "list": ("list GAME [--all]", "the GM orders recorded for the open turn, withdrawn ones marked, each with "
                                   "its words (--all: every turn's)"),
-    "withdraw": ("withdraw ID", "withdraw a GM order whose turn has not run (it stays listed as withdrawn)"),
+    "withdraw": ("withdraw ID", "withdraw a GM order whose turn has not run, or a correction of a turn that has "
+                                "run (it stays listed as withdrawn)"),
 }
 
 
@@ -98,7 +99,9 @@ def _converter(arg: GmArg) -> Callable[[str], Any]:
 def overview() -> str:
     lines = ["usage: maild gm ORDER GAME [ARGS...]", "",
              "The GM's own orders for a game's open turn: each ruleset declares those it takes, and they count",
-             "when the turn runs. `maild gm ORDER --help` shows one order's arguments and an example.", "",
+             "when the turn runs. `maild gm ORDER --help` shows one order's arguments and an example. An order",
+             "with --turn N corrects turn N, which has run: the re-run of turn N and the turns since carries it",
+             "out (`maild turn rerun GAME N --yes --mail`).", "",
              "every game:"]
     lines += [f"  {usage:<40} {text}" for usage, text in FRAMEWORK_ORDERS.values()]
     for ruleset in installed_rulesets():
