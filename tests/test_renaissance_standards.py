@@ -203,3 +203,30 @@ def test_rh_oq_55_a_payment_the_gm_failed_to_record_counts_for_its_month_by_the_
         assert after["players"]["BOR"]["account"]["balance"] == 0.5
         history = [(e["turn"], e["kind"], e["amount"]) for e in after["players"]["BOR"]["account"]["history"]]
         assert history[-3:] == [(1, "payment", 10.0), (1, "fee", -5.0), (1, "discount", 0.5)]
+
+
+# ---- THE PRINTOUT: offers awaiting acceptance (RH-OQ-57) ------------------------------------------------------------
+
+def test_rh_oq_57_the_printout_shows_each_offer_awaiting_acceptance_with_its_word_and_deadline() -> None:
+    from maild.render import render
+    from tests.renaissance_fixtures import flat
+
+    state = paid(small_state())
+    # Made in January (turn 1): "no later than the end of the subsequent turn", the end of February 1493.
+    state["church_offers"] = [{"office": "archbishop", "location": "Florence", "to": "0102", "by": "0101",
+                               "turn": 1}, {"office": "hat", "location": None, "to": "0103", "by": "0101",
+                                            "turn": 1}]
+    state["military_orders"] = {"calatrava": {"name": "Calatrava", "seat": "Pisa", "grandmaster": None, "holds": [],
+                                              "founded": 1, "election": None,
+                                              "elected": {"persona": "0103", "turn": 1}}}
+    january = RULESET.resolve(state, 1, {"LMD": [], "ADR": []}, random.Random(1))
+    printout = flat(render("renaissance", "printout.txt.j2", game="ren", finished=False, turn=1, player="LMD",
+                           next_deadline="Sunday 1 February 1493", **january.printouts["LMD"]))
+    giovanni = printout.split(".0102")[1].split(".0103")[0]
+    assert "OFFERED the archbishopric of Florence: accept with OAFlorence by the end of February 1493" in giovanni
+    giuliano = printout.split(".0103")[1].split("ORDERS EXECUTED")[0]
+    assert "OFFERED a cardinal's hat: accept with OAhat by the end of February 1493" in giuliano
+    assert "OFFERED the grandmastership of Calatrava: accept with OGA by the end of February 1493" in giuliano
+    # Lapsed at the end of February, the offers are no longer shown in March.
+    march = RULESET.resolve(january.state, 3, {"LMD": [], "ADR": []}, random.Random(1))
+    assert all(not p["offered"] for f in march.printouts["LMD"]["families"] for p in f["personae"])
