@@ -44,6 +44,42 @@ def paid(state: dict[str, Any]) -> dict[str, Any]:
 GIFTS = "/LMD *MEDICI\n*Florence .0101\nT0202ducat20000 T0202wool0\n*Florence .0102\nT0202ducat5000\n"
 
 
+# ---- ORDERS: an acceptance comes after its offer (RH-OQ-50) ---------------------------------------------------------
+
+def vacant_see() -> dict[str, Any]:
+    """Piero de' Medici is Pope; Florence's archbishopric (its see and Pisa's) is vacant; Domenico Doria is bishop of
+    Pisa."""
+    state = paid(small_state())
+    state["pope"] = "0101"
+    state["personae"]["0101"]["titles"] = [*state["personae"]["0101"].get("titles", []), "Pope"]
+    for town in ("Florence", "Pisa"):
+        state["locations"][town].update(see="Florence", religion="catholic")
+    state["locations"]["Pisa"]["offices"]["bishop"] = "0202"
+    state["locations"]["Florence"]["offices"]["archbishop"] = None
+    return state
+
+
+INVESTS = "/LMD *MEDICI\n*Florence .0101\nOI0202Florence\n"
+ACCEPTS = "/ADR *DORIA\n*Florence .0202\nOAFlorence\n"
+
+
+def test_rh_oq_50_an_acceptance_runs_after_the_offer_only_if_its_family_runs_later() -> None:
+    # The Pope's family received first: the offer exists when Domenico's acceptance runs; he resigns Pisa.
+    first = month(vacant_see(), (INVESTS, "LMD", 1), (ACCEPTS, "ADR", 2))
+    assert first.outcomes["DORIA"][0]["ok"], first.outcomes
+    assert first.ctx.state["locations"]["Florence"]["offices"]["archbishop"] == "0202"
+    assert first.ctx.state["locations"]["Pisa"]["offices"]["bishop"] is None
+    # The Doria received first: no offer yet; the acceptance fails (it is not held until the offer: no order waits
+    # for an event), and the offer stands until the end of February.
+    early = month(vacant_see(), (INVESTS, "LMD", 2), (ACCEPTS, "ADR", 1))
+    assert early.outcomes["DORIA"][0]["text"] == ("the archbishopric of Florence has not been offered to him (an "
+                                                  "acceptance follows the offer: RH-OQ-50)")
+    assert early.ctx.state["church_offers"][0]["to"] == "0202"
+    # Asking for a later day of the month (!DAY10) puts the Doria after the Pope's family, received or not first.
+    later = month(vacant_see(), (INVESTS, "LMD", 2), (ACCEPTS.replace("DORIA\n", "DORIA\n!DAY10\n"), "ADR", 1))
+    assert later.outcomes["DORIA"][0]["ok"]
+
+
 # ---- STANDARDS OF CONDUCT: gifts in contemplation of resignation (RH-OQ-56) ------------------------------------------
 
 def test_rh_oq_56_a_reversed_gift_is_void_reported_logged_and_announced() -> None:
