@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from maild.ruleset import GM_ORDERS, Order, OrderSet, PlacedOrder
 from maild.testing import Table
 from maild.turn import rerun_turn
@@ -266,3 +268,22 @@ def test_rh_oq_57_the_printout_shows_each_offer_awaiting_acceptance_with_its_wor
     # Lapsed at the end of February, the offers are no longer shown in March.
     march = RULESET.resolve(january.state, 3, {"LMD": [], "ADR": []}, random.Random(1))
     assert all(not p["offered"] for f in march.printouts["LMD"]["families"] for p in f["personae"])
+
+
+# ---- CREDIT and ORGANIZATION: the GM's fee schedule, amended (RH-OQ-53, RH-OQ-58) ---------------------------------
+
+def test_rh_oq_58_the_gm_amends_the_fee_schedule_from_the_month_he_gives_it_for() -> None:
+    from maild.ruleset import SetupError
+    from maild_rules.renaissance.setup import amend
+
+    state = small_state()
+    assert amend(state, {"fees": {"per_family": 6, "prepay_discount": 0.2}}, turn=1) == [
+        "fees: per_family 6, prepay_discount 0.2"]
+    assert state["fees"]["per_family"] == 6.0 and state["fees"]["location_setup"] == 10.0
+    # The month charges by it: MEDICI's orders ran, 100.00 prepaid covers 6.00 less 20% = 4.80: 100 - 6 + 1.20.
+    r = month(paid(state), ("/LMD *MEDICI\n*Florence .0101\nT0102ducat1\n", "LMD", 1))
+    assert r.ctx.state["players"]["LMD"]["account"]["balance"] == 95.2
+    with pytest.raises(SetupError, match="prepay_discount"):
+        amend(state, {"fees": {"prepay_discount": 2}})
+    with pytest.raises(SetupError, match="unknown key"):
+        amend(state, {"fees": {"interest": 0.05}})
