@@ -1,9 +1,14 @@
-"""`maild gm`: the GM's own orders for a game's open turn.
+"""`maild gm`: the GM's own orders for a game's open turn, and the corrections of a turn that has run.
 
 The orders are the rulesets' (`Ruleset.gm_orders`, a `GmOrderSpec` each), found among the installed rulesets
 (`maild.ruleset.installed_names`), plus two of the framework's for every game: `list` and `withdraw`. The
 command line is read in two steps: the order's word and the game's name first, then the rest with a parser
 built from the game's own declaration, so two games may give the same word different arguments.
+
+An order the ruleset declares `retroactive` may name a turn that has run (`--turn N`): it is recorded for that
+turn, and the framework's re-run (`maild turn rerun GAME N`, which hands every turn's GM orders to `resolve`
+again) carries it out there, the turns since following from the new state. `maild gm` then shows what the re-run
+would change, storing nothing; the GM stores it with `maild turn rerun GAME N --yes --mail`.
 `maild gm --help` and `maild gm ORDER --help` need no database.
 """
 
@@ -31,7 +36,8 @@ HELP_WORDS = ("-h", "--help")
 FRAMEWORK_ORDERS = {
     "list": ("list GAME [--all]", "the GM orders recorded for the open turn, withdrawn ones marked, each with "
                                   "its words (--all: every turn's)"),
-    "withdraw": ("withdraw ID", "withdraw a GM order whose turn has not run (it stays listed as withdrawn)"),
+    "withdraw": ("withdraw ID", "withdraw a GM order whose turn has not run, or a correction of a turn that has "
+                                "run (it stays listed as withdrawn)"),
 }
 
 
@@ -56,6 +62,10 @@ def spec_parser(ruleset: str, spec: GmOrderSpec) -> argparse.ArgumentParser:
         # A GM's figure may be a negative fraction ("-7/72" of luck): argparse takes only -7 and -0.5 for
         # numbers and anything else after a dash for an option, so he would have to know to write "--" first.
         p._negative_number_matcher = _NEGATIVE_FIGURE
+    if spec.retroactive:
+        p.add_argument("--turn", dest=RETRO_TURN, type=int, metavar="N", default=None,
+                       help="a turn that has run, which this corrects (default: the open turn); the re-run of "
+                            "turn N carries it out: `maild turn rerun GAME N --yes --mail`")
     for arg in spec.args:
         kwargs: dict[str, Any] = {"help": arg.help, "type": _converter(arg), "metavar": arg.metavar or arg.name.upper()}
         if arg.optional:
@@ -63,6 +73,9 @@ def spec_parser(ruleset: str, spec: GmOrderSpec) -> argparse.ArgumentParser:
         else:
             p.add_argument(arg.name, **kwargs)
     return p
+
+
+RETRO_TURN = "turn"  # the option of a retroactive order; no argument of a GM order may be so named
 
 
 def _converter(arg: GmArg) -> Callable[[str], Any]:
@@ -86,7 +99,9 @@ def _converter(arg: GmArg) -> Callable[[str], Any]:
 def overview() -> str:
     lines = ["usage: maild gm ORDER GAME [ARGS...]", "",
              "The GM's own orders for a game's open turn: each ruleset declares those it takes, and they count",
-             "when the turn runs. `maild gm ORDER --help` shows one order's arguments and an example.", "",
+             "when the turn runs. `maild gm ORDER --help` shows one order's arguments and an example. An order",
+             "with --turn N corrects turn N, which has run: the re-run of turn N and the turns since carries it",
+             "out (`maild turn rerun GAME N --yes --mail`).", "",
              "every game:"]
     lines += [f"  {usage:<40} {text}" for usage, text in FRAMEWORK_ORDERS.values()]
     for ruleset in installed_rulesets():
@@ -122,15 +137,33 @@ def cmd_gm(words: list[str], make_app: Callable[[], App]) -> int:
     app = make_app()
     try:
         with app.db.session() as s:
-            print(record(s, app, words[1], word, words[1:]))
+            said, past = recorded(s, app, words[1], word, words[1:])
+        print(said)
+        if past is not None:
+            print(rerun_preview(app, words[1], past))
     finally:
         app.db.close()
     return 0
 
 
+def rerun_preview(app: App, name: str, turn: int) -> str:
+    """What re-running the game from `turn` would change now, stored nothing; and the command that stores it."""
+    from maild.turn import rerun_turn
+
+    outcomes = rerun_turn(app, name, turn, store=False)
+    lines = [f"  turn {o.turn}: {'changed' if o.status == 'changed' else 'the same'}" for o in outcomes]
+    return "\n".join([f"a re-run from turn {turn} would give:", *lines,
+                      f"to store it and mail the corrected results: maild turn rerun {name} {turn} --yes --mail"])
+
+
 def record(s: Session, app: App, name: str, word: str, argv: list[str]) -> str:
     """Take the GM order `word` for game `name` (its command line `argv`, the game's name first); returns what
     was done, in a line."""
+    return recorded(s, app, name, word, argv)[0]
+
+
+def recorded(s: Session, app: App, name: str, word: str, argv: list[str]) -> tuple[str, int | None]:
+    """`record`, and the turn that has run it was recorded for (a retroactive order's `--turn`), else None."""
     from maild.games import get_game, ruleset_named
 
     game = get_game(s, name)
@@ -141,13 +174,18 @@ def record(s: Session, app: App, name: str, word: str, argv: list[str]) -> str:
     if game.finished:
         raise GmUsageError(f"game {game.name} is over: it takes no more GM orders")
     given = vars(spec_parser(ruleset.name, spec).parse_args(argv))
-    turn, state, note = _gm_turn(s, game)
+    past = given.get(RETRO_TURN) if spec.retroactive else None
+    if past is not None and past != game.turn:
+        turn, state, note = _past_turn(s, game, past)
+    else:
+        past = None
+        turn, state, note = _gm_turn(s, game)
     fields = {arg.name: _value(arg, given[arg.name], ruleset, state) for arg in spec.args}
     shown = {arg.name: given[arg.name] if arg.type == "file" else fields[arg.name] for arg in spec.args}
     words = spec.summary.format(**shown) if spec.summary else spec.word
     if spec.idempotent and (same := _same_order(s, game, spec.kind, fields)) is not None:
         return (f"{game.name}: the same {words} is already recorded (GM order {same.id}, turn {same.turn}); "
-                "nothing recorded")
+                "nothing recorded"), None
     pending = tuple(Order.from_json(r.order) for r in gm_rows(s, game, turn) if r.withdrawn_at is None)
     problem = ruleset.check_gm(state, spec.kind, fields, pending, turn=turn)
     if problem:
@@ -158,7 +196,20 @@ def record(s: Session, app: App, name: str, word: str, argv: list[str]) -> str:
                   order=Order(0, " ".join([word, *argv[1:]]), spec.kind, fields, words).to_json())
     s.add(row)
     s.flush()
-    return f"{game.name}: {words} recorded for turn {turn} (GM order {row.id}){note}"
+    return f"{game.name}: {words} recorded for turn {turn} (GM order {row.id}){note}", past
+
+
+def _past_turn(s: Session, game: Game, number: int) -> tuple[int, dict[str, Any], str]:
+    """A retroactive order's turn (one that has run), the state before it, which the order is checked against,
+    and the note that says how it takes effect."""
+    from maild.games import get_turn, state_before
+
+    row = get_turn(s, game, number)
+    if row is None or row.status != "done" or number > game.turn:
+        raise GmUsageError(f"turn {number} of {game.name} has not run (the open turn is {game.turn}): a "
+                           "correction names a turn that has run, or none for the open turn")
+    return number, state_before(s, game, number), (f"; turn {number} has run: the re-run of turn {number} and "
+                                                   "of every turn since carries it out")
 
 
 def _gm_turn(s: Session, game: Game) -> tuple[int, dict[str, Any], str]:
@@ -254,12 +305,23 @@ def list_orders(s: Session, name: str, every_turn: bool = False) -> list[str]:
         if row.withdrawn_at is not None:
             state = f"withdrawn {row.withdrawn_at:%Y-%m-%d %H:%M}"
         else:
-            state = "pending" if row.turn >= game.turn and not game.finished else "carried out"
+            state = "pending" if row.turn >= game.turn and not game.finished else _carried(s, game, row)
         lines.append(f"{row.id}  turn {row.turn}  {order.kind}  {order.summary}  "
                      f"recorded {row.created_at:%Y-%m-%d %H:%M}  {state}")
         lines += given_as(game.name, order)
     return lines or [f"{game.name}: no GM orders for turn {game.turn}" if not every_turn
                      else f"{game.name}: no GM orders"]
+
+
+def _carried(s: Session, game: Game, row: GmOrder) -> str:
+    """How a GM order of a turn that has run counted: with the turn, or (a correction recorded after it ran) with
+    the turn's re-run."""
+    from maild.games import get_turn
+
+    turn = get_turn(s, game, row.turn)
+    if turn is not None and turn.processed_at is not None and row.created_at > turn.processed_at:
+        return f"a correction, recorded after turn {row.turn} ran: it counts from the turn's re-run"
+    return "carried out"
 
 
 # Lines of a file's table shown under a GM order (`amend FILE`): the rest is in the file he gave.
@@ -296,11 +358,21 @@ def withdraw(s: Session, app: App, order_id: int) -> str:
     if row.withdrawn_at is not None:
         raise GmUsageError(f"GM order {order_id} ({summary}) was withdrawn already, "
                            f"{row.withdrawn_at:%Y-%m-%d %H:%M}")
+    if (game.finished or row.turn < game.turn) and _retroactive(game, row.order["kind"]):
+        row.withdrawn_at = app.now()
+        return (f"{game.name}: GM order {order_id} ({summary}) withdrawn; `maild turn rerun {game.name} {row.turn} "
+                "--yes --mail` recomputes the turns since without it")
     if game.finished or row.turn < game.turn:
         raise GmUsageError(f"GM order {order_id} ({summary}) counted in turn {row.turn}, which has run; "
                            "it can no longer be withdrawn")
     row.withdrawn_at = app.now()
     return f"{game.name}: GM order {order_id} ({summary}) withdrawn; turn {row.turn} will run without it"
+
+
+def _retroactive(game: Game, kind: str) -> bool:
+    from maild.games import ruleset_named
+
+    return any(spec.kind == kind and spec.retroactive for spec in ruleset_named(game.ruleset).gm_orders)
 
 
 def check_declarations(ruleset: Ruleset) -> list[str]:
@@ -311,8 +383,9 @@ def check_declarations(ruleset: Ruleset) -> list[str]:
     problems += [f"GM order {w!r} is a word `maild gm` keeps for itself" for w in words if w in GM_RESERVED]
     for spec in ruleset.gm_orders:
         names = [a.name for a in spec.args]
-        if len(set(names)) != len(names) or "game" in names:
-            problems.append(f"GM order {spec.word!r}: argument names must differ and not be 'game'")
+        if len(set(names)) != len(names) or "game" in names or (spec.retroactive and RETRO_TURN in names):
+            problems.append(f"GM order {spec.word!r}: argument names must differ and not be 'game' (nor "
+                            f"'{RETRO_TURN}' for a retroactive one)")
         try:
             spec.summary.format(**{a.name: 1 if a.type in ("int", "decimal") else "x" for a in spec.args})
         except (KeyError, IndexError, ValueError) as exc:

@@ -191,7 +191,8 @@ class GmArg:
 @dataclass(frozen=True)
 class GmOrderSpec:
     """A GM order a ruleset adds to `maild gm`: `maild gm WORD GAME ARGS...`. It is stored for the game's open
-    turn and reaches `resolve` under GM_ORDERS as an Order of `kind` with the arguments as `args`."""
+    turn (or, `retroactive`, for a turn that has run) and reaches `resolve` under GM_ORDERS as an Order of `kind`
+    with the arguments as `args`."""
 
     word: str  # on the command line: "pay"
     kind: str  # the Order's kind in `resolve`: "gm_payment"
@@ -204,6 +205,10 @@ class GmOrderSpec:
     # The same order (same kind, same fields) given again is a no-op, said so: an amendment or a bulletin
     # sent twice by mistake. False where repeating is meaningful (two cheques of the same amount).
     idempotent: bool = False
+    # A correction of a turn that has run (a GM's error, a gift to be reversed): `maild gm WORD GAME --turn N ...`
+    # records it for turn N, where the re-run of turn N and the turns since (`maild turn rerun GAME N`) carries
+    # it out; without --turn it is for the open turn, as any GM order.
+    retroactive: bool = False
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,36 @@ def test_list_and_withdraw(ren: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().out.strip().splitlines()[2].endswith("carried out")
 
 
+def test_a_correction_of_a_turn_that_has_run_is_recorded_for_it_and_shows_what_its_rerun_changes(
+        ren: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gm(ren, "pay", "ren1", "MED", "7", "--turn", "1") == 0  # turn 1 is open: an order of the open turn
+    assert "recorded for turn 1 (GM order 1)\n" == capsys.readouterr().out[-len("recorded for turn 1 (GM order 1)\n"):]
+    assert gm(ren, "bulletin", "ren1", "Rome mourns.") == 0
+    assert turn_one(ren).startswith("done")
+    capsys.readouterr()
+    def later(*words: str) -> int:  # after the month ran (1 December, 12:01)
+        return main(["--config", str(ren), "--now", "2026-12-02T09:00+01:00", "gm", *words])
+
+    # A payment of a month that has run (ERRORS: the GM's own error): recorded for it; the re-run is shown, not
+    # stored: MED's account in turn 1 changes.
+    assert later("pay", "ren1", "MED", "3", "--turn", "1") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ren1: payment of 3.00 from MED recorded for turn 1 (GM order 3); turn 1 has run")
+    assert out[1:] == ["a re-run from turn 1 would give:", "  turn 1: changed",
+                       "to store it and mail the corrected results: maild turn rerun ren1 1 --yes --mail"]
+    assert later("pay", "ren1", "MED", "3", "--turn", "5") == 2
+    assert "turn 5 of ren1 has not run (the open turn is 2)" in capsys.readouterr().err
+    assert later("list", "ren1", "--all") == 0
+    assert capsys.readouterr().out.splitlines()[-2].endswith("a correction, recorded after turn 1 ran: it counts "
+                                                              "from the turn's re-run")
+    # A correction may be withdrawn after its turn ran (its re-run is then the GM's to do again); a bulletin of a
+    # turn that has run may not.
+    assert later("withdraw", "3") == 0
+    assert "maild turn rerun ren1 1 --yes --mail" in capsys.readouterr().out
+    assert later("withdraw", "2") == 2
+    assert "which has run" in capsys.readouterr().err
+
+
 def test_a_withdrawn_payment_does_not_reach_the_month(tmp_path: Path, db_url: str) -> None:
     app = mail_game(tmp_path, db_url, datetime(2026, 11, 25, 10, 0, tzinfo=ROME))
     config = tmp_path / "maild.toml"
@@ -159,7 +189,7 @@ def test_help_lists_the_installed_rulesets_orders(capsys: pytest.CaptureFixture[
     assert main(["gm", "--help"]) == 0
     text = capsys.readouterr().out
     assert "list GAME [--all]" in text and "withdraw ID" in text
-    assert "renaissance:" in text and "pay [--note NOTE] GAME PLAYER AMOUNT" in text
+    assert "renaissance:" in text and "pay [--turn N] [--note NOTE] GAME PLAYER AMOUNT" in text
     assert "bulletin GAME TEXT" in text and "amend GAME FILE" in text
     assert text == overview()
     assert main(["gm", "amend", "--help"]) == 0

@@ -298,7 +298,7 @@ def test_amend_refuses_duplicates_and_changes_nothing() -> None:
             {"name": "Lucca", "lat": 43.84, "lon": 10.50, "population": 1, "religion": "catholic",
              "requested_by": "LMD"}]})
     with pytest.raises(SetupError, match="unknown key"):
-        amend(state, {"fees": {}})
+        amend(state, {"game": {}})
     assert json.dumps(state, sort_keys=True) == before
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from maild.ruleset import GM_ORDERS, PlacedOrder
 
-from . import accounts
-from .context import Action, Ctx, Outcome, Phase, State
+from . import accounts, corrections
+from .context import Action, Ctx, Outcome, Phase
 from .family_orders import family_blocks
 from .setup import amend
 from .war import conflict
@@ -96,10 +96,13 @@ def run_order(month: Month, persona: dict[str, Any] | None, placed: PlacedOrder)
     return outcome
 
 
-def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: Result) -> None:
+def apply_gm_orders(ctx: Ctx, placed: list[PlacedOrder], result: Result) -> None:
+    state, turn = ctx.state, ctx.turn
     for p in placed:
         kind, args = p.order.kind, p.order.args
-        if kind == "gm_payment":
+        if kind in corrections.VOIDING or kind == "gm_compensate":  # ERRORS, STANDARDS OF CONDUCT
+            result.bulletins.append(corrections.apply(ctx, kind, args))
+        elif kind == "gm_payment":
             accounts.record_payment(state, args["player"], float(args["amount"]), turn, args.get("note", "payment"))
         elif kind == "gm_amend":
             result.bulletins.extend(f"New: {line}" for line in amend(state, args["amendment"], turn=turn))
@@ -110,7 +113,7 @@ def apply_gm_orders(state: State, turn: int, placed: list[PlacedOrder], result: 
 # ---- the month's own steps (rows of registry.MONTH) -----------------------------------------------------------
 
 def gm_orders(month: Month) -> None:
-    apply_gm_orders(month.state, month.turn, month.orders.get(GM_ORDERS, []), month.result)
+    apply_gm_orders(month, month.orders.get(GM_ORDERS, []), month.result)
 
 
 def note_starting_places(month: Month) -> None:
@@ -142,6 +145,8 @@ def families_orders(month: Month) -> None:
                     continue
                 if persona is None or persona.get("family") != block.family:
                     outcome = Outcome(False, f"{pid} is not a persona of the {block.family} family")
+                elif (void := corrections.voided(month, pid, p.order.text)) is not None:
+                    outcome = Outcome(False, f"void: {void}")
                 else:
                     outcome = run_order(month, persona, p)
                 count += 1

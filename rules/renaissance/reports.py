@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import accounts, codesheet, upkeep
+from . import accounts, church_offices, codesheet, upkeep
 from .calendar import MONTHS, month_name, month_of
 from .context import State
 from .families import Result
+from .grandmasters import order_name, orders
 from .items import SHIPS, TROOPS
 from .offices import OFFICE_TITLES, OFFICES, offices_by_holder
 from .war import reports as war_reports
@@ -76,7 +77,26 @@ def _listed(heads: list[tuple[str, int]]) -> str:
     return ", ".join(f"{n:,} {u}" for u, n in heads)
 
 
-def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | None = None) -> dict[str, Any]:
+def offers_to(state: State, pid: str) -> list[str]:
+    """RH-OQ-57: what awaits his acceptance, with the word that accepts it and its deadline ("no later than the end
+    of the subsequent turn": the end of the month after the offer's): an archbishopric, a hat or the papal throne
+    (church_offices.py), a grandmastership he was elected to (military_orders.py)."""
+    found = []
+    for entry in state.get(church_offices.OFFERS) or []:
+        if entry["to"] == pid:
+            word = (entry["location"] or "").replace(" ", "") if entry["office"] == "archbishop" else entry["office"]
+            found.append(f"{church_offices.offer_words(entry)}: accept with OA{word} by the end of "
+                         f"{month_name(state, int(entry['turn']) + 1)}")
+    for key, order in sorted(orders(state).items()):
+        elected = order.get("elected") or {}
+        if elected.get("persona") == pid:
+            found.append(f"the grandmastership of {order_name(state, key)}: accept with OGA by the end of "
+                         f"{month_name(state, int(elected['turn']) + 1)}")
+    return found
+
+
+def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | None = None,
+                 offered: list[str] | None = None) -> dict[str, Any]:
     if persona.get("with"):
         where = f"aboard the ships of .{persona['with']}"
     elif persona.get("at_sea"):
@@ -89,7 +109,7 @@ def persona_view(persona: dict[str, Any], held: list[str], upkeep_month: int | N
         "morale": persona.get("morale", 0), "religion": persona.get("religion", ""),
         "guild": persona.get("guild"), "citizenship": persona.get("citizenship"),
         "skills": sorted((k, v) for k, v in persona.get("skills", {}).items() if v),
-        "titles": list(persona.get("titles", [])), "offices": held,
+        "titles": list(persona.get("titles", [])), "offices": held, "offered": offered or [],
         "assets": sorted((k, v) for k, v in persona.get("assets", {}).items() if v),
         "predecessors": persona.get("predecessors", []),
         "successor": persona.get("successor_named"),  # OHnnnn, standing (THE ISLAMIC HIERARCHY)
@@ -156,7 +176,8 @@ def family_view(state: State, fname: str, held: dict[str, list[str]],
             places.append(p["location"])
     return {
         "name": fname, "religion": fam.get("religion", ""),
-        "personae": [persona_view(p, held.get(p["id"], []), upkeep_month) for p in personae],
+        "personae": [persona_view(p, held.get(p["id"], []), upkeep_month, offers_to(state, p["id"]))
+                     for p in personae],
         "locations": [location_view(state, state["locations"][n]) for n in places if n in state["locations"]],
     }
 

@@ -21,7 +21,7 @@ from maild.ruleset import (
     TurnResult,
 )
 
-from . import checks, codes, codesheet, reports, sheet_examples, standing
+from . import checks, codes, codesheet, corrections, reports, sheet_examples, standing
 from . import setup as setup_rules
 from .calendar import month_name, turn_of
 from .context import State
@@ -60,12 +60,15 @@ GM_ORDER_SPECS = (
         "the open month, before the CREDIT check and the month's fees, so it counts towards that month (a\n"
         "player who owed may have his orders executed, and it counts towards the prepayment discount).\n"
         "A payment that reached you after the month's due date belongs to the next month: record it after\n"
-        "this month has run. PLAYER is a player code or a family's name, in any case.\n\n"
-        "example: maild gm pay ren1 SFO 25.50 --note \"cheque 12\"",
+        "this month has run. PLAYER is a player code or a family's name, in any case.\n"
+        "A payment that came in time for a month that has run but was not recorded (the GM's error: rules,\n"
+        "ERRORS) is recorded for that month with --turn N; the re-run of the months since counts it.\n\n"
+        "example: maild gm pay ren1 SFO 25.50 --note \"cheque 12\"\n"
+        "         maild gm pay ren1 SFO 25.50 --turn 3 --note \"cheque 12, received in time\"",
         (GmArg("player", "player", "the player's code (SFO) or one of his families (SFORZA)"),
          GmArg("amount", "decimal", "the amount received, above zero", positive=True),
          GmArg("note", "text", "what the account's history says of it", optional=True, default="payment")),
-        summary="payment of {amount:.2f} from {player}"),
+        summary="payment of {amount:.2f} from {player}", retroactive=True),
     GmOrderSpec(
         "bulletin", "gm_bulletin", "a bulletin for the next newsletter",
         "Print TEXT among the GM's bulletins of the open month's newsletter. The same bulletin twice is recorded\n"
@@ -84,6 +87,45 @@ GM_ORDER_SPECS = (
 )
 
 
+_VOID_ARGS = (GmArg("orders", "text", "the orders to void, as PERSONA:CODE the printout shows them, separated by "
+                                       "commas: .0101:T0102ducat1000,.0102:OQFlorence", metavar="ORDERS"),
+              GmArg("note", "text", "the GM's words for the newsletter", optional=True, default=""))
+
+# ERRORS and STANDARDS OF CONDUCT (corrections.py; docs/renaissance/hierarchies.md, section H): each names the month
+# it corrects with --turn N and is carried out by that month's re-run (`maild turn rerun GAME N --yes --mail`).
+CORRECTIONS = (
+    GmOrderSpec(
+        "reverse", "gm_reverse", "reverse gifts in contemplation of resignation (void the orders)",
+        "STANDARDS OF CONDUCT: transfers away of a family's assets or positions, made in contemplation of\n"
+        "resignation, \"may be reversed by the GM upon his discovery of the violation\". The named orders of\n"
+        "month N are void: its re-run, and the re-run of every month since, goes on without them. The\n"
+        "newsletter of month N announces the reversal; the family's printout shows each order void.\n\n"
+        "example: maild gm reverse ren1 --turn 3 .0101:T0301ducat40000,.0102:OQFlorence \\\n"
+        "             --note \"the Medici's gifts to the Borgia before their player resigned\"",
+        _VOID_ARGS, summary="reversal of {orders}", retroactive=True),
+    GmOrderSpec(
+        "negate", "gm_negate", "negate a staged battle (void the orders that arranged it)",
+        "STANDARDS OF CONDUCT: \"Battles which appear to have been arranged for the purpose of circumventing\n"
+        "this rule, or any other rule, are deemed staged battles and their effect is negated\". Name the orders\n"
+        "that arranged the battle (each side's battle, siege or interception orders): month N is re-run without\n"
+        "them, so the battle and all that followed from it never happened; the newsletter announces it.\n\n"
+        "example: maild gm negate ren1 --turn 4 .0101:KF0301,.0301:KF0101 --note \"arranged to pass Pisa\"",
+        _VOID_ARGS, summary="negation of {orders}", retroactive=True),
+    GmOrderSpec(
+        "compensate", "gm_compensate", "equitable compensation, in ducats, for an error of processing",
+        "ERRORS: for an error in the processing of orders \"that were legible and in compliance with the rules\",\n"
+        "the GM \"will make retroactive adjustments and/or equitable compensation\". The ducats reach the\n"
+        "persona at the start of month N (the open month by default); with --turn N of a month that has run,\n"
+        "its re-run and the months since count them. The family is told; the newsletter announces it.\n"
+        "Players' errors are not corrected (\"Player errors are part of the game\").\n\n"
+        "example: maild gm compensate ren1 --turn 2 0101 1200 --note \"wool sold below the market price\"",
+        (GmArg("persona", "text", "the persona's number (0101)"),
+         GmArg("ducats", "int", "the ducats he receives, above zero", positive=True),
+         GmArg("note", "text", "the GM's words for the newsletter", optional=True, default="")),
+        summary="compensation of {ducats} ducats to {persona}", retroactive=True),
+)
+
+
 class Renaissance(Ruleset):
     """The 1493 world: each player directs families of personae, with orders in the Renaissance action codes,
     carried out month by month."""
@@ -93,7 +135,7 @@ class Renaissance(Ruleset):
     # unless I receive contrary instructions within ten days of the day on which turn results are mailed out."
     late_policy: LatePolicy = "next_turn"
     late_cancel_days = 10
-    gm_orders = GM_ORDER_SPECS
+    gm_orders = GM_ORDER_SPECS + CORRECTIONS
     mail_commands = (MailCommand("CODESHEET", "the whole sheet of action codes", "codesheet.txt.j2"),)
     resubmission = RESUBMISSION
 
@@ -114,6 +156,8 @@ class Renaissance(Ruleset):
 
     def check_gm(self, state: State, kind: str, fields: dict[str, Any], pending: tuple[Order, ...] = (),
                  turn: int | None = None) -> str | None:
+        if (problem := corrections.check(state, kind, fields)) is not None:
+            return problem
         if kind == "gm_amend":
             # Against the world as the month's pending amendments will leave it, as the month will apply them
             # (with its turn, so that LOCATION SETUPS' one location a player a turn counts them): two amendments

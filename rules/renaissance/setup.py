@@ -49,7 +49,7 @@ DEFAULT_FEES: dict[str, float] = {"per_family": 5.0, "per_order": 0.0, "conflict
 EARTH_RADIUS_MILES = 3958.8
 
 TOP_KEYS = {"game", "fees", "players", "families", "locations", "roads", "military_orders"}
-AMEND_KEYS = {"players", "families", "locations", "roads"}
+AMEND_KEYS = {"players", "families", "locations", "roads", "fees"}
 GAME_KEYS = {"start", "pope", "papal_npc_votes"}
 PLAYER_KEYS = {"code", "name", "email", "password", "balance"}
 FAMILY_KEYS = {"name", "number", "player", "religion", "origin", "personae"}
@@ -784,6 +784,7 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
     batch.link_personae()
     batch.requests(locations)
     batch.add_roads(setupfile.array_of_tables(problems, doc, "roads"))
+    fees = _amended_fees(problems, doc.get("fees")) if amending else {}
     if not amending:
         state["pope"] = _pope(batch, doc.get("game", {}))
         game = doc.get("game", {})
@@ -791,7 +792,22 @@ def _apply(state: State, doc: Mapping[str, Any], problems: _Problems, amending: 
             # RH-OQ-15: the number of non-player-controlled votes in a conclave (papal_election.py).
             state["papal_npc_votes"] = _whole(problems, "game: papal_npc_votes", game["papal_npc_votes"])
     problems.raise_any()
-    return batch.commit(turn)
+    lines = batch.commit(turn)
+    if fees:
+        state.setdefault("fees", {}).update(fees)
+        lines.append("fees: " + ", ".join(f"{key} {value:g}" for key, value in fees.items()))
+    return lines
+
+
+def _amended_fees(problems: _Problems, given: Any) -> dict[str, float]:
+    """ORGANIZATION: the GM "retains the right to interpret the rules, and amend them" (RH-OQ-58). The fee schedule
+    the rules leave to him (RH-OQ-53) is amended by an amendment's [fees] table: the keys it names, from the month
+    it is given for; the others stay."""
+    if given is None:
+        return {}
+    table = _table(problems, "fees", given)
+    checked = _fees(problems, table)
+    return {key: checked[key] for key in table if key in checked}
 
 
 def _military_orders(problems: _Problems, state: State, tables: list[dict[str, Any]]) -> dict[str, Any]:
