@@ -322,6 +322,24 @@ class LandWar:
             self.retreat(t, tr, enemy_from)
         for tr in self.back:  # head-on losers whose home was not attacked
             self.place(tr.src, tr)
+        for t, *_ in self.results:
+            self.put_to_sea(t)
+
+    def put_to_sea(self, port: str) -> None:
+        """Fleets in a port that changed hands put to sea: to the first sea next to it in the map's order (a
+        fleet is not conquered with the land: "Ports are land territories that may house friendly sea units")."""
+        holder = owner(self.state, port)
+        for side in sides_in(self.state, port):
+            fleets = {k: stack(self.state, port, side).get(k, 0) for k in FLEETS}
+            if side == holder or not any(fleets.values()):
+                continue
+            sea = min((n for n in self.board.territories[port].neighbours if not self.board.territories[n].land),
+                      key=self.s.order_index.__getitem__)
+            for k, n in fleets.items():
+                if n:
+                    add(self.state, port, side, k, -n)
+                    add(self.state, sea, side, k, n)
+            self.s.say(BATTLES, f"  {side}'s fleets leave {port} for {sea}.")
 
     def place(self, t: str, tr: Troop) -> None:
         for k, n in tr.units.items():
