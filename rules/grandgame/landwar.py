@@ -127,8 +127,10 @@ class LandWar:
             if troop.attacking:
                 self.s.report.arrow(troop.src, self.to[id(troop)])
         self.head_on()
-        targets = sorted({self.to[id(t)] for t in self.armies}, key=self.s.order_index.__getitem__)
-        for t in targets:
+        self.coming: dict[str, list[Troop]] = {}
+        for army in self.armies:
+            self.coming.setdefault(self.to[id(army)], []).append(army)
+        for t in sorted(self.coming, key=self.s.order_index.__getitem__):
             self.battle(t)
         self.aftermath()
 
@@ -137,12 +139,15 @@ class LandWar:
         and air superiority is determined by combining the aircraft from both air zones". The loser's attack is
         over (its survivors are home again and defend there); the winner's goes on into the loser's space with what
         is left of it (GG-OQ-21)."""
-        for a in list(self.armies):
-            for b in list(self.armies):
-                if a not in self.armies or b not in self.armies or a.player >= b.player:
-                    continue
-                if not (a.attacking and b.attacking and a.src == self.to[id(b)] and b.src == self.to[id(a)]):
-                    continue
+        by_way: dict[tuple[str, str], list[Troop]] = {}
+        for army in self.armies:
+            if army.attacking:
+                by_way.setdefault((army.src, self.to[id(army)]), []).append(army)
+        pairs = [(a, b) for a in self.armies if a.attacking for b in by_way.get((self.to[id(a)], a.src), [])
+                 if a.player < b.player]
+        for a, b in pairs:
+            if a not in self.armies or b not in self.armies:
+                continue
                 x, y = a.src, b.src
 
                 def footing(tr: Troop, x: str = x, y: str = y) -> Footing:
@@ -188,7 +193,7 @@ class LandWar:
 
     def battle(self, t: str) -> None:
         s = self.s
-        coming = [a for a in self.armies if self.to[id(a)] == t]
+        coming = self.coming[t]
         holder = owner(self.state, t)
         present = {side for side in sides_in(self.state, t) if any(stack(self.state, t, side).get(k)
                                                                     for k in KINDS_IN_BATTLE)}

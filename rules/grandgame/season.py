@@ -425,11 +425,13 @@ class Season:
             sup = self.sky.superior(zone)
             self.say(AIR, f"Zone {zone}: {parts}; "
                           + (f"{sup[0]} has air superiority by {sup[1]}." if sup else "nobody has superiority."))
-        for zone in sorted(self.sky.assigned):
-            planes = self.sky.assigned[zone]
+        alone: dict[str, list[str]] = {}
+        for zone, planes in sorted(self.sky.assigned.items()):
             if len(planes) == 1:
                 (who, n), = planes.items()
-                self.say(AIR, f"Zone {zone}: {who} alone with {n} aircraft: air superiority.")
+                alone.setdefault(who, []).append(f"{zone} ({n})")
+        for who, zones in alone.items():
+            self.say(AIR, f"{who} has air superiority unopposed over {', '.join(zones)}.")
         self.bombing()
         self.the_bomb()
 
