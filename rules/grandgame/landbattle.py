@@ -35,7 +35,7 @@ from .state import SHORT
 ORDER = (INFANTRY, ARMOR, AIRCRAFT)
 
 
-@dataclass
+@dataclass(eq=False)  # troops are compared by identity: two alike are still two armies
 class Troop:
     player: str  # a player's name or NEUTRAL
     src: str  # where it came from (for a defender, the territory it defends)

@@ -148,23 +148,23 @@ class LandWar:
         for a, b in pairs:
             if a not in self.armies or b not in self.armies:
                 continue
-                x, y = a.src, b.src
+            x, y = a.src, b.src
 
-                def footing(tr: Troop, x: str = x, y: str = y) -> Footing:
-                    return Footing(True, 0, tr.player != NEUTRAL and self.s.superior(tr.player, x, y))
-                out = landbattle.fight([a], [b], footing, self.s.cards, self.s.rng, set(), None)
-                winner, loser = (a, b) if out.attacker_wins else (b, a)
-                self.report_battle(f"Head-on between {self.s.name(x)} and {self.s.name(y)}", [a], [b], out,
-                                   f"{winner.player} wins; {loser.player}'s army falls back to {loser.src}")
-                self.armies.remove(loser)
-                loser.attacking = False
-                if loser.total():
-                    self.back.append(loser)
-                else:
-                    self.lost_supplies(loser)
-                if not winner.total():
-                    self.armies.remove(winner)
-                    self.lost_supplies(winner)
+            def footing(tr: Troop, x: str = x, y: str = y) -> Footing:
+                return Footing(True, 0, tr.player != NEUTRAL and self.s.superior(tr.player, x, y))
+            out = landbattle.fight([a], [b], footing, self.s.cards, self.s.rng, set(), None)
+            winner, loser = (a, b) if out.attacker_wins else (b, a)
+            self.report_battle(f"Head-on between {self.s.name(x)} and {self.s.name(y)}", [a], [b], out,
+                               f"{winner.player} wins; {loser.player}'s army falls back to {loser.src}")
+            self.armies.remove(loser)
+            loser.attacking = False
+            if loser.total():
+                self.back.append(loser)
+            else:
+                self.lost_supplies(loser)
+            if not winner.total():
+                self.armies.remove(winner)
+                self.lost_supplies(winner)
 
     def defenders(self, t: str) -> list[Troop]:
         """The stacks in `t` that stay there, taken off the board for the battle."""
