@@ -664,3 +664,25 @@ def test_check_refuses_what_the_state_makes_impossible() -> None:
     assert any("Francs" in m for m in diagnostics(state, "alice", "contribute 500"))
     assert any("no bomb" in m for m in diagnostics(state, "alice", "drop bomb on ZF"))
     assert diagnostics(state, "alice", "5 inf D3 -> D4 attack", "rail 1 inf D3 -> E3", "1 air D3 -> ZF land D3") == []
+
+
+def test_check_warns_that_a_move_into_anothers_territory_is_an_attack() -> None:
+    state = thirty_to_ten()
+    placed = orders(alice=["5 inf D3 -> D4"])["alice"]
+    found = season.check(state, "alice", [p.order for p in placed])
+    assert [(d.warning, d.rule) for d in found] == [(True, "Combat")]
+    assert "D4 is farid's: this move is an attack" in found[0].message
+
+
+def test_the_ruleset_reads_a_season_mail_line_by_line() -> None:
+    from maild_rules.grandgame.ruleset import RULESET
+    parsed = RULESET.parse("2 inf K4 -> K5 attack\nrail 3 inf K2 -> K5\nallow bruno rail\nfly me to the moon\n")
+    assert [o.kind for o in parsed.orders] == ["move", "rail", "permit"]
+    assert [d.line for d in parsed.diagnostics] == [4]
+
+
+def test_a_silent_player_holds_and_defends() -> None:
+    # GG-OQ-28: units without orders hold; farid sent nothing and defends D4 with all he has there.
+    state = thirty_to_ten()
+    report, _ = resolve(state, alice="5 arm, 5 inf D3 -> D4 attack")
+    assert "against farid: 2i 2a." in news(report) and "farid" not in report.private

@@ -202,7 +202,7 @@ class LandWar:
         hostile = [a for a in coming if a not in friendly]
         if not hostile:
             for a in friendly:
-                self.results.append((t, [a], [], a.player, []))
+                self.results.append((t, [a], [], None, []))
             return
         defenders = self.defenders(t)
         for a in friendly:
@@ -381,7 +381,8 @@ class LandWar:
                     s.tell(tr.player, f"{line}: beaten, no ship to go back to: lost")
             return
         holder = owner(self.state, src)
-        if holder == tr.player or (holder is None and tr.player == NEUTRAL):
+        # Home is as it was unless the space was taken this season ("If another army now occupies that space").
+        if holder == tr.player or holder == self.s.start_owners.get(src):
             self.place(src, tr)
             for line in tr.orders:
                 s.tell(tr.player, f"{line}: beaten, back in {s.name(src)}")
@@ -419,6 +420,8 @@ class LandWar:
         one with most of its units, then a city, then the map's order. None: the army is lost."""
         s = self.s
         if not tr.total():
+            if tr.supply:
+                s.say(BATTLES, f"  {tr.player}'s {tr.supply} supply in {t} are lost.")
             return
         home = None if tr.player == NEUTRAL else tr.player
 

@@ -52,6 +52,10 @@ def check_orders(state: State, name: str, orders: list[Order]) -> list[Diagnosti
                            else f"{src} is not a sea", "Loading and Unloading by Ship")
                     continue
                 need(o, src, g["units"], aboard=by_sea)
+                holder = state["owners"].get(dst)
+                if holder != name and not g.get("attack", True):
+                    refuse(o, f"{dst} is {holder or 'a Neutral Power'}'s: this move is an attack", "Combat",
+                           warning=True)
                 supply = g.get("supply")
                 if supply:
                     need(o, src, {SUPPLY: supply}, aboard=by_sea)
