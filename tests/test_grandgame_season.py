@@ -686,3 +686,13 @@ def test_a_silent_player_holds_and_defends() -> None:
     state = thirty_to_ten()
     report, _ = resolve(state, alice="5 arm, 5 inf D3 -> D4 attack")
     assert "against farid: 2i 2a." in news(report) and "farid" not in report.private
+
+
+def test_planes_on_trains_fly_the_next_season() -> None:
+    # "Aircraft which start on a land territory that contains a railroad *may* be transported by railroad"; crated,
+    # they do not also fly that season (GG-OQ-23).
+    state = rail_game()
+    put(state, "D3", "alice", aircraft=1)
+    report, _ = resolve(state, alice=["rail 1 air D3 -> E3", "1 air E3 -> ZB land E3"])
+    assert stack(state, "E3", "alice")["aircraft"] == 1
+    assert "no aircraft free" in mine(report, "alice")
