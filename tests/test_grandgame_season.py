@@ -696,3 +696,20 @@ def test_planes_on_trains_fly_the_next_season() -> None:
     report, _ = resolve(state, alice=["rail 1 air D3 -> E3", "1 air E3 -> ZB land E3"])
     assert stack(state, "E3", "alice")["aircraft"] == 1
     assert "no aircraft free" in mine(report, "alice")
+
+
+def test_supplies_alone_do_not_attack() -> None:
+    state = game()
+    put(state, "D3", "alice", supply=3)
+    report, _ = resolve(state, alice="3 supply D3 -> D4 attack")
+    assert owner(state, "D4") == "farid" and stack(state, "D3", "alice") == {"supply": 3}
+    assert "supplies alone do not attack" in mine(report, "alice")
+
+
+def test_supplies_left_without_units_in_a_taken_territory_are_lost() -> None:
+    state = game()
+    put(state, "D3", "alice", infantry=2, supply=2)
+    put(state, "D4", "farid", supply=5)
+    report, _ = resolve(state, alice="2 inf D3 -> D4 attack")
+    assert owner(state, "D4") == "alice" and "farid" not in state["forces"]["D4"]
+    assert "farid's 5 supply in D4 are lost." in news(report)

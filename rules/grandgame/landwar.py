@@ -68,6 +68,10 @@ class LandWar:
             if not taken and not carried:
                 s.tell(g.player, f"{g.summary}: nothing of yours to move in {src}")
                 continue
+            if not taken and owner(self.state, dst) != g.player:
+                self.give_back(g.player, src, {SUPPLY: carried}, by_sea)
+                s.tell(g.player, f"{g.summary}: refused, supplies alone do not attack (no land unit moves)")
+                continue
             if note:
                 s.tell(g.player, f"{g.summary}: {note}")
             key = (g.player, src, dst)
@@ -83,6 +87,10 @@ class LandWar:
         for troop in self.armies:
             troop.partners |= frozenset(s.partners.get((troop.player, self.to[id(troop)]), set()))
         self.reserves()
+
+    def give_back(self, who: str, src: str, units: dict[str, int], by_sea: bool) -> None:
+        for k, n in units.items():
+            add(self.state, src, who, k, n, cargo=by_sea)
 
     def route_problem(self, src: str, dst: str, by_sea: bool) -> str:
         b = self.board
@@ -158,6 +166,8 @@ class LandWar:
                                f"{winner.player} wins; {loser.player}'s army falls back to {loser.src}")
             self.armies.remove(loser)
             loser.attacking = False
+            for line in loser.orders:
+                self.s.tell(loser.player, f"{line}: met {winner.player}'s army head-on and lost, back in {loser.src}")
             if loser.total():
                 self.back.append(loser)
             else:
@@ -328,15 +338,23 @@ class LandWar:
         for tr in self.back:  # head-on losers whose home was not attacked
             self.place(tr.src, tr)
         for t, *_ in self.results:
-            self.put_to_sea(t)
+            if owner(self.state, t) != self.s.start_owners.get(t):
+                self.put_to_sea(t)
 
     def put_to_sea(self, port: str) -> None:
-        """Fleets in a port that changed hands put to sea: to the first sea next to it in the map's order (a
-        fleet is not conquered with the land: "Ports are land territories that may house friendly sea units")."""
+        """What is left in a territory that changed hands, of players with no unit there: fleets in a port put to
+        sea, to the first sea next to it in the map's order (a fleet is not conquered with the land: "Ports are
+        land territories that may house friendly sea units"); supplies with no unit to hold them are lost."""
         holder = owner(self.state, port)
         for side in sides_in(self.state, port):
+            here = stack(self.state, port, side)
+            if side == holder or any(here.get(k) for k in KINDS_IN_BATTLE):
+                continue
+            if here.get(SUPPLY):
+                self.s.say(BATTLES, f"  {side}'s {here[SUPPLY]} supply in {port} are lost.")
+                add(self.state, port, side, SUPPLY, -here[SUPPLY])
             fleets = {k: stack(self.state, port, side).get(k, 0) for k in FLEETS}
-            if side == holder or not any(fleets.values()):
+            if not any(fleets.values()):
                 continue
             sea = min((n for n in self.board.territories[port].neighbours if not self.board.territories[n].land),
                       key=self.s.order_index.__getitem__)
