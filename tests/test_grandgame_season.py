@@ -713,3 +713,17 @@ def test_supplies_left_without_units_in_a_taken_territory_are_lost() -> None:
     report, _ = resolve(state, alice="2 inf D3 -> D4 attack")
     assert owner(state, "D4") == "alice" and "farid" not in state["forces"]["D4"]
     assert "farid's 5 supply in D4 are lost." in news(report)
+
+
+def test_every_line_fits_a_mail_program() -> None:
+    # Lines a person reads in a mail program: at most 78 characters, in the newsletter and in every printout.
+    state = neutral_attack()
+    put(state, "D3", "alice", armor=5, infantry=5, supply=10, aircraft=2)
+    put(state, "D4", "farid", infantry=2, armor=2, supply=4)
+    player(state, "bruno")["francs"] = 30
+    report, _ = resolve(state, alice=["2 arm C4 -> C5 attack", "5 arm, 5 inf D3 -> D4 attack",
+                                      "2 air D3 -> ZF land E4"])
+    season.resolve_league(state, 1, "spring", orders(bruno="contribute 30"), random.Random(1), report)
+    lines = [line for lines in report.public.values() for line in lines]
+    lines += [line for sections in report.private.values() for lines in sections.values() for line in lines]
+    assert len(lines) > 10 and all(len(line) <= 78 for line in lines)

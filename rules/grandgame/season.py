@@ -99,6 +99,18 @@ def wrap(line: str) -> list[str]:
     return textwrap.wrap(line, 78, subsequent_indent="  ", break_on_hyphens=False) or [""]
 
 
+def say(report: Report, title: str, line: str) -> None:
+    """A newsletter line, wrapped to 78 characters (a mail program's width)."""
+    for part in wrap(line):
+        report.say(title, part)
+
+
+def tell(report: Report, who: str, line: str) -> None:
+    """A line of `who`'s printout under "Your orders", wrapped."""
+    for part in wrap(line):
+        tell(report, who, part)
+
+
 # ---- the orders as given -------------------------------------------------------------------------------------
 
 @dataclass
@@ -173,11 +185,11 @@ def resolve(state: State, turn: int, season: str, orders: dict[str, list[PlacedO
             "orders": {name: [{"order": po.order.to_json(), "seq": po.seq} for po in placed]
                        for name, placed in orders.items()}}
         b = board(state)
-        report.say(LEAGUE, "Neutral territory is attacked; the League of Nations meets before anything moves.")
+        say(report, LEAGUE, "Neutral territory is attacked; the League of Nations meets before anything moves.")
         for t, who in attacked.items():
-            report.say(LEAGUE, f"{' and '.join(who)} attack{'s' if len(who) == 1 else ''} {b.territories[t].name} "
+            say(report, LEAGUE, f"{' and '.join(who)} attack{'s' if len(who) == 1 else ''} {b.territories[t].name} "
                                f"({t}).")
-        report.say(LEAGUE, "Every player may chip in Francs: 'contribute 24 to T' (12 Francs add 1 infantry and "
+        say(report, LEAGUE, "Every player may chip in Francs: 'contribute 24 to T' (12 Francs add 1 infantry and "
                            "1 supply there).")
         return playing(state)
     Season(state, turn, season, given, rng, report).run()
@@ -198,10 +210,10 @@ def resolve_league(state: State, turn: int, season: str, orders: dict[str, list[
         francs = min(g.args["francs"], p["francs"])
         to = names.t(g.args["to"]) if g.args["to"] else None
         if g.args["to"] and to not in attacked:
-            report.tell(g.player, ORDERS, f"{g.summary}: refused, {g.args['to']} is not attacked this season")
+            tell(report, g.player, f"{g.summary}: refused, {g.args['to']} is not attacked this season")
             continue
         if francs < g.args["francs"]:
-            report.tell(g.player, ORDERS, f"{g.summary}: you have only {p['francs']} Francs; {francs} given")
+            tell(report, g.player, f"{g.summary}: you have only {p['francs']} Francs; {francs} given")
         for t, n in league.shares(francs, to, list(attacked)).items():
             if n:
                 pools[t][g.player] = pools[t].get(g.player, 0) + n
@@ -212,16 +224,15 @@ def resolve_league(state: State, turn: int, season: str, orders: dict[str, list[
         for who, back in league.refunds(pool).items():
             player(state, who)["francs"] += back
             spent = pool[who] - back
-            report.tell(who, ORDERS, f"Your {pool[who]} Francs for {b.territories[t].name} ({t}): {spent} spent"
+            tell(report, who, f"Your {pool[who]} Francs for {b.territories[t].name} ({t}): {spent} spent"
                                      + (f", {back} returned (they buy no infantry)" if back else ""))
         if added:
             add(state, t, NEUTRAL, INFANTRY, added)
             add(state, t, NEUTRAL, SUPPLY, added)
         total = sum(pool.values())
         who = ", ".join(f"{p} {n}" for p, n in pool.items()) or "nobody"
-        for line in wrap(f"{b.territories[t].name} ({t}): {total} Francs ({who}): {added} infantry and {added} "
-                         "supply join its defense."):
-            report.say(LEAGUE, line)
+        say(report, LEAGUE, f"{b.territories[t].name} ({t}): {total} Francs ({who}): {added} infantry and {added} "
+                            "supply join its defense.")
     stored = {name: [PlacedOrder(Order.from_json(o["order"]), o["seq"]) for o in placed]
               for name, placed in pending["orders"].items()}
     Season(state, turn, pending["season"], _given(state, stored), rng, report).run()
@@ -260,12 +271,10 @@ class Season:
     # -- helpers -------------------------------------------------------------------------------------------------
 
     def tell(self, who: str, line: str) -> None:
-        for part in wrap(line):
-            self.report.tell(who, ORDERS, part)
+        tell(self.report, who, line)
 
     def say(self, title: str, line: str) -> None:
-        for part in wrap(line):
-            self.report.say(title, part)
+        say(self.report, title, line)
 
     def name(self, t: str) -> str:
         return f"{self.board.territories[t].name} ({t})"
