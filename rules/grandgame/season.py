@@ -108,7 +108,7 @@ def say(report: Report, title: str, line: str) -> None:
 def tell(report: Report, who: str, line: str) -> None:
     """A line of `who`'s printout under "Your orders", wrapped."""
     for part in wrap(line):
-        tell(report, who, part)
+        report.tell(who, ORDERS, part)
 
 
 # ---- the orders as given -------------------------------------------------------------------------------------
