@@ -82,3 +82,22 @@ def test_a_season_with_400_territories_and_3000_units_under_3_seconds() -> None:
     took = time.perf_counter() - began
     assert took < 3.0, took
     assert len(report.public["Battles"]) > 100
+
+
+def test_after_a_big_season_every_army_stands_on_its_own_land() -> None:
+    # No permission was given, so every land stack is its holder's (a Neutral Power's on neutral land), and no unit
+    # appeared from nowhere.
+    state = big_game()
+
+    def units() -> int:
+        return sum(n for sides in state["forces"].values() for s in sides.values() for k, n in s.items()
+                   if k != "supply")
+    before = units()
+    lines = {name: [f"7 inf, 2 arm {tid(2 * k + 1, c)} -> {tid(2 * k + 2, c)} attack" for c in range(SIDE)]
+             + [f"7 inf {tid(2 * k + 2, c)} -> {tid(2 * k + 1, c)} attack" for c in range(0, SIDE, 3)]
+             for k, name in enumerate(PLAYERS[:7])}
+    season.resolve(state, 1, "winter", orders(**lines), random.Random(7), Report())
+    assert units() < before
+    for t, sides in state["forces"].items():
+        for side in sides:
+            assert side == (state["owners"][t] or NEUTRAL), (t, side, state["owners"][t])

@@ -462,7 +462,8 @@ class LandWar:
         s = self.s
         a_names = " and ".join(sorted({a.player for a in attackers}))
         d_names = " and ".join(sorted({d.player for d in defenders})) or "nobody"
-        att = "; ".join(f"{a.player} from {a.src}: {out.before[id(a)]}" for a in attackers)
+        att = "; ".join(f"{a.player} {'in' if a.src in title else 'from'} {a.src}: {out.before[id(a)]}"
+                        for a in attackers)
         dfn = "; ".join(f"{d.player}: {out.before[id(d)]}" for d in defenders)
         s.say(BATTLES, f"{title}: {att} against {dfn}.")
         air = sorted({tr.player for tr in attackers + defenders if tr.player != NEUTRAL
