@@ -462,7 +462,7 @@ class LandWar:
         s = self.s
         a_names = " and ".join(sorted({a.player for a in attackers}))
         d_names = " and ".join(sorted({d.player for d in defenders})) or "nobody"
-        att = "; ".join(f"{a.player} {'in' if a.src in title else 'from'} {a.src}: {out.before[id(a)]}"
+        att = "; ".join(f"{a.player} {'in' if f'({a.src})' in title else 'from'} {a.src}: {out.before[id(a)]}"
                         for a in attackers)
         dfn = "; ".join(f"{d.player}: {out.before[id(d)]}" for d in defenders)
         s.say(BATTLES, f"{title}: {att} against {dfn}.")
