@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import time
 from fractions import Fraction
 
 import pytest
@@ -727,3 +728,18 @@ def test_every_line_fits_a_mail_program() -> None:
     lines = [line for lines in report.public.values() for line in lines]
     lines += [line for sections in report.private.values() for lines in sections.values() for line in lines]
     assert len(lines) > 10 and all(len(line) <= 78 for line in lines)
+
+
+@pytest.mark.parametrize(("start", "repeat", "end"), [
+    ("attack k15 with ", "a and ", "!"), ("2 inf k14 -> k15 with ", "bob, ", "?"),
+    ("allow bob rail in ", "k1 and ", "x!"),
+    ("", "2 inf, ", "k1 -> k2 zz"), ("attack k15 with ", "2 inf from k1 and ", "!"), ("", "2 ", ""),
+    ("2 inf k14 -> k15 ", "attack ", "with 3 supply!"), ("losses k1 ", "a", "!"), ("only ", "1", " use"),
+])
+def test_reading_a_long_hostile_line_takes_no_time(start: str, repeat: str, end: str) -> None:
+    # Patterns run on mail text are linear: no separator can be read two ways (a line of 10,000 characters or more,
+    # read in well under a second; a pattern that backtracks would take years).
+    line = start + repeat * 2000 + end
+    began = time.perf_counter()
+    season.read_line(line)
+    assert time.perf_counter() - began < 0.5

@@ -37,7 +37,8 @@ _KIND_ALTERNATIVES = "|".join(sorted((re.escape(w).replace(r"\ ", " ") for ws in
                                      key=len, reverse=True))
 _UNIT = rf"\d+ ?(?:{_KIND_ALTERNATIVES})\b"
 #: A list of units: "2 inf, 1 arm and 3 supply".
-_UNITS = rf"{_UNIT}(?: ?(?:,|and|&) ?{_UNIT})*"
+_SEP = r"(?:,? and |, ?| & )"
+_UNITS = rf"{_UNIT}(?:{_SEP}{_UNIT})*"
 _ID = r"[a-z][a-z0-9]{0,7}"
 _NAME = r"[a-z][a-z0-9_.\-]*"
 _TO = r"(?:->|to|into|=>|→)"
@@ -70,10 +71,10 @@ def words(units: dict[str, int]) -> str:
 _MOVE = re.compile(rf"(?:move )?(?P<units>{_UNITS}) (?:from )?(?P<src>{_ID}) {_TO} (?P<dst>{_ID})"
                    rf"(?P<rest>(?: .*)?)")
 _ATTACK_WITH = re.compile(rf"attack (?P<dst>{_ID}) with (?P<groups>{_UNITS} from {_ID}"
-                          rf"(?: ?(?:,|and) ?{_UNITS} from {_ID})*)(?P<rest>(?: .*)?)")
+                          rf"(?:{_SEP}{_UNITS} from {_ID})*)(?P<rest>(?: .*)?)")
 _GROUP = re.compile(rf"(?P<units>{_UNITS}) from (?P<src>{_ID})")
 _COORDINATE = re.compile(rf"(?:attack|coordinate(?: attack)?(?: on| at)?) (?P<dst>{_ID}) with "
-                         rf"(?P<names>{_NAME}(?: ?(?:,|and) ?{_NAME})*)")
+                         rf"(?P<names>{_NAME}(?:{_SEP}{_NAME})*)")
 _RAIL = re.compile(rf"(?:rail|by rail|train) (?P<units>{_UNITS}) (?:from )?(?P<src>{_ID}) {_TO} (?P<dst>{_ID})")
 _RAIL_AFTER = re.compile(rf"(?:move )?(?P<units>{_UNITS}) (?:from )?(?P<src>{_ID}) {_TO} (?P<dst>{_ID}) "
                          r"(?:by )?(?:rail|train)")
@@ -116,9 +117,9 @@ def _with_clauses(rest: str) -> tuple[bool, dict[str, int] | None, list[str], st
             attack = True
         elif m := re.match(rf"(?:and )?(?:with|carrying|carry) (?P<units>{_UNITS}) ?", text):
             carried = {**(carried or {}), **units_of(m["units"])}
-        elif m := re.match(rf"(?:and )?(?:with|together with|coordinated with) (?P<names>{_NAME}(?: ?(?:,|and) ?"
+        elif m := re.match(rf"(?:and )?(?:with|together with|coordinated with) (?P<names>{_NAME}(?:{_SEP}"
                            rf"{_NAME})*) ?", text):
-            partners += [n for n in re.split(r" ?(?:,|and) ?", m["names"]) if n]
+            partners += [n for n in re.split(_SEP, m["names"]) if n]
         else:
             return attack, carried, partners, f"I do not understand '{text}' after the move"
         text = text[m.end():].strip()
@@ -161,8 +162,8 @@ def _permit(name: str, rest: str) -> Read | str:
                             "not_cities": False}
     text = rest.strip()
     while text:
-        if m := re.match(rf"(?:only )?(?:in|on|through|across) ((?:{_ID})(?: ?(?:,|and) ?{_ID})*) ?", text):
-            args["territories"] = sorted({t.upper() for t in re.split(r" ?(?:,|and) ?", m[1]) if t})
+        if m := re.match(rf"(?:only )?(?:in|on|through|across) ({_ID}(?:{_SEP}{_ID})*) ?", text):
+            args["territories"] = sorted({t.upper() for t in re.split(_SEP, m[1]) if t})
         elif m := re.match(r"(?:for |with )?(?:at most |up to )?(\d+) units? ?", text):
             args["most"] = int(m[1])
         elif m := re.match(r"(?:for )?(?:only )?suppl(?:y|ies)(?: only)?(?:, no units)? ?", text):
@@ -239,7 +240,7 @@ def read_line(line: str) -> Read | str | None:
                     f"load {words(units)} in {m['src'].upper()} onto the fleets "
                     + (f"in {sea}" if sea else "in port"))
     if m := _COORDINATE.fullmatch(text):
-        names = [n for n in re.split(r" ?(?:,|and) ?", m["names"]) if n]
+        names = [n for n in re.split(_SEP, m["names"]) if n]
         return Read("coordinate", {"to": m["dst"].upper(), "partners": names},
                     f"attack on {m['dst'].upper()} coordinated with {', '.join(names)}")
     if m := _ATTACK_WITH.fullmatch(text):
