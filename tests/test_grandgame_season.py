@@ -563,7 +563,7 @@ def test_league_24_francs_add_2_infantry_and_2_supplies() -> None:
     assert player(state, "bruno")["francs"] == 6
     assert "24 Francs (bruno 24): 2 infantry and 2 supply join its defense." in news(report)
     # The neutral defends with 3 infantry: the battle's newsletter names them before the losses.
-    assert "#neutral: 3i" in news(report)
+    assert "against Nesse (neutral): 3i." in news(report)
     assert "season" not in state["pending"]
 
 

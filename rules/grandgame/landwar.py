@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .season import Season
 
 BATTLES = "Battles"
+AFTER = "Advances and retreats"
 KINDS_IN_BATTLE = (INFANTRY, ARMOR, AIRCRAFT)
 
 
@@ -247,14 +248,14 @@ class LandWar:
         # Multi-way: the defenders (if any) are one side, each attacking side another.
         all_sides = ([defenders] if defenders else []) + sides
         fought = landbattle.melee(all_sides, footing, 0 if defenders else None, s.rng, first, holder)
-        names = [" and ".join(sorted({tr.player for tr in side})) for side in all_sides]
+        names = [" and ".join(sorted({self.label(tr.player, t) for tr in side})) for side in all_sides]
         s.say(BATTLES, f"{title}: a battle of {len(all_sides)} sides ({', '.join(names)}): "
                        + ", ".join(f"{n} {st}" for n, st in zip(names, fought.strengths, strict=True))
                        + (f"; defending infantry +{terrain} ({', '.join(parts)})" if terrain and defenders else "")
                        + ".")
-        self.say_losses(fought.lost)
+        self.say_losses(fought.lost, t)
         if fought.occupant is None or (defenders and fought.occupant == 0):
-            keeper = names[0] if defenders else (holder or "its Neutral Power")
+            keeper = names[0] if defenders else (holder or self.label(NEUTRAL, t))
             s.say(BATTLES, f"  {keeper} keeps {t} (surviving values "
                            + ", ".join(f"{n} {v}" for n, v in zip(names, fought.survivors, strict=True)) + ").")
             stay = defenders
@@ -351,7 +352,7 @@ class LandWar:
             if side == holder or any(here.get(k) for k in KINDS_IN_BATTLE):
                 continue
             if here.get(SUPPLY):
-                self.s.say(BATTLES, f"  {side}'s {here[SUPPLY]} supply in {port} are lost.")
+                self.s.say(AFTER, f"{self.label(side, port)}'s {here[SUPPLY]} supply in {port} are lost.")
                 add(self.state, port, side, SUPPLY, -here[SUPPLY])
             fleets = {k: stack(self.state, port, side).get(k, 0) for k in FLEETS}
             if not any(fleets.values()):
@@ -362,7 +363,7 @@ class LandWar:
                 if n:
                     add(self.state, port, side, k, -n)
                     add(self.state, sea, side, k, n)
-            self.s.say(BATTLES, f"  {side}'s fleets leave {port} for {sea}.")
+            self.s.say(AFTER, f"{side}'s fleets leave {port} for {sea}.")
 
     def place(self, t: str, tr: Troop) -> None:
         for k, n in tr.units.items():
@@ -371,7 +372,7 @@ class LandWar:
 
     def lost_supplies(self, tr: Troop) -> None:
         if tr.supply:
-            self.s.say(BATTLES, f"  {tr.player} loses {tr.supply} supply with the army.")
+            self.s.say(AFTER, f"{tr.player} loses {tr.supply} supply with the army.")
 
     def go_back(self, tr: Troop) -> None:
         """A beaten attacker "must retreat back to the space it came from. If another army now occupies that
@@ -394,7 +395,7 @@ class LandWar:
                 for line in tr.orders:
                     s.tell(tr.player, f"{line}: beaten, back aboard in {src}")
             else:
-                s.say(BATTLES, f"  {tr.player}'s {tr.short()} find no ship in {src} and are lost.")
+                s.say(AFTER, f"{tr.player}'s {tr.short()} find no ship in {src} and are lost.")
                 for line in tr.orders:
                     s.tell(tr.player, f"{line}: beaten, no ship to go back to: lost")
             return
@@ -439,7 +440,7 @@ class LandWar:
         s = self.s
         if not tr.total():
             if tr.supply:
-                s.say(BATTLES, f"  {tr.player}'s {tr.supply} supply in {t} are lost.")
+                s.say(AFTER, f"{self.label(tr.player, t)}'s {tr.supply} supply in {t} are lost.")
             return
         home = None if tr.player == NEUTRAL else tr.player
 
@@ -449,22 +450,24 @@ class LandWar:
                 if self.board.territories[n].land and n not in enemy_from and n in self.state["owners"]
                 and owner(self.state, n) == home and (home is not None or tr.player == NEUTRAL)]
         if not ways:
-            s.say(BATTLES, f"  {tr.player}'s {tr.short()} in {t} have nowhere to retreat and are lost.")
+            s.say(AFTER, f"{self.label(tr.player, t)}'s {tr.short()} in {t} have nowhere to retreat and are "
+                        "lost.")
             return
         to = min(ways, key=lambda n: (-units_there(n), not self.board.territories[n].city, s.order_index[n]))
         self.place(to, tr)
-        s.say(BATTLES, f"  {tr.player}'s {tr.short()} retreat from {t} to {s.name(to)}.")
+        s.say(AFTER, f"{self.label(tr.player, t)}'s {tr.short()} retreat from {t} to {s.name(to)}.")
 
     # -- the report --------------------------------------------------------------------------------------------
 
     def report_battle(self, title: str, attackers: list[Troop], defenders: list[Troop], out: landbattle.Outcome,
                       result: str, parts: list[str] | None = None) -> None:
         s = self.s
+        where = next((t for t in (tr.src for tr in defenders) if f"({t})" in title), "")
         a_names = " and ".join(sorted({a.player for a in attackers}))
-        d_names = " and ".join(sorted({d.player for d in defenders})) or "nobody"
+        d_names = " and ".join(sorted({self.label(d.player, where) for d in defenders})) or "nobody"
         att = "; ".join(f"{a.player} {'in' if f'({a.src})' in title else 'from'} {a.src}: {out.before[id(a)]}"
                         for a in attackers)
-        dfn = "; ".join(f"{d.player}: {out.before[id(d)]}" for d in defenders)
+        dfn = "; ".join(f"{self.label(d.player, where)}: {out.before[id(d)]}" for d in defenders)
         s.say(BATTLES, f"{title}: {att} against {dfn}.")
         air = sorted({tr.player for tr in attackers + defenders if tr.player != NEUTRAL
                       and s.superior(tr.player, *{tr.src for tr in attackers + defenders
@@ -481,12 +484,20 @@ class LandWar:
         s.say(BATTLES, f"{line}; {a_names}'s chance {round(100 * a / (a + d))}%{card}"
                        + (f" -> {round(100 * float(out.chance))}%" if out.card and out.card.attack else "") + ".")
         s.say(BATTLES, f"  {result}.")
-        self.say_losses(out.lost)
+        self.say_losses(out.lost, where)
         for note in out.notes:
             s.say(BATTLES, f"  ({note})")
 
-    def say_losses(self, lost: dict[str, dict[str, int]]) -> None:
+    def label(self, side: str, t: str) -> str:
+        """A side as the newsletter names it: a player by his name, a Neutral Power by its country's."""
+        if side != NEUTRAL:
+            return side
+        country = self.board.home_country(t) if t else None
+        return f"{self.board.countries[country].name} (neutral)" if country else "the Neutral Power"
+
+    def say_losses(self, lost: dict[str, dict[str, int]], t: str) -> None:
         if lost:
-            self.s.say(BATTLES, "  Losses: " + "; ".join(f"{p} {short(u)}" for p, u in lost.items()) + ".")
+            self.s.say(BATTLES, "  Losses: " + "; ".join(f"{self.label(p, t)} {short(u)}" for p, u in lost.items())
+                       + ".")
         else:
             self.s.say(BATTLES, "  No losses.")

@@ -223,7 +223,7 @@ def read_line(line: str) -> Read | str | None:
                     + " stay in reserve")
     if m := _ONLY.fullmatch(text):
         return Read("only", {"territory": m["at"].upper(), "count": int(m["count"])},
-                    f"only {m['count']} units use supply in {m['at'].upper()}")
+                    f"only {m['count']} of the units in {m['at'].upper()} use supply if attacked")
     if m := _LOSSES.fullmatch(text):
         return Read("losses", {"territory": m["at"].upper(), "first": m["first"]},
                     f"at {m['at'].upper()}, {m['first']} takes the losses first")
