@@ -163,3 +163,21 @@ def test_fleets_leave_a_port_taken_by_the_enemy() -> None:
     resolve(state, alice="2 inf L2 -> K2 attack")
     assert owner(state, "K2") == "alice"
     assert stack(state, "S02", "bruno") == {"light fleet": 1}
+
+
+def test_aircraft_base_on_heavy_fleets_one_a_fleet() -> None:
+    # "Heavy fleets can base up to one aircraft and six supply": alice's 2 planes from D3 land on her one heavy fleet
+    # in S01 (zone ZA): one lands, the other has no deck and is lost. Next season it takes off from the sea.
+    state = game()
+    put(state, "D3", "alice", aircraft=2)
+    put(state, "S01", "alice", heavy_fleet=1)
+    report, _ = resolve(state, alice="2 air D3 -> ZA land S01")
+    assert stack(state, "S01", "alice") == {"heavy fleet": 1, "cargo": {"aircraft": 1}}
+    assert "1 lost: no heavy fleet of yours with room" in mine(report, "alice")
+    resolve(state, alice="1 air S01 -> ZA land D3")
+    assert stack(state, "S01", "alice") == {"heavy fleet": 1} and stack(state, "D3", "alice") == {"aircraft": 1}
+
+
+def test_aircraft_sink_with_their_heavy_fleet() -> None:
+    left, cargo, _ = naval.Sea.sink({"heavy fleet": 2}, {"aircraft": 2}, 1)
+    assert (left, cargo) == ({"heavy fleet": 1}, {"aircraft": 1})

@@ -44,8 +44,8 @@ def range_problem(board: Board, origin: str, zone: str, land: str) -> str:
     """Why aircraft based in `origin` may not fight over `zone` and land in `land` ('' when they may)."""
     if zone not in board.zones:
         return f"{zone} is not an air zone"
-    if land not in board.territories or not board.territories[land].land:
-        return f"aircraft land on a land territory, not {land}"
+    if land not in board.territories:
+        return f"there is no territory {land} to land in"
     home = board.zone_of(origin)
     if zone_distance(board, home, zone, 1) is None:
         return f"{zone} is neither {origin}'s air zone {home} nor next to it (section Air Combat)"

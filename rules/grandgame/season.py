@@ -26,7 +26,7 @@ from maild.ruleset import Diagnostic, Order, OrderKind, PlacedOrder
 
 from . import airwar, battlecards, league, naval, rail, seasonorders
 from .board import Board
-from .combat import AIRCRAFT, ARMOR, INFANTRY, crossed_by_all, terrain_bonus
+from .combat import AIRCRAFT, ARMOR, HEAVY_FLEET, INFANTRY, crossed_by_all, terrain_bonus
 from .economy import SUPPLY, league_reinforcements
 from .landbattle import Footing, Troop
 from .landwar import LandWar
@@ -34,6 +34,7 @@ from .reading import Read
 from .report import Report
 from .seasoncheck import check_orders
 from .state import (
+    CARGO,
     NEUTRAL,
     State,
     add,
@@ -398,7 +399,7 @@ class Season:
                 continue
             zone, land = self.names.z(g.args["zone"]), self.names.t(g.args["land"])
             origin_zone = self.names.z(g.args["from"])
-            origins = ([t for t in self.board.zones[origin_zone].land] if origin_zone
+            origins = (list(self.board.zones[origin_zone].territories) if origin_zone
                        else [t] if (t := self.names.t(g.args["from"])) else [])
             if zone is None or land is None or not origins:
                 self.tell(g.player, f"{g.summary}: refused, unknown zone or territory")
@@ -408,14 +409,19 @@ class Season:
                 if want == 0:
                     break
                 problem = airwar.range_problem(self.board, t, zone, land)
-                n = min(want, self.free(g.player, t, AIRCRAFT))
+                at_sea = not self.board.territories[t].land
+                aboard = stack(self.state, t, g.player).get(CARGO, {}).get(AIRCRAFT, 0)
+                n = min(want, aboard if at_sea else self.free(g.player, t, AIRCRAFT))
                 if n == 0:
                     continue
                 if problem:
                     self.tell(g.player, f"{g.summary}: refused, {problem}")
                     want = 0
                     break
-                self.take(g.player, t, {AIRCRAFT: n})
+                if at_sea:  # off the heavy fleets that base them
+                    add(self.state, t, g.player, AIRCRAFT, -n, cargo=True)
+                else:
+                    self.take(g.player, t, {AIRCRAFT: n})
                 self.flights.append(airwar.Flight(g.player, t, zone, land, n, g.seq, g.summary))
                 want -= n
             flown = g.args["count"] - want
@@ -509,8 +515,11 @@ class Season:
             if not f.count:
                 self.tell(f.player, f"{f.summary}: all shot down")
                 continue
-            holder = owner(self.state, f.land)
             controller, _ = zone_control(self.state, self.board.zone_of(f.land))
+            if not self.board.territories[f.land].land:
+                self.land_at_sea(f, controller)
+                continue
+            holder = owner(self.state, f.land)
             if holder == f.player and controller in (None, f.player):
                 add(self.state, f.land, f.player, AIRCRAFT, f.count)
                 self.tell(f.player, f"{f.summary}: {f.count} landed in {self.name(f.land)}")
@@ -519,6 +528,22 @@ class Season:
                        else f"zone {self.board.zone_of(f.land)} is {controller}'s")
                 self.tell(f.player, f"{f.summary}: {f.count} lost on landing: {why}")
                 self.say(AIR, f"{f.player} loses {f.count} aircraft landing in {self.name(f.land)}.")
+
+    def land_at_sea(self, f: airwar.Flight, controller: str | None) -> None:
+        """"Heavy fleets can base up to one aircraft": aircraft land on their player's heavy fleets in a sea, one a
+        fleet; those with no deck are lost, and so are all in a zone another player controls."""
+        here = stack(self.state, f.land, f.player)
+        room = here.get(HEAVY_FLEET, 0) - here.get(CARGO, {}).get(AIRCRAFT, 0)
+        landed = 0 if controller not in (None, f.player) else max(min(f.count, room), 0)
+        if landed:
+            add(self.state, f.land, f.player, AIRCRAFT, landed, cargo=True)
+        lost = f.count - landed
+        why = f"zone {self.board.zone_of(f.land)} is {controller}'s" if controller not in (None, f.player) \
+            else "no heavy fleet of yours with room"
+        self.tell(f.player, f"{f.summary}: {landed} landed on your heavy fleets in {f.land}"
+                            + (f", {lost} lost: {why}" if lost else ""))
+        if lost:
+            self.say(AIR, f"{f.player} loses {lost} aircraft landing in {self.name(f.land)}.")
 
     def railroads(self) -> None:
         gone = [t for t in dict.fromkeys(self.destroyed) if t in self.state["railroads"]]

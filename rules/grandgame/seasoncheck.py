@@ -95,8 +95,11 @@ def check_orders(state: State, name: str, orders: list[Order]) -> list[Diagnosti
             if zone is None or land is None:
                 refuse(o, f"no air zone {a['zone']} or no territory {a['land']} on the map", "Air Combat")
                 continue
-            places = list(b.zones[origin].land) if origin else [t] if (t := ids.get(a["from"].lower())) else []
-            mine = [t for t in places if stack(state, t, name).get(AIRCRAFT)]
+            here = ids.get(a["from"].lower())
+            places = list(b.zones[origin].territories) if origin else [here] if here else []
+            def planes(t: str) -> int:  # on the ground, or based on heavy fleets at sea
+                return stack(state, t, name).get(AIRCRAFT, 0) + stack(state, t, name).get(CARGO, {}).get(AIRCRAFT, 0)
+            mine = [t for t in places if planes(t)]
             if not mine:
                 refuse(o, f"you have no aircraft in {a['from']}", "Air Combat")
                 continue
@@ -104,10 +107,10 @@ def check_orders(state: State, name: str, orders: list[Order]) -> list[Diagnosti
             if problem:
                 refuse(o, problem, "Air Combat")
             if not origin:
-                need(o, mine[0], {AIRCRAFT: a["count"]})
-            elif sum(stack(state, t, name).get(AIRCRAFT, 0) for t in mine) < a["count"]:
-                refuse(o, f"you have {sum(stack(state, t, name).get(AIRCRAFT, 0) for t in mine)} aircraft in zone "
-                          f"{origin}, not {a['count']}", "Air Combat")
+                need(o, mine[0], {AIRCRAFT: a["count"]}, aboard=not b.territories[mine[0]].land)
+            elif sum(planes(t) for t in mine) < a["count"]:
+                refuse(o, f"you have {sum(planes(t) for t in mine)} aircraft in zone {origin}, not {a['count']}",
+                       "Air Combat")
         elif o.kind == "bombing":
             if a["zone"].lower() not in zones:
                 refuse(o, f"there is no zone {a['zone']}", "Strategic Bombing")
