@@ -743,3 +743,9 @@ def test_reading_a_long_hostile_line_takes_no_time(start: str, repeat: str, end:
     began = time.perf_counter()
     season.read_line(line)
     assert time.perf_counter() - began < 0.5
+
+
+def test_a_territory_by_its_name() -> None:
+    state = thirty_to_ten()
+    report, _ = resolve(state, alice="5 arm, 5 inf Alstead -> falstead attack")
+    assert "Strengths alice 30, farid 10;" in news(report)

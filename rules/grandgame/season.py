@@ -30,6 +30,7 @@ from .combat import AIRCRAFT, ARMOR, HEAVY_FLEET, INFANTRY, crossed_by_all, terr
 from .economy import SUPPLY, league_reinforcements
 from .landbattle import Footing, Troop
 from .landwar import LandWar
+from .names import Names
 from .reading import Read
 from .report import Report
 from .seasoncheck import check_orders
@@ -137,25 +138,6 @@ def _given(state: State, orders: dict[str, list[PlacedOrder]]) -> list[Given]:
         else:
             out.append(g)
     return out
-
-
-class Names:
-    """Ids as the map writes them, from what a player wrote (any case), and players' names."""
-
-    def __init__(self, state: State) -> None:
-        b = board(state)
-        self.territories = {t.lower(): t for t in b.territories}
-        self.zones = {z.lower(): z for z in b.zones}
-        self.players = {p["name"].lower(): p["name"] for p in state["players"]}
-
-    def t(self, written: str | None) -> str | None:
-        return None if written is None else self.territories.get(written.lower())
-
-    def z(self, written: str) -> str | None:
-        return self.zones.get(written.lower())
-
-    def p(self, written: str) -> str | None:
-        return self.players.get(written.lower())
 
 
 # ---- resolving -------------------------------------------------------------------------------------------------

@@ -10,12 +10,13 @@ from maild.ruleset import Diagnostic, Order
 from . import airwar, rail
 from .combat import AIRCRAFT
 from .economy import SUPPLY
+from .names import Names
 from .state import CARGO, State, board, player, player_names, stack
 
 
 def check_orders(state: State, name: str, orders: list[Order]) -> list[Diagnostic]:
     b = board(state)
-    ids = {t.lower(): t for t in b.territories}
+    ids = Names(state).territories
     zones = {z.lower(): z for z in b.zones}
     players = {p.lower() for p in player_names(state)}
     out: list[Diagnostic] = []

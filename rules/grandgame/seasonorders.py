@@ -39,7 +39,7 @@ _UNIT = rf"\d+ ?(?:{_KIND_ALTERNATIVES})\b"
 #: A list of units: "2 inf, 1 arm and 3 supply".
 _SEP = r"(?:,? and |, ?| & )"
 _UNITS = rf"{_UNIT}(?:{_SEP}{_UNIT})*"
-_ID = r"[a-z][a-z0-9]{0,7}"
+_ID = r"[a-z][a-z0-9]{0,23}"  # an id, or a territory's name of one word
 _NAME = r"[a-z][a-z0-9_.\-]*"
 _TO = r"(?:->|to|into|=>|→)"
 
