@@ -749,3 +749,12 @@ def test_a_territory_by_its_name() -> None:
     state = thirty_to_ten()
     report, _ = resolve(state, alice="5 arm, 5 inf Alstead -> falstead attack")
     assert "Strengths alice 30, farid 10;" in news(report)
+
+
+def test_battles_and_conquests_are_events() -> None:
+    state = thirty_to_ten()
+    report, _ = resolve(state, seed=0, alice="5 arm, 5 inf D3 -> D4 attack")
+    battle = next(e for e in report.events if e["kind"] == "battle")
+    assert battle["strengths"] == [30, 10] and battle["chance"] == "3/4" and battle["attackers"] == ["alice"]
+    if owner(state, "D4") == "alice":
+        assert {"kind": "conquest", "territory": "D4", "player": "alice", "was": "farid"} in report.events

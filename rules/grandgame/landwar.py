@@ -307,6 +307,7 @@ class LandWar:
         retreating: list[tuple[str, Troop, set[str]]] = []
         for t, stay, beaten, taker, routed in self.results:
             if taker is not None and taker != owner(self.state, t):
+                s.report.event("conquest", territory=t, player=taker, was=owner(self.state, t))
                 self.state["owners"][t] = taker
             for tr in stay:
                 if tr.attacking and tr.reserve:
@@ -484,6 +485,10 @@ class LandWar:
         s.say(BATTLES, f"{line}; {a_names}'s chance {round(100 * a / (a + d))}%{card}"
                        + (f" -> {round(100 * float(out.chance))}%" if out.card and out.card.attack else "") + ".")
         s.say(BATTLES, f"  {result}.")
+        s.report.event("battle", where=title, attackers=sorted({a.player for a in attackers}),
+                       defenders=sorted({d.player for d in defenders}), strengths=list(out.strengths),
+                       chance=str(out.chance), card=out.card.name if out.card else None,
+                       attacker_wins=out.attacker_wins, losses=out.lost)
         self.say_losses(out.lost, where)
         for note in out.notes:
             s.say(BATTLES, f"  ({note})")
