@@ -57,6 +57,8 @@ def within_4_sigma(count: int, draws: int, chance: Fraction) -> bool:
     ("allow jeff rail not in my cities", "permit",
      {"player": "jeff", "territories": None, "most": None, "supplies_only": False, "not_cities": True}),
     ("only 2 infantry use supply in K14", "only", {"territory": "K14", "count": 2}),
+    ("allow bruno canal H8", "canal", {"player": "bruno", "territory": "H8"}),
+    ("let bruno pass my canals", "canal", {"player": "bruno", "territory": None}),
     ("load 2 inf K14 onto S03", "load", {"units": {"infantry": 2}, "from": "K14", "onto": "S03"}),
     ("unload 2 inf S03 -> K15", "unload", {"units": {"infantry": 2}, "from": "S03", "to": "K15"}),
     ("2 lf S03 -> S04", "sail", {"units": {"light fleet": 2}, "from": "S03", "to": "S04", "cargo": {}}),

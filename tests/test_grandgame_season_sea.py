@@ -181,3 +181,16 @@ def test_aircraft_base_on_heavy_fleets_one_a_fleet() -> None:
 def test_aircraft_sink_with_their_heavy_fleet() -> None:
     left, cargo, _ = naval.Sea.sink({"heavy fleet": 2}, {"aircraft": 2}, 1)
     assert (left, cargo) == ({"heavy fleet": 1}, {"aircraft": 1})
+
+
+def test_a_canal_by_its_holder_or_with_his_permission() -> None:
+    # The Orrin Canal in H8 joins S14 and S17: "As long as the player possesses (or obtains permission from the owner
+    # of) the canal, the player may pass ships through the canal." H8 given to greta here.
+    state = game(owners={"H8": "greta", "G8": "greta"})
+    put(state, "S14", "alice", light_fleet=1)
+    put(state, "S14", "greta", light_fleet=1)
+    report, _ = resolve(state, alice="1 lf S14 -> S17", greta="1 lf S14 -> S17")
+    assert stack(state, "S17", "greta") == {"light fleet": 1} and stack(state, "S14", "alice") == {"light fleet": 1}
+    assert "has not let you pass" in mine(report, "alice")
+    resolve(state, alice="1 lf S14 -> S17", greta="allow alice canal H8")
+    assert stack(state, "S17", "alice") == {"light fleet": 1}

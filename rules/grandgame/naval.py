@@ -107,8 +107,11 @@ class Sea:
                 return ""
             for c in b.canals:
                 if set(c.seas) == {src, dst}:
-                    return "" if self.s.start_owners.get(c.territory) == who else \
-                        f"the {c.name} in {c.territory} is not yours"
+                    # "As long as the player possesses (or obtains permission from the owner of) the canal"
+                    holder = self.s.start_owners.get(c.territory)
+                    allowed = holder == who or {(holder, who, c.territory), (holder, who, None)} & self.s.canals
+                    return "" if allowed else (f"the {c.name} in {c.territory} is not yours and "
+                                               f"{holder or 'its Neutral Power'} has not let you pass")
             return f"{dst} is not next to {src}"
         if not b.adjacent(src, dst):
             return f"{dst} is not next to {src}"

@@ -49,7 +49,7 @@ from .state import (
 
 KINDS: frozenset[str] = frozenset({
     "move", "moves", "sail", "unload", "load", "rail", "permit", "reserve", "only", "losses", "hold", "destroy",
-    "air", "bombing", "drop", "coordinate"})
+    "air", "bombing", "drop", "coordinate", "canal"})
 LEAGUE_KINDS: frozenset[str] = frozenset({"contribute"})
 
 ORDER_KINDS: tuple[OrderKind, ...] = (
@@ -74,6 +74,8 @@ ORDER_KINDS: tuple[OrderKind, ...] = (
               "unload 2 inf S02 -> L2"),
     OrderKind("sail", "N lf|hf FROM -> TO [with N KIND]", "fleets sail one territory (out of or into a port too)",
               "2 lf K2 -> S02 with 2 inf"),
+    OrderKind("allow", "allow PLAYER canal [TERRITORY]", "let another player's fleets pass your canal this season",
+              "allow bruno canal H8"),
     OrderKind("destroy", "destroy railroad TERRITORY", "one of your units there destroys the railroad",
               "destroy railroad K3"),
     OrderKind("air", "N air ZONE|TERRITORY -> ZONE land TERRITORY", "aircraft fight over a zone, then land",
@@ -296,6 +298,7 @@ class Season:
     def standing_orders(self) -> None:
         """Orders that only set how others resolve: hold, only, losses, coordinate, destroy, permit."""
         self.permissions: list[rail.Permission] = []
+        self.canals: set[tuple[str, str, str | None]] = set()  # (holder, allowed player, canal territory | all)
         for g in self.given:
             if g.kind == "hold":
                 self.tell(g.player, f"{g.summary}: done")
@@ -325,6 +328,12 @@ class Season:
                 self.permissions.append(rail.Permission.from_args(g.player, g.args, grantee))
             elif g.kind == "destroy":
                 self.commit(g)
+            elif g.kind == "canal":
+                grantee, at = self.names.p(g.args["player"]), self.names.t(g.args["territory"])
+                if grantee is None:
+                    self.tell(g.player, f"{g.summary}: refused, no player {g.args['player']}")
+                    continue
+                self.canals.add((g.player, grantee, at))
 
     def commit(self, g: Given) -> None:
         """"To destroy a railroad, one unit myst commit its season to destroying the railroad." The unit stays,

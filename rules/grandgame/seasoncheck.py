@@ -124,7 +124,7 @@ def check_orders(state: State, name: str, orders: list[Order]) -> list[Diagnosti
             t = ids.get(a["territory"].lower())
             if t is None or t not in state["railroads"]:
                 refuse(o, f"there is no railroad in {a['territory']}", "Railroad Construction/Destruction")
-        elif o.kind == "permit":
+        elif o.kind in ("permit", "canal"):
             if a["player"].lower() not in players or a["player"].lower() == name.lower():
                 refuse(o, f"{a['player']} is not another player of this game", "Railway Permissions")
         elif o.kind == "contribute":

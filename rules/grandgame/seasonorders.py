@@ -11,6 +11,7 @@ names lower case, checked against the state by season.check):
 - load     {units, from (land), onto (a sea, or None: the port's own fleets)}
 - rail     {units, from, to}                                                   along a railway
 - permit   {player, territories [ids] | None, most | None, supplies_only, not_cities}
+- canal    {player, territory | None}            his fleets may pass the writer's canal (or all his canals)
 - reserve  {units, at, to | None}             units of an attack that stay behind when it wins
 - only     {territory, count}                 only so many units of a stack use supply when attacked
 - losses   {territory, first}                 who of coordinating players takes the losses first
@@ -80,6 +81,8 @@ _RAIL_AFTER = re.compile(rf"(?:move )?(?P<units>{_UNITS}) (?:from )?(?P<src>{_ID
                          r"(?:by )?(?:rail|train)")
 _PERMIT = re.compile(rf"(?:(?:allow|permit|let) (?P<a>{_NAME})(?: to)?(?: use)?(?: my)? rail\w*"
                      rf"|(?P<b>{_NAME}) may use my rail\w*)(?P<rest>(?: .*)?)")
+_CANAL = re.compile(rf"(?:allow|permit|let) (?P<name>{_NAME})(?: to)?(?: use| pass)?(?: through)?(?: my| the)? canals?"
+                    rf"(?: (?:in )?(?P<at>{_ID}))?")
 _RESERVE = re.compile(rf"(?:hold |keep )?(?P<units>{_UNITS}) (?:in |at )?(?P<src>{_ID})(?: {_TO} (?P<dst>{_ID}))?"
                       r" (?:in|as) reserve|reserve (?P<units2>" + _UNITS + rf") (?:in |at |from )?(?P<src2>{_ID})"
                       rf"(?: {_TO} (?P<dst2>{_ID}))?")
@@ -206,6 +209,10 @@ def read_line(line: str) -> Read | str | None:
                             "land": m["land"].upper()},
                     f"{count} aircraft from {m['src'].upper()} fight over zone {m['zone'].upper()}, "
                     f"land in {m['land'].upper()}")
+    if m := _CANAL.fullmatch(text):
+        at = m["at"].upper() if m["at"] else None
+        return Read("canal", {"player": m["name"], "territory": at},
+                    f"{m['name']} may pass your canal" + (f" in {at}" if at else "s"))
     if m := _PERMIT.fullmatch(text):
         return _permit(m["a"] or m["b"], m["rest"])
     if m := (_RAIL.fullmatch(text) or _RAIL_AFTER.fullmatch(text)):
