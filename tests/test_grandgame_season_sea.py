@@ -194,3 +194,16 @@ def test_a_canal_by_its_holder_or_with_his_permission() -> None:
     assert "has not let you pass" in mine(report, "alice")
     resolve(state, alice="1 lf S14 -> S17", greta="allow alice canal H8")
     assert stack(state, "S17", "alice") == {"light fleet": 1}
+
+
+def test_unloading_takes_the_season_of_the_ship() -> None:
+    # "Unloading also takes a unit's full movement and must be done by a ship already in the adjacent sea zone":
+    # a fleet that sails into S04 does not unload there the same season, and one that unloads does not sail.
+    state = game()
+    put(state, "S01", "alice", light_fleet=1, cargo_infantry=2)
+    report, _ = resolve(state, alice=["1 lf S01 -> S04", "unload 2 inf S04 -> J2"])
+    assert "already in the sea" in mine(report, "alice") and stack(state, "S04", "alice")["cargo"] == {"infantry": 2}
+    state = game()
+    put(state, "S04", "alice", light_fleet=1, cargo_infantry=2)
+    report, _ = resolve(state, alice=["1 lf S04 -> S01", "unload 2 inf S04 -> J2"])
+    assert "unload this season and may not sail" in mine(report, "alice") and owner(state, "J2") == "alice"

@@ -49,6 +49,9 @@ class LandWar:
                 continue
             by_sea = g.kind == "unload"
             problem = self.route_problem(src, dst, by_sea)
+            if not problem and by_sea and (g.player, src) in s.sailed_into:
+                problem = (f"your fleets sailed into {src} this season: unloading must be done by a ship already in "
+                           "the sea (a full season)")
             if problem:
                 s.tell(g.player, f"{g.summary}: refused, {problem}")
                 continue

@@ -133,6 +133,8 @@ class Sea:
             problem = self.route_problem(g.player, src, dst)
             if not problem and (g.player, src) in self.loaded:
                 problem = "these fleets loaded this season and may not sail"
+            if not problem and (g.player, src) in s.unloading:
+                problem = "your fleets there unload this season and may not sail (a full season)"
             if problem:
                 s.tell(g.player, f"{g.summary}: refused, {problem}")
                 continue
@@ -151,6 +153,7 @@ class Sea:
                 continue
             self.put(dst, g.player, fleets, cargo)
             self.sailed.append((g.player, src, dst, fleets))
+            s.sailed_into.add((g.player, dst))
             s.tell(g.player, f"{g.summary}: sailed to {s.name(dst)}" + (f" ({note})" if note else ""))
 
     def take_cargo(self, who: str, src: str, fleets: dict[str, int], written: dict[str, int]) -> dict[str, int]:

@@ -299,6 +299,9 @@ class Season:
         """Orders that only set how others resolve: hold, only, losses, coordinate, destroy, permit."""
         self.permissions: list[rail.Permission] = []
         self.canals: set[tuple[str, str, str | None]] = set()  # (holder, allowed player, canal territory | all)
+        # (player, sea) of unload orders: those fleets stay to unload; and fleets that sailed in this season.
+        self.unloading = {(g.player, self.names.t(g.args["from"])) for g in self.given if g.kind == "unload"}
+        self.sailed_into: set[tuple[str, str]] = set()
         for g in self.given:
             if g.kind == "hold":
                 self.tell(g.player, f"{g.summary}: done")
@@ -315,17 +318,20 @@ class Season:
                     self.tell(g.player, f"{g.summary}: refused, unknown territory or player")
                     continue
                 self.first.setdefault(t, set()).add(first)
+                self.tell(g.player, f"{g.summary}: noted")
             elif g.kind == "coordinate":
                 t = self.names.t(g.args["to"])
                 if t is not None:
                     named = {self.names.p(n) for n in g.args["partners"]} - {None, g.player}
                     self.partners.setdefault((g.player, t), set()).update(n for n in named if n)
+                    self.tell(g.player, f"{g.summary}: noted (it counts if they name you too)")
             elif g.kind == "permit":
                 grantee = self.names.p(g.args["player"])
                 if grantee is None:
                     self.tell(g.player, f"{g.summary}: refused, no player {g.args['player']}")
                     continue
                 self.permissions.append(rail.Permission.from_args(g.player, g.args, grantee))
+                self.tell(g.player, f"{g.summary}: given for this season")
             elif g.kind == "destroy":
                 self.commit(g)
             elif g.kind == "canal":
@@ -334,6 +340,7 @@ class Season:
                     self.tell(g.player, f"{g.summary}: refused, no player {g.args['player']}")
                     continue
                 self.canals.add((g.player, grantee, at))
+                self.tell(g.player, f"{g.summary}: given for this season")
 
     def commit(self, g: Given) -> None:
         """"To destroy a railroad, one unit myst commit its season to destroying the railroad." The unit stays,
