@@ -230,8 +230,8 @@ class LandWar:
         if not defenders and len(sides) == 1:
             taker = self.taker(sides[0])
             self.results.append((t, sides[0], [], taker, []))
-            s.say(BATTLES, f"{title}: {' and '.join(sorted({a.player for a in sides[0]}))} "
-                           f"move{'s' if len(sides[0]) == 1 else ''} in unopposed.")
+            movers = sorted({a.player for a in sides[0]})
+            s.say(BATTLES, f"{title}: {' and '.join(movers)} move{'s' if len(movers) == 1 else ''} in unopposed.")
             return
         if len(sides) == 1:
             out = landbattle.fight(sides[0], defenders, footing, s.cards, s.rng, first, holder)
