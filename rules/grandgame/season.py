@@ -88,11 +88,9 @@ ORDER_KINDS: tuple[OrderKind, ...] = (
 )
 
 ORDERS = "Your orders"
-BATTLES = "Battles"
 LEAGUE = "The League of Nations"
 AIR = "The air war"
 RAILROADS = "Railroads"
-LAND_UNITS = (INFANTRY, ARMOR)
 
 
 def read_line(line: str) -> Read | str | None:
@@ -221,14 +219,6 @@ def resolve_league(state: State, turn: int, season: str, orders: dict[str, list[
     stored = {name: [PlacedOrder(Order.from_json(o["order"]), o["seq"]) for o in placed]
               for name, placed in pending["orders"].items()}
     Season(state, turn, pending["season"], _given(state, stored), rng, report).run()
-
-
-@dataclass
-class Army:
-    """A troop on the move towards `to` (land units by land or from the sea)."""
-
-    troop: Troop
-    to: str
 
 
 class Season:
