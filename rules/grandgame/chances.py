@@ -29,3 +29,11 @@ def happens(chance: Fraction, rng: random.Random) -> bool:
 def successes(count: int, chance: Fraction, rng: random.Random) -> list[bool]:
     """`count` independent draws of `chance`, in order (one `happens` each)."""
     return [happens(chance, rng) for _ in range(count)]
+
+
+def pick(count: int, rng: random.Random) -> int:
+    """One of `count` equal cases (0 to count - 1): one `rng.randrange(count)`, as drawing a card from a
+    shuffled deck of `count` cards. No draw for a single case."""
+    if count < 1:
+        raise ValueError(f"nothing to pick from, got {count}")
+    return 0 if count == 1 else rng.randrange(count)

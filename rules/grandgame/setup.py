@@ -9,7 +9,7 @@ from typing import Any
 from maild.ruleset import SetupError
 from maild.setupfile import Problems, array_of_tables, email, entries, password, unknown_keys, whole
 
-from . import decks
+from . import battlecards, decks
 from .board import load_board
 from .state import State, map_digest
 
@@ -35,6 +35,10 @@ def new_game(setup: dict[str, Any]) -> State:
     options = _options(problems, setup.get("options", {}))
     for problem in decks.check(setup.get("decks", {})):
         problems.add(problem)
+    table = setup.get("decks", {})
+    if isinstance(table, dict) and "battle" in table:
+        for problem in battlecards.check_deck(table["battle"]):
+            problems.add(problem)
     data = setup.get("map")
     board = None
     if not isinstance(data, dict):
