@@ -232,7 +232,7 @@ def test_allocations_are_sealed_and_only_who_sent_is_published() -> None:
     assert report.private["alice"]["Your allocation"] == [
         "Politics 15%: 6 GDP", "Development 3 points: 3 GDP (3 in Falhaven Zone (ZA))",
         "Build 2 infantry in Velden (E2): 10 GDP",
-        "Allocated 19 of 45 GDP: 26 left, lost if unused (GDP is not rolled over or", "  traded)."]
+        "Allocated 19 of 45 GDP: 26 left, lost if unused (GDP is not rolled over or traded)."]
     assert "bruno" not in str(report.private.get("alice"))
 
 

@@ -16,6 +16,7 @@ import pytest
 from maild.ruleset import Order, PlacedOrder
 from maild_rules.grandgame import allocation, decks, reconciliation, victory
 from maild_rules.grandgame.economy import POLITICAL_LEVELS
+from maild_rules.grandgame.printout import sections_of
 from maild_rules.grandgame.reading import Read
 from maild_rules.grandgame.report import Report
 from maild_rules.grandgame.ruleset import RULESET
@@ -213,7 +214,7 @@ def test_the_reconciliation_reveals_every_allocation_and_clears_them() -> None:
     revealed = report.public["Allocations revealed"]
     assert "Aurelia (alice):" in revealed and "  Build 1 infantry in Velden (E2): 5 GDP" in revealed
     assert "Borvane (bruno): sent none (nothing bought, 0% politics)" in revealed
-    assert all(len(line) <= 78 for lines in report.public.values() for line in lines)
+    assert all(len(line) <= 76 for s in sections_of(report.public) for line in s["lines"])
 
 
 def test_the_sealed_allocation_survives_the_states_trip_through_json() -> None:

@@ -19,6 +19,7 @@ import pytest
 
 from maild_rules.grandgame import battlecards, combat, landbattle, season
 from maild_rules.grandgame.landbattle import Footing, Troop
+from maild_rules.grandgame.printout import sections_of
 from maild_rules.grandgame.report import Report
 from maild_rules.grandgame.state import NEUTRAL, owner, player, stack
 from tests.grandgame_season_support import game, mine, news, orders, put, resolve
@@ -109,7 +110,7 @@ def test_30_to_10_in_the_newsletter() -> None:
     report, _ = resolve(state, alice="5 arm, 5 inf D3 -> D4 attack")
     assert "Strengths alice 30, farid 10; alice's chance 75%." in news(report)
     assert ("D3", "D4") in report.attacks
-    assert all(len(line) <= 78 for lines in report.public.values() for line in lines)
+    assert all(len(line) <= 76 for s in sections_of(report.public) for line in s["lines"])
 
 
 def test_30_to_10_engine_draws_as_combat_fight() -> None:
@@ -727,9 +728,10 @@ def test_every_line_fits_a_mail_program() -> None:
     report, _ = resolve(state, alice=["2 arm C4 -> C5 attack", "5 arm, 5 inf D3 -> D4 attack",
                                       "2 air D3 -> ZF land E4"])
     season.resolve_league(state, 1, "spring", orders(bruno="contribute 30"), random.Random(1), report)
-    lines = [line for lines in report.public.values() for line in lines]
-    lines += [line for sections in report.private.values() for lines in sections.values() for line in lines]
-    assert len(lines) > 10 and all(len(line) <= 78 for line in lines)
+    # The template indents a section's lines by two: 76 columns of text.
+    lines = [line for s in sections_of(report.public) for line in s["lines"]]
+    lines += [line for sections in report.private.values() for s in sections_of(sections) for line in s["lines"]]
+    assert len(lines) > 10 and all(len(line) <= 76 for line in lines)
 
 
 @pytest.mark.parametrize(("start", "repeat", "end"), [

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from maild_rules.grandgame import season
+from maild_rules.grandgame.printout import sections_of
 from maild_rules.grandgame.report import Report
 from maild_rules.grandgame.state import NEUTRAL, board, player
 from tests.grandgame_season_support import game, orders, put
@@ -78,4 +79,4 @@ def test_a_season_of_random_orders_keeps_the_state_whole(seed: int) -> None:
                     assert side == (state["owners"][t] or NEUTRAL), (t, side)
             else:
                 assert not any(here.get(k) for k in ("infantry", "armor", "aircraft", "supply")), (t, side)
-    assert all(len(line) <= 78 for lines_ in report.public.values() for line in lines_)
+    assert all(len(line) <= 76 for s in sections_of(report.public) for line in s["lines"])

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 import re
-import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -480,7 +479,7 @@ def resolve(state: State, turn: int, orders: dict[str, list[PlacedOrder]], rng: 
                            f"{', '.join(country_name(state, n) for n in silent)}.")
 
 
-def allocation_lines(state: State, allocation: Allocation, width: int = 78) -> list[str]:
+def allocation_lines(state: State, allocation: Allocation) -> list[str]:
     """An allocation in lines a person reads: each part with its places and its GDP, then the sum."""
     a = allocation
     lines = [f"Politics {a.politics}%: {political_spending(a.gdp, a.politics)} GDP"]
@@ -495,24 +494,17 @@ def allocation_lines(state: State, allocation: Allocation, width: int = 78) -> l
         where = ", ".join(place_name(state, t) for t in a.railroads)
         lines.append(f"Railroad{'s' * (len(a.railroads) > 1)} in {where}: {RAILROAD_PRICE * len(a.railroads)} GDP")
     lines.append(left_message(a)[0].upper() + left_message(a)[1:] + ".")
-    return [piece for line in lines for piece in wrap(line, width)]
+    return lines
 
 
 def say(report: Report, title: str, line: str) -> None:
-    """A newsletter line, cut to fit a mail program's 78 characters."""
-    for piece in wrap(line):
-        report.say(title, piece)
+    """A newsletter line (printout.py fits it to a mail program's width)."""
+    report.say(title, line)
 
 
 def tell(report: Report, name: str, title: str, line: str) -> None:
-    """A line of one player's printout, cut to fit 78 characters."""
-    for piece in wrap(line):
-        report.tell(name, title, piece)
-
-
-def wrap(line: str, width: int = 78) -> list[str]:
-    """A line cut at spaces to `width`, the pieces after the first indented."""
-    return textwrap.wrap(line, width, subsequent_indent="  ", break_long_words=False) or [""]
+    """A line of one player's printout (printout.py fits it to a mail program's width)."""
+    report.tell(name, title, line)
 
 
 def sealed(state: State) -> dict[str, Allocation]:

@@ -34,7 +34,8 @@ Section = dict[str, Any]
 LINE = 76
 
 
-def _sections(titled: dict[str, list[str]]) -> list[Section]:
+def sections_of(titled: dict[str, list[str]]) -> list[Section]:
+    """A report's sections as a mail shows them: each line within 78 columns after the template's indent."""
     return [{"title": title, "lines": [part for line in lines for part in wrapped(line)]}
             for title, lines in titled.items() if lines]
 
@@ -52,14 +53,14 @@ def place(state: State, territory: str) -> str:
 
 def printouts(state: State, turn: int, phase: str, report: Report) -> dict[str, dict[str, Any]]:
     picture = picture_spec(state, turn, phase, report)
-    return {p["name"]: {"sections": _sections(report.private.get(p["name"], {})) + own_lists(state, p["name"]),
+    return {p["name"]: {"sections": sections_of(report.private.get(p["name"], {})) + own_lists(state, p["name"]),
                         "country": country_name(state, p["name"]) if p["country"] else None,
                         "phase_title": phase_title(phase), "picture": picture}
             for p in state["players"]}
 
 
 def newsletter(state: State, turn: int, phase: str, report: Report) -> dict[str, Any]:
-    return {"sections": _sections(report.public) + board_lists(state), "phase_title": phase_title(phase),
+    return {"sections": sections_of(report.public) + board_lists(state), "phase_title": phase_title(phase),
             "picture": picture_spec(state, turn, phase, report)}
 
 
@@ -154,7 +155,7 @@ def board_lists(state: State) -> list[Section]:
             forces += _wrap(stacks, "; ", f"{side_name(state, side)}:")
     if forces:
         forces.insert(0, "(i infantry, a armor, p aircraft, L light fleet, H heavy fleet, s supply)")
-    return _sections({"The powers": powers, "Forces on the board": forces})
+    return sections_of({"The powers": powers, "Forces on the board": forces})
 
 
 # ---- the picture ---------------------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def reveal(state: State, allocations: dict[str, Allocation], report: Report) -> 
         say(report, "Allocations revealed", f"{_who(state, name)}:" if a.sent else
                    f"{_who(state, name)}: sent none (nothing bought, 0% politics)")
         if a.sent:
-            for line in allocation_lines(state, a, width=76):
+            for line in allocation_lines(state, a):
                 report.say("Allocations revealed", "  " + line)
 
 

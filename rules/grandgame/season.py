@@ -17,7 +17,6 @@ forms are seasonorders.py's.
 from __future__ import annotations
 
 import random
-import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -97,20 +96,14 @@ def read_line(line: str) -> Read | str | None:
     return seasonorders.read_line(line)
 
 
-def wrap(line: str) -> list[str]:
-    return textwrap.wrap(line, 78, subsequent_indent="  ", break_on_hyphens=False) or [""]
-
-
 def say(report: Report, title: str, line: str) -> None:
-    """A newsletter line, wrapped to 78 characters (a mail program's width)."""
-    for part in wrap(line):
-        report.say(title, part)
+    """A newsletter line (printout.py fits it to a mail program's width)."""
+    report.say(title, line)
 
 
 def tell(report: Report, who: str, line: str) -> None:
-    """A line of `who`'s printout under "Your orders", wrapped."""
-    for part in wrap(line):
-        report.tell(who, ORDERS, part)
+    """A line of `who`'s printout under "Your orders"."""
+    report.tell(who, ORDERS, line)
 
 
 # ---- the orders as given -------------------------------------------------------------------------------------
