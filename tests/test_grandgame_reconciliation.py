@@ -212,7 +212,8 @@ def test_the_reconciliation_reveals_every_allocation_and_clears_them() -> None:
     over, report = reconcile(state)
     assert not over and state["turn"] == 2 and "allocation" not in state["pending"]
     revealed = report.public["Allocations revealed"]
-    assert "Aurelia (alice):" in revealed and "  Build 1 infantry in Velden (E2): 5 GDP" in revealed
+    # One line a country: each part and its GDP, then the sum (politics 15% of 18 is 2; an infantry 5).
+    assert "Aurelia (alice): politics 15%: 2 GDP; build 1 infantry in Velden (E2): 5 GDP (7 of 18 GDP)" in revealed
     assert "Borvane (bruno): sent none (nothing bought, 0% politics)" in revealed
     assert all(len(line) <= 76 for s in sections_of(report.public) for line in s["lines"])
 

@@ -147,7 +147,7 @@ def board_lists(state: State) -> list[Section]:
         p = player(state, name)
         units = sum(s.get(k, 0) for _, s in units_of(state, name) for k in s if k != "cargo" and k != "supply")
         powers.append(f"{name}: {country_name(state, name)}, {p['regime']}; GDP {p['gdp']}, "
-                      f"{len(held_by(state, name))} territories, {units} units")
+                      f"{plural(len(held_by(state, name)), 'territory', 'territories')}, {plural(units, 'unit')}")
     forces = []
     for side in (*names, NEUTRAL):
         stacks = [f"{t} {describe(s, short=True)}" for t, s in units_of(state, side)]

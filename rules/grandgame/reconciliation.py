@@ -43,12 +43,13 @@ def _who(state: State, name: str) -> str:
 def reveal(state: State, allocations: dict[str, Allocation], report: Report) -> None:
     """"Allocations are private knowledge until the reconciliation phase, at which point all aspects of the
     allocation are revealed.\""""
+    # One line a country (a mail program wraps it): what each part cost, then the sum against his GDP.
     for name, a in allocations.items():
-        say(report, "Allocations revealed", f"{_who(state, name)}:" if a.sent else
-                   f"{_who(state, name)}: sent none (nothing bought, 0% politics)")
-        if a.sent:
-            for line in allocation_lines(state, a):
-                report.say("Allocations revealed", "  " + line)
+        if not a.sent:
+            say(report, "Allocations revealed", f"{_who(state, name)}: sent none (nothing bought, 0% politics)")
+            continue
+        parts = [line[0].lower() + line[1:] for line in allocation_lines(state, a)[:-1]]
+        say(report, "Allocations revealed", f"{_who(state, name)}: {'; '.join(parts)} ({a.total()} of {a.gdp} GDP)")
 
 
 def politics(state: State, allocations: dict[str, Allocation], rng: random.Random,
