@@ -124,9 +124,24 @@ def sent(app: App, welcomes: bool = False) -> list[EmailMessage]:
     new = app.config.outbound.path / "new"
     if not new.is_dir():
         return []
-    files = sorted(new.iterdir(), key=lambda p: (p.stat().st_mtime_ns, p.name))
-    mails = [email.message_from_bytes(p.read_bytes(), policy=default) for p in files]
-    return [m for m in mails if welcomes or not _is_welcome(m)]  # type: ignore[misc]
+    stats = sorted(((p.stat(), p) for p in new.iterdir()), key=lambda sp: (sp[0].st_mtime_ns, sp[1].name))
+    mails = [_parsed(p, st.st_mtime_ns, st.st_size) for st, p in stats]
+    return [m for m in mails if welcomes or not _is_welcome(m)]
+
+
+# A delivered file never changes (Maildir): each is parsed once, however often a test reads the mail sent so far
+# (a game's printouts carry pictures of a few hundred kB, read for every phase of a long game).
+_PARSED: dict[tuple[Path, int, int], EmailMessage] = {}
+
+
+def _parsed(path: Path, mtime_ns: int, size: int) -> EmailMessage:
+    key = (path, mtime_ns, size)
+    found = _PARSED.get(key)
+    if found is None:
+        if len(_PARSED) > 20_000:
+            _PARSED.clear()
+        found = _PARSED[key] = email.message_from_bytes(path.read_bytes(), policy=default)  # type: ignore[assignment]
+    return found
 
 
 def _is_welcome(mail: EmailMessage) -> bool:
