@@ -49,7 +49,8 @@ def pope() -> dict[str, Any]:
 # ---- (a) RH-OQ-29: one rule ends church positions and grandmasterships ---------------------------------------------
 
 def test_a_grandmaster_who_accepts_an_archbishopric_gives_up_his_grandmastership() -> None:
-    # The Pope invests 0102, grandmaster and bishop of Rhodes, with Florence; 0102 accepts the next month: "must then resign all other ecclesiastical positions", the grandmastership among them (RH-OQ-29).
+    # The Pope invests 0102, grandmaster and bishop of Rhodes, with Florence; 0102 accepts the next month: "must
+    # then resign all other ecclesiastical positions", the grandmastership among them (RH-OQ-29).
     gm = catholic("0102", titles=["Grandmaster of Rhodes"], piety=500, skills={"sermonizing": 400})
     ctx = world([pope(), gm])
     ctx.state["locations"]["Rhodes"]["offices"]["bishop"] = "0102"

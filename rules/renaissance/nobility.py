@@ -187,7 +187,7 @@ def hereditary_title(title: str) -> bool:
     return islamic is None or islamic.hereditary
 
 
-def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
+def succeed(ctx: Ctx, dead: Persona, heir: Persona, sovereign_of: list[str] | None = None) -> list[str]:
     """What passes with the hereditary titles (RH-OQ-02, RH-OQ-14), on the heir built by succession.successor:
 
     - his feudal rank is that of his highest hereditary title ("When a persona dies, his successor receives all of
@@ -197,8 +197,9 @@ def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
       the replacement persona), with the civil strife of islamic_titles.civil_strife; an emir's, bey's or khan's,
       declared by himself, dies with him.
 
-    The sovereignties, feudatory status and tenancies he held are the heir's already (they stay with the persona
-    id). Returns what the family is told."""
+    The sovereignties, feudatory status and tenancies he held are the heir's already (pass_on_positions);
+    `sovereign_of` names the locations he was sovereign of at his death, the sultanate of the civil strife (else
+    read from the state, where the replacement under the same id holds them). Returns what the family is told."""
     said: list[str] = []
     own = islamic_title(heir)  # a member of the family who takes the positions may hold a title of his own
     if own is not None:
@@ -215,7 +216,7 @@ def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
     if title is not None and title.hereditary:
         heir["islamic_title"] = title.name
         said.append(f"{_name(heir)} succeeds to the throne as {title.name}")
-        struck = islamic_titles.civil_strife(ctx, dead)
+        struck = islamic_titles.civil_strife(ctx, dead, sovereign_of)
         if struck:
             said.append(f"civil strife: the loyalty of {', '.join(struck)} falls to zero")
     if heir["rank"] != "none":

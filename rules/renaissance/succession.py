@@ -199,7 +199,9 @@ def succession(ctx: Ctx) -> None:
         state["personae"][pid] = heir
         taker = state["personae"][taker_id]
         vacated = pass_on_positions(ctx, old, taker, held.get(pid, []))
-        for line in nobility.succeed(ctx, old, taker):  # the rank his titles give; a sultan's throne
+        sovereign_of = [where for where, office in held.get(pid, [])  # the sultanate that passed (RH-OQ-14)
+                        if office == "sovereign" and state["locations"][where]["offices"][office] == taker_id]
+        for line in nobility.succeed(ctx, old, taker, sovereign_of):  # the rank his titles give; a sultan's throne
             ctx.tell(str(taker.get("family", "")), line[0].upper() + line[1:] + ".")
         if vacated:
             ctx.publish(f"On the death of {name}, vacant: {', '.join(vacated)}.")
