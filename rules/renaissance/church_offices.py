@@ -510,14 +510,28 @@ def faith_lost(ctx: Ctx, pid: str) -> list[str]:
 
 def faith_keeps_office(ctx: Ctx) -> None:
     """The month's step: whoever is no longer of his office's faith (a change of religion, however ordered) loses it
-    at the end of the month (faith_lost)."""
+    at the end of the month (faith_lost). One pass over the sees finds them, so that faith_lost's own look-ups run
+    only for the few who lose something (the 1,000-family world: issue 25's benchmark)."""
     state = ctx.state
-    holders = {holder(loc, office) for loc in state["locations"].values() for office in CHURCH_OFFICES}
-    holders |= {state.get("pope")} | {o.get("grandmaster") for o in orders(state).values()}
-    holders |= {pid for pid, p in state["personae"].items() if is_cardinal(p)}
-    for pid in sorted(h for h in holders if h):
-        p = state["personae"].get(pid)
-        if p is not None and p.get("alive", True):
+    people = state["personae"]
+    losing: set[str] = set()
+    for loc in state["locations"].values():
+        church = hierarchy(state["locations"].get(loc.get("see") or "") or loc)
+        if church is None:
+            continue
+        for office in CHURCH_OFFICES:
+            pid = holder(loc, office)
+            p = people.get(pid or "")
+            if p is not None and faith(p) != church:
+                losing.add(str(pid))
+    catholic_dignities = {state.get("pope")} | {o.get("grandmaster") for o in orders(state).values()}
+    for pid, p in people.items():
+        if faith(p) != "catholic" and (pid in catholic_dignities or is_cardinal(p)):
+            losing.add(pid)
+        elif faith(p) not in _EASTERN and any(_EASTERN_TITLES.search(str(t)) for t in p.get("titles", ())):
+            losing.add(pid)
+    for pid in sorted(losing):
+        if people[pid].get("alive", True):
             faith_lost(ctx, pid)
 
 
