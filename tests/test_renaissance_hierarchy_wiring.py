@@ -10,7 +10,9 @@ from typing import Any
 
 from maild_rules.renaissance import apostasy, church_offices, military_orders, nobility, succession
 from maild_rules.renaissance.context import Ctx
-from tests.renaissance_fixtures import month_ctx, war_persona, war_town
+from maild_rules.renaissance.ranks import rank_of_titles
+from maild_rules.renaissance.setup import new_game
+from tests.renaissance_fixtures import month_ctx, small_setup, war_persona, war_town
 
 JUNE = 6
 
@@ -202,3 +204,19 @@ def test_a_member_who_takes_the_positions_keeps_his_own_higher_rank_and_his_knig
     taker = ctx.state["personae"]["0502"]
     assert taker["rank"] == "king" and taker["titles"] == ["Knight of Rhodes", "Count of Bona"]
     assert ctx.state["personae"]["0501"]["rank"] == "none"
+
+
+def test_a_setup_that_writes_titles_and_no_rank_reads_the_rank_from_the_highest_title() -> None:
+    # "Feudal rank is based upon a persona's highest title" (RH-OQ-02): "King of the Romans" and "Archduke of
+    # Austria" make a king; a lord, a regent, a burgher or a countess's title (no row of the table) make none.
+    assert rank_of_titles(["King of the Romans", "Archduke of Austria"]) == "king"
+    assert rank_of_titles(["Duke of Bari", "Regent of Milan"]) == "duke"
+    assert rank_of_titles(["Lord of Florence", "Burgher of Augsburg", "Countess of Forli"]) == "none"
+    assert rank_of_titles(["Sultan"]) == "sultan" and rank_of_titles([]) == "none"
+    setup = small_setup()
+    persona = setup["families"][0]["personae"][0]
+    persona.pop("rank", None)
+    persona["titles"] = ["Marquis of Pisa", "Knight of the Golden Spur"]
+    assert new_game(setup)["personae"][persona["id"]]["rank"] == "marquis"
+    persona["rank"] = "count"  # a rank written stands
+    assert new_game(setup)["personae"][persona["id"]]["rank"] == "count"

@@ -1,15 +1,15 @@
 """Acceptance (issue 25, test 1): a year of the hierarchies played by mail through the daemon, twenty families.
 
 The 1493 world (examples/renaissance/setup.toml, eighteen families) with two families added, HAFSID (Sunni, the
-sultan of Tunis and his brother) and GRIMALDI (a Genoese assassin at Tunis), every player in credit for the year,
-and Henry Tudor's rank written (the example world writes titles, not ranks: "King of England" gives no rank by
-itself). Each month the players mail their orders, the daemon takes them in, the GM runs the month and the
+sultan of Tunis and his brother) and GRIMALDI (a Genoese assassin at Tunis), and every player in credit for the
+year. Each month the players mail their orders, the daemon takes them in, the GM runs the month and the
 printouts and newsletter go out. What happens, month by month (turn 1 is January 1493):
 
  1 Jan  the sultan names his brother to succeed him (OH); Cesare Borgia, archbishop of Valencia, appoints Juan
         bishop of Gandia (OP: a bishop made)
- 2 Feb  elevations: the Pope makes Giuliano de' Medici a knight ("Knight of Florence"), King Henry makes Jasper
-        Tudor a knight; the Pope invests Juan with the vacant archbishopric of Messina (OI)
+ 2 Feb  elevations: the Pope makes Giuliano de' Medici a knight ("Knight of Florence"), Henry Tudor, King of
+        England (a king by his title: RH-OQ-02), makes Andrea Doria a knight; the Pope invests Juan with the
+        vacant archbishopric of Messina (OI)
  3 Mar  Juan accepts Messina (an archbishop made; his bishopric of Gandia ends)
  4 Apr  Grimaldi assassinates the sultan at Tunis; at the month's end his brother, named in January, takes the
         sultanate (a succession under the Islamic rules) and Tunis's loyalty falls to zero (civil strife)
@@ -65,7 +65,6 @@ def year_setup() -> dict[str, Any]:
     setup["players"] += [{"code": "HAF", "name": "Hafsid player", "email": address("HAF"), "balance": 1000.0},
                          {"code": "GRI", "name": "Grimaldi player", "email": address("GRI"), "balance": 1000.0}]
     people = {p["id"]: p for f in setup["families"] for p in f["personae"]}
-    people["0601"]["rank"] = "king"  # Henry Tudor, King of England: three elevation rights a year
     people["0201"]["assets"]["ducats"] = 300_000  # the Pope: an order's 100,000 ducats, after a year's upkeep
     setup["families"] += [
         {"name": "HAFSID", "number": 19, "player": "HAF", "religion": "sunni", "origin": "european", "personae": [
@@ -90,7 +89,7 @@ ORDERS: dict[int, dict[str, str]] = {
     1: {"HAF": "/HAF *HAFSID\n*Tunis .1901\nOH1902\n",
         "BOR": "/BOR *BORGIA\n*Rome .0202\nOP0203Gandia\n"},
     2: {"BOR": "/BOR *BORGIA\n*Rome .0201\nOE0103knight/Florence OI0203Messina\n",
-        "TUD": "/TUD *TUDOR\n*London .0601\nOE0602knight\n"},
+        "TUD": "/TUD *TUDOR\n*London .0601\nOE1001knight\n"},
     3: {"BOR": "/BOR *BORGIA\n*Rome .0203\nOAMessina\n"},
     4: {"GRI": "/GRI *GRIMALDI\n*Tunis .2001\nKK1901\n"},
     5: {"MED": "/MED *MEDICI\n*Florence .0103\nMLPisa\n"},
@@ -199,7 +198,7 @@ def test_a_bishop_an_archbishop_and_a_cardinal_made(year: Year) -> None:
 def test_elevations_in_february(year: Year) -> None:
     news = flat(year.newsletter(2))
     assert "Rodrigo Borgia has elevated Giuliano de' Medici to the rank of knight: Knight of Florence." in news
-    assert "Henry Tudor has elevated Jasper Tudor to the rank of knight: Knight." in news
+    assert "Henry Tudor has elevated Andrea Doria to the rank of knight: Knight." in news
     giuliano = flat(year.printout(2, "MED").split(".0103  Giuliano de' Medici")[1])
     assert giuliano.startswith(": ") and "TITLES Knight of Florence" in giuliano
 

@@ -18,10 +18,9 @@ from typing import Any
 
 from .church_offices import faith_lost, is_pope
 from .context import Ctx, Outcome, Persona, State, done, fail
-from .nobility import title_rank
 from .offices import elected_sovereignties, hereditary_sovereignties
 from .orderkinds import CONVERTIBLE
-from .ranks import ELECTED, feudal_rank
+from .ranks import ELECTED, feudal_rank, title_rank
 from .war.morale import halved
 
 RELIGIONS = CONVERTIBLE  # any religion the rules name (RH-OQ-43)

@@ -36,6 +36,7 @@ from .ranks import (
     feudal_row,
     islamic_title,
     row_index,
+    title_rank,
 )
 from .setup import find_location
 
@@ -158,13 +159,6 @@ def elevate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 
 # ---- succession ------------------------------------------------------------------------------------------------
-
-def title_rank(title: str) -> Rank | None:
-    """The feudal row a title names by its first words ("Duke of Bari" -> duke, "Grand Duke" -> grand duke), or
-    None ("Lord of Florence", "Regent of Milan")."""
-    head = title.split(" of ", 1)[0]
-    return feudal_row(head)
-
 
 # Dignities that are offices of a person, not titles of the feudal table: elected (the cardinal's hat, a
 # grandmastership, a Pope named by his papal name: RH-OQ-47) or a knight's "Sir". The table's own non-hereditary
