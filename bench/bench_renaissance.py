@@ -1,6 +1,7 @@
-"""Benchmark (not a test): one Renaissance month on a generated world.
+"""Benchmark (not a test): one Renaissance month on a generated world, or a year of months with the hierarchies.
 
     .venv/bin/python bench/bench_renaissance.py [--locations 4000] [--families 1000] [--orders 10] [--db URL]
+    .venv/bin/python bench/bench_renaissance.py --months 12   # issue 25: each month of a year, hierarchies present
 
 A world of L locations and F families of five personae (rules.renaissance.worldgen) is set up; every family
 mails ten coded orders per persona (transfers, sells, buys, training, letters, charity, movement); then:
@@ -11,6 +12,13 @@ mails ten coded orders per persona (transfers, sells, buys, training, letters, c
 5. the whole framework turn (order book, resolve, snapshot, printouts rendered and queued, commit) on a
    database (SQLite by default): seconds.
 Peak memory is the process's maximum resident set size. Target (issue 3): the month under 30 s and 1.5 GB.
+
+With --months N the world has the hierarchies' offices (worldgen.add_hierarchies: a king in every tenth family, a
+Pope, archbishoprics with vacant sees, elective states, military orders without a grandmaster) and N months are
+played in turn, each on the state the last one left, every family mailing its ten orders a persona and the
+hierarchies' orders of the month (`hierarchy_codes`: elevations in February, grandmasters' and rulers' votes in
+January, acceptances, bishops appointed each month, a cardinal's hat in March and September, the free cavalry).
+For each month: resolve and render (seconds). Target (issue 25): each month under 10 s.
 """
 
 from __future__ import annotations
@@ -51,7 +59,8 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def family_mail(state: dict, family: str, orders_per_persona: int, rng: random.Random) -> str:
+def family_mail(state: dict, family: str, orders_per_persona: int, rng: random.Random,
+                extra: dict[str, list[str]] | None = None) -> str:
     fam = state["families"][family]
     lines = [f"/{fam['player']} *{family}"]
     names = list(state["locations"])
@@ -76,10 +85,100 @@ def family_mail(state: dict, family: str, orders_per_persona: int, rng: random.R
                 codes.append(f"WL{rng.choice(fam['personae'])}")
             else:
                 codes.append(f"HC{rng.randint(1, 5) * 1000}")
+        codes += (extra or {}).get(pid, [])
         codes.append(f"ML{rng.choice(names).replace(' ', '')}")
         lines.append(f"*{p['location'].replace(' ', '')} .{pid}")
         lines.append(" ".join(codes))
     return "\n".join(lines) + "\n"
+
+
+def hierarchy_codes(state: dict, month: int) -> dict[str, list[str]]:
+    """The hierarchies' orders of the month, by persona, read from the state: kings and the Pope elevate their
+    family's untitled personae to knight in February (the Pope five, a king three); an archbishop appoints one of
+    his family to a vacant see of his archbishopric each month; the Pope grants a hat to an archbishop in March and
+    September; the voters at an order's seat elect its first grandmaster in January and the elected accepts in
+    February, then claims the order's free cavalry; the electors of a state electing for life vote in January."""
+    people, locs = state["personae"], state["locations"]
+    codes: dict[str, list[str]] = {}
+
+    def add(pid: str, code: str) -> None:
+        codes.setdefault(pid, []).append(code)
+
+    def kin(pid: str) -> list[str]:
+        return [q for q in state["families"][people[pid]["family"]]["personae"] if q != pid]
+
+    pope = state.get("pope")
+    if month == 2:
+        for pid, p in people.items():
+            rights = 5 if pid == pope else 3 if p.get("rank") == "king" else 0
+            for q in [q for q in kin(pid) if people[q].get("rank", "none") == "none"][:rights]:
+                add(pid, f"OE{q}knight")
+    sees: dict[str, list[str]] = {}
+    for name, loc in locs.items():
+        if loc.get("see") and not loc["offices"].get("bishop"):
+            sees.setdefault(loc["see"], []).append(name)
+    for see, vacant in sees.items():
+        archbishop = locs[see]["offices"].get("archbishop")
+        if archbishop in people and vacant:
+            others = kin(archbishop)
+            add(archbishop, f"OP{others[month % len(others)]}{vacant[0].replace(' ', '')}")
+    if pope in people and month in (3, 9):
+        archbishops = sorted(loc["offices"]["archbishop"] for loc in locs.values()
+                             if loc["offices"].get("archbishop") in people and loc["offices"]["archbishop"] != pope)
+        if archbishops:
+            add(pope, f"OK{archbishops[month % len(archbishops)]}")
+    for order in (state.get("military_orders") or {}).values():
+        if (order.get("election") or {}).get("turn") == month:
+            voters = [pid for pid, p in people.items() if p.get("location") == order["seat"]]
+            for pid in voters:
+                add(pid, f"VG{voters[0]}")
+        if (order.get("elected") or {}).get("persona") in people:
+            add(order["elected"]["persona"], "OGA")
+        if order.get("grandmaster") in people:
+            add(order["grandmaster"], "OGC")
+    for name, loc in locs.items():
+        if (loc.get("ruler_election") or {}).get("turn") == month:
+            electors = [pid for pid, p in people.items() if p.get("location") == name
+                        and p["family"] in loc.get("ruler_electors", [])]
+            for pid in electors:
+                add(pid, f"VR{electors[0]}")
+    return codes
+
+
+def year(args: argparse.Namespace, rng: random.Random) -> None:
+    """--months N: the months in turn over the world with the hierarchies, each timed (resolve + render)."""
+    t = time.perf_counter()
+    state = RULESET.new_game(generate(locations=args.locations, families=args.families, hierarchies=True))
+    print(f"world with hierarchies: {len(state['locations'])} locations, {len(state['families'])} families, "
+          f"{len(state['personae'])} personae, {len(state.get('military_orders') or {})} military orders; set up "
+          f"in {time.perf_counter() - t:.2f} s")
+    for player in state["players"].values():  # in credit all year: a player who owes executes no orders (CREDIT)
+        player.setdefault("account", {"history": []})["balance"] = 1e9
+    hierarchy_kinds = ("OE", "OP", "OK", "OI", "OA", "VG", "OGA", "OGC", "VR")
+    times = []
+    for turn in range(1, args.months + 1):
+        extra = hierarchy_codes(state, turn)
+        mails = {f: family_mail(state, f, args.orders, rng, extra) for f in state["families"]}
+        orders: dict[str, list[PlacedOrder]] = {code: [] for code in state["players"]}
+        for seq, (f, text) in enumerate(mails.items(), start=1):
+            parsed = RULESET.parse(text)
+            orders[state["families"][f]["player"]] += RULESET.effective([OrderSet(f, seq, parsed.orders)])
+        t = time.perf_counter()
+        result = RULESET.resolve(state, turn, orders, random.Random(turn))
+        resolve_s = time.perf_counter() - t
+        t = time.perf_counter()
+        common = {"game": "bench", "turn": turn, "finished": False, "next_deadline": "the first of next month"}
+        for code, context in result.printouts.items():
+            render("renaissance", "printout.txt.j2", **common, player=code, **context)
+        render("renaissance", "newsletter.txt.j2", **common, **result.newsletter)
+        render_s = time.perf_counter() - t
+        times.append(resolve_s + render_s)
+        ran = [e for e in result.events if e["type"] == "order" and str(e.get("code", "")).startswith(hierarchy_kinds)]
+        print(f"month {turn:2d}: resolve {resolve_s:5.2f} s, render {render_s:5.2f} s, "
+              f"month {resolve_s + render_s:5.2f} s; hierarchy orders {sum(1 for e in ran if e['ok'])} done of "
+              f"{len(ran)}")
+        state = result.state
+    print(f"months: mean {sum(times) / len(times):.2f} s, max {max(times):.2f} s; peak RSS {peak_mb():.0f} MB")
 
 
 def main() -> None:
@@ -87,9 +186,13 @@ def main() -> None:
     ap.add_argument("--locations", type=int, default=4000)
     ap.add_argument("--families", type=int, default=1000)
     ap.add_argument("--orders", type=int, default=10)
+    ap.add_argument("--months", type=int, default=0, help="play N months with the hierarchies (issue 25)")
     ap.add_argument("--db", default=None)
     args = ap.parse_args()
     rng = random.Random(7)
+    if args.months:
+        year(args, rng)
+        return
 
     t = time.perf_counter()
     setup = generate(locations=args.locations, families=args.families)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from functools import cache
 from typing import Any
 
@@ -10,9 +11,19 @@ import jinja2
 from maild.paths import TEMPLATE_DIR
 
 
+def hang(text: str, width: int = 78, first: int = 4, rest: int = 13) -> str:
+    """`text` wrapped for a line that starts `first` columns in (the template writes those blanks) and goes on
+    `rest` columns in, no line past `width`: a labelled line ("OFFICES  sovereign of Rome, ...") whose text
+    continues under itself. Jinja's wordwrap + indent cannot: it wraps every line to one width, so the indented
+    lines ran past the margin by the indent's difference."""
+    lines = textwrap.wrap(text, width=width, initial_indent=" " * first, subsequent_indent=" " * rest,
+                          break_long_words=False)
+    return "\n".join(lines)[first:]
+
+
 @cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         autoescape=False,  # plain-text mail, not HTML
         undefined=jinja2.StrictUndefined,
@@ -23,6 +34,8 @@ def environment() -> jinja2.Environment:
         # render (one an ack, hundreds of a second).
         auto_reload=False,
     )
+    env.filters["hang"] = hang
+    return env
 
 
 def render(game_ruleset: str | None, template: str, **context: Any) -> str:

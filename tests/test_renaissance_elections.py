@@ -70,12 +70,21 @@ def test_a_new_ruler_takes_office_on_january_first_and_loyalty_is_unchanged() ->
 def test_no_valid_vote_the_sitting_ruler_is_deemed_reelected() -> None:
     # "When no candidate receives any valid votes, ... Florentine gonfalonieres and Ragusan rectors are deemed
     # automatically reelected." Ragusa's rector is a non-player: he stays.
+    # January 1494, the game's turn 13: the December 1493 votes are counted.
     ctx = month_ctx([], [war_town("Florence", offices={"sovereign": "0101"}),
-                         war_town("Ragusa", offices={"sovereign": "Rector of Ragusa"})], month=1)
+                         war_town("Ragusa", offices={"sovereign": "Rector of Ragusa"})], month=1, turn=13)
     elections.count_elections(ctx)
     assert ctx.state["locations"]["Ragusa"]["offices"]["sovereign"] == "Rector of Ragusa"
-    assert ctx.state["locations"]["Florence"]["ruler_term"] == {"from": [1493, 1], "to": [1493, 12]}
-    assert any("Rector of Ragusa, is deemed reelected for 1493" in n for n in ctx.news)
+    assert ctx.state["locations"]["Florence"]["ruler_term"] == {"from": [1494, 1], "to": [1494, 12]}
+    assert any("Rector of Ragusa, is deemed reelected for 1494" in n for n in ctx.news)
+
+
+def test_a_game_begun_in_january_counts_no_december_it_never_had() -> None:
+    # Turn 1 is January 1493: no December of the game came before it, so no election is counted and the
+    # Newsletter says nothing of one; the setup's rulers sit.
+    ctx = month_ctx([], [war_town("Florence", offices={"sovereign": "0101"})], month=1, turn=1)
+    elections.count_elections(ctx)
+    assert ctx.news == [] and "ruler_term" not in ctx.state["locations"]["Florence"]
 
 
 def test_rh_oq_38_electors_and_valid_votes() -> None:

@@ -14,30 +14,18 @@ one morale rating, troops and crew (RH-OQ-41); offices of a church the converts 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .church_offices import faith_lost, is_pope
 from .context import Ctx, Outcome, Persona, State, done, fail
+from .offices import elected_sovereignties, hereditary_sovereignties
 from .orderkinds import CONVERTIBLE
+from .ranks import ELECTED, feudal_rank, title_rank
 from .war.morale import halved
 
 RELIGIONS = CONVERTIBLE  # any religion the rules name (RH-OQ-43)
 FIRST_TURN = 13  # "prior to his thirteenth turn as player for that family"
 POPULARITY_KEPT = 10  # "reduced by 90%": a tenth is kept, rounded down (RH-OQ-40)
-
-# THE ECCLESIASTICAL OFFICES: "All members of the Catholic hierarchy must be Catholic. All members of the Orthodox
-# hierarchy must be Orthodox." "The Monophysite hierarchy functions in the same way as the Orthodox hierarchy."
-HIERARCHIES = ("catholic", "orthodox", "monophysite")
-CHURCH_OFFICES = ("bishop", "archbishop")
-CHURCH_TITLES = {"catholic": ("cardinal",), "orthodox": ("patriarch", "metropolitan"),
-                 "monophysite": ("patriarch", "metropolitan")}
-# The sovereigns by election the feudal table names ("by election only": HRE & Pope), held as a title or rank.
-ELECTED_SOVEREIGN_TITLES = ("holy roman emperor", "emperor of the holy roman")
-ELECTED_SOVEREIGN_RANKS = ("hre", "holy roman emperor")
-
-
-def religion_of(persona: Persona) -> str:
-    return str(persona.get("religion") or "").lower()
 
 
 def players_families(state: State, player: str) -> list[str]:
@@ -53,21 +41,20 @@ def turns_as_player(state: State, family: str, turn: int) -> int:
 
 
 def sovereignties(state: State, family: str) -> list[str]:
-    """What makes the family's personae sovereigns (RH-OQ-45): every sovereignty of a location, whatever way it
-    is held, and the elected sovereigns of the feudal table (the Pope, the Holy Roman Emperor)."""
-    members = set(state["families"][family].get("personae", []))
+    """What makes the family's personae sovereigns (RH-OQ-45): every sovereignty of a location, hereditary (held by
+    his titles) or elective (an elective state's ruler, a grandmaster whose order exercises it: RH-OQ-34), as
+    offices.py tells them apart, and the elected sovereigns of the feudal table (the Pope, the Holy Roman Emperor:
+    "by election only"), by his rank or a title of that row."""
+    members = sorted(state["families"][family].get("personae", []))
     found: list[str] = []
-    for where, loc in sorted(state.get("locations", {}).items()):
-        who = (loc.get("offices") or {}).get("sovereign")
-        if who in members:
-            found.append(f"{who} is sovereign of {where}")
-    for pid in sorted(members):
+    for pid in members:
+        found += [f"{pid} is sovereign of {where}" for where in hereditary_sovereignties(state, pid)]
+        found += [f"{pid} is elected sovereign of {where}" for where in elected_sovereignties(state, pid)]
+    for pid in members:
         p = state["personae"].get(pid) or {}
-        titles = [str(t).lower() for t in p.get("titles", [])]
-        rank = str(p.get("rank") or "").lower()
-        if state.get("pope") == pid or rank == "pope" or any(re.search(r"\bpope\b", t) for t in titles):
+        if is_pope(state, pid) or str(p.get("rank") or "").lower() == "pope":
             found.append(f"{pid} is the Pope")
-        elif rank in ELECTED_SOVEREIGN_RANKS or any(t.startswith(ELECTED_SOVEREIGN_TITLES) for t in titles):
+        elif feudal_rank(p) is ELECTED or any(title_rank(str(t)) is ELECTED for t in p.get("titles", [])):
             found.append(f"{pid} is the Holy Roman Emperor")
     return found
 
@@ -89,18 +76,6 @@ def why_not(state: State, player: str, religion: str, turn: int) -> str | None:
     if all(state["families"][f].get("religion") == religion for f in families):
         return f"your families are {religion} already"
     return None
-
-
-def church_positions_lost(state: State, pid: str, religion: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """The offices (location, office) and titles a persona leaving his church may no longer hold (RH-OQ-43):
-    those of the Catholic, Orthodox or Monophysite hierarchy he belonged to, when he takes another religion."""
-    old = religion_of(state["personae"][pid])
-    if old not in HIERARCHIES or old == religion:
-        return [], []
-    offices = [(where, office) for where, loc in sorted(state.get("locations", {}).items())
-               for office in CHURCH_OFFICES if (loc.get("offices") or {}).get(office) == pid]
-    titles = [t for t in state["personae"][pid].get("titles", []) if str(t).lower().startswith(CHURCH_TITLES[old])]
-    return offices, titles
 
 
 def apostasy_cut(persona: Persona) -> tuple[int, int]:
@@ -126,18 +101,11 @@ def convert_family(ctx: Ctx, family: str, religion: str) -> list[str]:
         persona = state["personae"].get(pid)
         if persona is None:
             continue
-        offices, titles = church_positions_lost(state, pid, religion)
-        for where, office in offices:
-            state["locations"][where]["offices"][office] = None
-            ctx.publish(f"On the conversion of {persona.get('name', pid)} to the {religion} faith, vacant: "
-                        f"{office} of {where}.")
-        if titles:
-            persona["titles"] = [t for t in persona.get("titles", []) if t not in titles]
         persona["religion"] = religion
+        lost = faith_lost(ctx, pid)  # RH-OQ-43: the offices of the church he leaves, at once
         if not persona.get("alive", True):
             continue
         popularity, morale = apostasy_cut(persona)
-        lost = [f"{o} of {w}" for w, o in offices] + list(titles)
         lines.append(f"{pid}: now {religion}; popularity {popularity}, morale {morale}, piety 0"
                      + (f"; no longer {', '.join(lost)}" if lost else ""))
     return lines

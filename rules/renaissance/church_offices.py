@@ -19,6 +19,8 @@ import re
 from typing import Any
 
 from .context import Ctx, Outcome, Persona, State, done, fail
+from .grandmaster_vacancy import vacate as vacate_grandmastership
+from .grandmasters import orders
 from .offices import holder, set_office
 from .ratings import spend_popularity
 from .setup import find_location
@@ -36,8 +38,9 @@ SUITABLE = {"bishop": 600, "archbishop": 800, "hat": 1000}
 HAT_MONTHS = (3, 9)  # "Each March and September ... the Pope may grant a cardinal's hat"
 
 # The Pope's one act a turn: "Each turn the Pope may invest one bishop with a vacant archbishopric"; the hat is
-# granted "instead of elevating a bishop to the rank of archbishop" (and a military order founded "in lieu of
-# appointing an archbishop": that module shares this key).
+# granted "instead of elevating a bishop to the rank of archbishop", and "Each June, in lieu of appointing an
+# archbishop, the Pope may create a new military order" (military_orders.found_order asks pope_may_act and records
+# its founding with pope_acts, so the three share one act a month).
 POPE_ACT = "church.pope_act"
 _BISHOP_MADE = "church.bishop_made"  # "one bishop per turn", per archbishop
 _HAT_ACCEPTED = "church.hat_accepted"  # cardinals made this month were no cardinals at its start
@@ -179,18 +182,24 @@ def _charge(persona: Persona, appointee: Persona, office: str) -> tuple[bool, st
     return True, f" (an unsuitable appointment: piety and sermonizing {merit(appointee)}, popularity -{UNSUITABLE})"
 
 
-def _pope_may_act(ctx: Ctx, persona: Persona) -> str | None:
+def pope_may_act(ctx: Ctx, persona: Persona) -> str | None:
+    """Why persona may not make the Pope's act of this month (an investiture, a hat, a military order), or None."""
     if not is_pope(ctx.state, persona["id"]):
-        return "only the Pope invests archbishops and grants cardinals' hats"
+        return "only the Pope invests archbishops, grants cardinals' hats and creates military orders"
     acted = ctx.scratch.get(POPE_ACT, {}).get(persona["id"])
     if acted:
         return f"the Pope has already {acted} this month (one a turn)"
     return None
 
 
+def pope_acts(ctx: Ctx, persona: Persona, what: str) -> None:
+    """The Pope has made this month's act (`what`, as the refusal of a second one words it)."""
+    ctx.scratch.setdefault(POPE_ACT, {})[persona["id"]] = what
+
+
 def invest_archbishop(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """OInnnnllll: "Each turn the Pope may invest one bishop with a vacant archbishopric"."""
-    if why := _pope_may_act(ctx, persona):
+    if why := pope_may_act(ctx, persona):
         return fail(why)
     found = _see(ctx, args.get("location"))
     if isinstance(found, str):
@@ -214,7 +223,7 @@ def invest_archbishop(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outco
     ok, charged = _charge(persona, appointee, "archbishop")
     if not ok:
         return fail(charged)
-    ctx.scratch.setdefault(POPE_ACT, {})[persona["id"]] = "invested an archbishop"
+    pope_acts(ctx, persona, "invested an archbishop")
     make_offer(ctx, "archbishop", appointee["id"], where, persona["id"])
     ctx.tell(appointee["family"], f"{_name(appointee)} is invested by the Pope with the archbishopric of {where}: "
                                   f"accept it by the end of next month (OA{where.replace(' ', '')}).")
@@ -227,7 +236,7 @@ def grant_hat(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     a cardinal's hat to one archbishop"."""
     if ctx.month not in HAT_MONTHS:
         return fail("the Pope grants cardinals' hats in March and September only")
-    if why := _pope_may_act(ctx, persona):
+    if why := pope_may_act(ctx, persona):
         return fail(why)
     appointee = ctx.persona(str(args.get("appointee", "")))
     if appointee is None or (why := unfit(appointee, "catholic")):
@@ -241,7 +250,7 @@ def grant_hat(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     ok, charged = _charge(persona, appointee, "hat")
     if not ok:
         return fail(charged)
-    ctx.scratch.setdefault(POPE_ACT, {})[persona["id"]] = "granted a cardinal's hat"
+    pope_acts(ctx, persona, "granted a cardinal's hat")
     make_offer(ctx, "hat", appointee["id"], None, persona["id"])
     ctx.tell(appointee["family"], f"{_name(appointee)} is granted a cardinal's hat by the Pope: accept it by the end "
                                   "of next month (OAhat).")
@@ -317,10 +326,17 @@ def leave_papacy(ctx: Ctx, pid: str) -> None:
                 "on.")
 
 
-def resign_others(ctx: Ctx, pid: str, keep: str | None = None, keep_hat: bool = False) -> list[str]:
-    """RH-OQ-18: the acceptance itself ends every other ecclesiastical position, as a resignation (RH-OQ-26: the
-    towers stay with the offices). `keep`: the archbishopric kept (a cardinal's), with its city's bishopric."""
+def resign_others(ctx: Ctx, pid: str, keep: str | None = None, keep_hat: bool = False,
+                  keep_order: str | None = None) -> list[str]:
+    """RH-OQ-18: the acceptance of a church office itself ends every other ecclesiastical position, as a resignation
+    (RH-OQ-26: the towers stay with the offices): the papal throne, bishoprics, archbishoprics, the hat, and a
+    grandmastership, which is an ecclesiastical position (RH-OQ-29). The one place this rule lives: the church's
+    acceptances and a grandmaster's (military_orders.install) call it. `keep`: the archbishopric kept (a
+    cardinal's), with its city's bishopric; `keep_order`: the order whose grandmastership he is accepting."""
     ended = []
+    if is_pope(ctx.state, pid):
+        leave_papacy(ctx, pid)
+        ended.append("the papal throne")
     for where in sees_held(ctx.state, pid, "archbishop"):
         if where != keep:
             ended.append(_vacate(ctx, where, "archbishop", lost=False))
@@ -331,7 +347,13 @@ def resign_others(ctx: Ctx, pid: str, keep: str | None = None, keep_hat: bool = 
     if is_cardinal(persona) and not keep_hat:
         _drop_title(persona, _CARDINAL)
         ended.append("cardinal's hat")
+    ended += _end_grandmasterships(ctx, pid, keep_order)
     return ended
+
+
+def _end_grandmasterships(ctx: Ctx, pid: str, keep_order: str | None = None) -> list[str]:
+    held = [k for k, o in orders(ctx.state).items() if o.get("grandmaster") == pid and k != keep_order]
+    return [vacate_grandmastership(ctx, key) for key in held]
 
 
 def _take_see(ctx: Ctx, pid: str, where: str) -> None:
@@ -437,32 +459,80 @@ def resign_office(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 # ---- the month's steps ---------------------------------------------------------------------------------------------
 
-def faith_keeps_office(ctx: Ctx) -> None:
+# Titles of a hierarchy's dignities besides the cardinal's (the Orthodox and Monophysite archbishops "function as
+# archbishops" under these names; a setup may write them as titles).
+_EASTERN_TITLES = re.compile(r"^\s*(patriarch|metropolitan)\b", re.I)
+_EASTERN = ("orthodox", "monophysite")
+
+
+def faith_lost(ctx: Ctx, pid: str) -> list[str]:
     """"All members of the Catholic hierarchy must be Catholic. All members of the Orthodox hierarchy must be
-    Orthodox": one who is no longer of his see's faith (a change of religion, however ordered) loses its offices at
-    the end of the month. A loss by means other than resignation or death: the office's tower becomes his family's
-    (TOWERS, RH-OQ-26). A cardinal or Pope who is no longer Catholic loses the hat or the throne."""
+    Orthodox" (and the Monophysite): what persona pid, no longer of a church's faith, loses at once. His sees of
+    another faith fall vacant, a loss by means other than resignation or death, so the office's tower becomes his
+    family's (TOWERS, RH-OQ-26); the hat, the papal throne and a grandmastership (RH-OQ-29) need a Catholic; a
+    patriarch's or metropolitan's title goes with the Eastern faith. The one place this rule lives: the month's step
+    (faith_keeps_office) and a conversion (apostasy.convert_family, RH-OQ-43) both call it. Returns what he lost,
+    as the printout words it."""
     state = ctx.state
-    for where, loc in state["locations"].items():
+    p = state["personae"][pid]
+    religion = faith(p)
+    lost: list[str] = []
+    for where in [*sees_held(state, pid, "archbishop"), *sees_held(state, pid, "bishop")]:
+        loc = state["locations"][where]
         church = hierarchy(state["locations"].get(loc.get("see") or "") or loc)
-        if church is None:
+        if church is None or church == religion:
             continue  # a see of no Christian hierarchy: the rules bind no faith to it
         for office in CHURCH_OFFICES:
-            pid = holder(loc, office)
-            p = state["personae"].get(pid or "")
-            if p is None or not p.get("alive", True) or faith(p) == church:
-                continue
-            said = _vacate(ctx, where, office, lost=True)
-            ctx.publish(f"{_name(p)}, no longer {church}, has lost the office of {said}.")
-    for pid, p in state["personae"].items():
-        if not p.get("alive", True) or faith(p) == "catholic":
-            continue
+            if holder(loc, office) == pid:
+                said = _vacate(ctx, where, office, lost=True)
+                ctx.publish(f"{_name(p)} is no longer {church}; vacant: {said}.")
+                lost.append(said)
+    if religion != "catholic":
         if is_pope(state, pid):
             leave_papacy(ctx, pid)
             ctx.publish(f"{_name(p)}, no longer Catholic, has lost the papal throne.")
-        if is_cardinal(p):
+            lost.append("the papal throne")
+        hats = [str(t) for t in p.get("titles", []) if _CARDINAL.search(str(t))]
+        if hats:
             _drop_title(p, _CARDINAL)
             ctx.publish(f"{_name(p)}, no longer Catholic, has lost his cardinal's hat.")
+            lost += hats
+        for title in _end_grandmasterships(ctx, pid):
+            ctx.publish(f"{_name(p)}, no longer Catholic, is no longer {title}.")
+            lost.append(title)
+    if religion not in _EASTERN:
+        eastern = [str(t) for t in p.get("titles", []) if _EASTERN_TITLES.search(str(t))]
+        if eastern:
+            _drop_title(p, _EASTERN_TITLES)
+            lost += eastern
+    return lost
+
+
+def faith_keeps_office(ctx: Ctx) -> None:
+    """The month's step: whoever is no longer of his office's faith (a change of religion, however ordered) loses it
+    at the end of the month (faith_lost). One pass over the sees finds them, so that faith_lost's own look-ups run
+    only for the few who lose something (the 1,000-family world: issue 25's benchmark)."""
+    state = ctx.state
+    people = state["personae"]
+    losing: set[str] = set()
+    for loc in state["locations"].values():
+        church = hierarchy(state["locations"].get(loc.get("see") or "") or loc)
+        if church is None:
+            continue
+        for office in CHURCH_OFFICES:
+            pid = holder(loc, office)
+            p = people.get(pid or "")
+            if p is not None and faith(p) != church:
+                losing.add(str(pid))
+    catholic_dignities = {state.get("pope")} | {o.get("grandmaster") for o in orders(state).values()}
+    for pid, p in people.items():
+        if faith(p) != "catholic" and (pid in catholic_dignities or is_cardinal(p)):
+            losing.add(pid)
+        elif faith(p) not in _EASTERN and any(_EASTERN_TITLES.search(str(t)) for t in p.get("titles", ())):
+            losing.add(pid)
+    for pid in sorted(losing):
+        if people[pid].get("alive", True):
+            faith_lost(ctx, pid)
 
 
 def church_deaths(ctx: Ctx) -> None:

@@ -131,7 +131,7 @@ def count_elections(ctx: Ctx) -> None:
         if not elective_sovereignty(name, location):
             continue
         if name in ELECTIVE_RULERS:
-            if ctx.month == 1:
+            if ctx.month == 1 and ctx.turn > 1:  # a game begun in January had no December: the setup's ruler sits
                 count_state(ctx, name, location)
         elif (location.get("ruler_election") or {}).get("turn") == ctx.turn - 1:
             count_state(ctx, name, location)

@@ -63,22 +63,26 @@ def declare(ctx: Ctx, persona: Persona, target: Persona, title_word: str) -> Out
                 f"retreat value is now {title.retreat_value}")
 
 
-def sultanate_cities(state: dict[str, Any], pid: str) -> list[str]:
-    """The sultanate's cities, most populous first: the locations of which he is sovereign (RH-OQ-14). Equal
-    populations in name order."""
-    held = [(name, loc) for name, loc in state["locations"].items() if holder(loc, "sovereign") == pid]
+def sultanate_cities(state: dict[str, Any], pid: str, sovereign_of: list[str] | None = None) -> list[str]:
+    """The sultanate's cities, most populous first: the locations of which he is sovereign (RH-OQ-14), or was at
+    his death (`sovereign_of`: succession has passed them on by then, to a member of the family he named perhaps,
+    RH-OQ-47). Equal populations in name order."""
+    if sovereign_of is None:
+        held = [(name, loc) for name, loc in state["locations"].items() if holder(loc, "sovereign") == pid]
+    else:
+        held = [(name, state["locations"][name]) for name in sovereign_of if name in state["locations"]]
     held.sort(key=lambda kv: (-int(kv[1].get("population", 0)), kv[0]))
     return [name for name, _ in held]
 
 
-def civil_strife(ctx: Ctx, dead: Persona) -> list[str]:
+def civil_strife(ctx: Ctx, dead: Persona, sovereign_of: list[str] | None = None) -> list[str]:
     """A dead sultan (or shah, "the same characteristics as sultans"): the loyalty of his sultanate's three most
     populous cities falls to zero (all of them, when it has fewer). The throne passes to his replacement persona,
     who keeps his sovereignties (nobility.succeed). Returns the cities struck; nothing for any other persona."""
     title = islamic_title(dead)
     if title is None or not title.hereditary:
         return []
-    struck = sultanate_cities(ctx.state, dead["id"])[:STRIFE_CITIES]
+    struck = sultanate_cities(ctx.state, dead["id"], sovereign_of)[:STRIFE_CITIES]
     for name in struck:
         ctx.state["locations"][name]["loyalty"] = 0
     if struck:

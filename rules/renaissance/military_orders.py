@@ -13,8 +13,10 @@ from typing import Any
 
 from .ballots import Bonus, count, tally
 from .calendar import month_name
+from .church_offices import pope_acts, pope_may_act, resign_others, unfit
 from .commerce import give_asset, take_asset
 from .context import Ctx, Outcome, Persona, done, fail
+from .grandmaster_vacancy import call_election, pass_offices, vacate
 from .grandmasters import (
     find_order,
     free_cavalry,
@@ -51,22 +53,12 @@ def _name(ctx: Ctx, pid: str | None) -> str:
 
 def may_serve(persona: Persona | None) -> bool:
     """A living male Catholic: who may vote for a grandmaster ("Each male Catholic persona"), and who may be one
-    (RH-OQ-31: the voters' own bar)."""
-    return (persona is not None and persona.get("alive", True) and not persona.get("female", False)
-            and str(persona.get("religion", "")).lower() == CATHOLIC)
+    (RH-OQ-31: the voters' own bar; RH-OQ-29: a grandmastership is an ecclesiastical position, so the church's one
+    test of who may hold one, church_offices.unfit)."""
+    return unfit(persona, CATHOLIC) is None
 
 
 # ---- the election -----------------------------------------------------------------------------------------------
-
-def call_election(ctx: Ctx, key: str, why: str) -> None:
-    """The election is held next month at the seat; the newsletter announces it (RH-OQ-31)."""
-    order = orders(ctx.state)[key]
-    order["election"] = {"turn": ctx.turn + 1, "votes": {}}
-    order["elected"] = None
-    ctx.publish(f"{why}: the grandmaster of {order_name(ctx.state, key)} will be elected in "
-                f"{month_name(ctx.state, ctx.turn + 1)} by the male Catholic personae at {order.get('seat')} "
-                "at the start of that month.")
-
 
 def vote_grandmaster(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """VGnnnn[/order]: one vote, cast at the election site (the order's seat) where the voter began the month."""
@@ -130,52 +122,14 @@ def count_election(ctx: Ctx, key: str) -> None:
 
 # ---- acceptance ------------------------------------------------------------------------------------------------
 
-def _resign_church(ctx: Ctx, persona: Persona, keep: str) -> list[str]:
-    """"must then resign all other ecclesiastical positions he may hold": bishoprics, archbishoprics, a cardinal's
-    hat, the papal throne and any other grandmastership end with the acceptance itself (RH-OQ-18, for a
-    grandmaster: no resignation order is asked of him)."""
-    pid = persona["id"]
-    left: list[str] = []
-    for where, loc in sorted(ctx.state["locations"].items()):
-        for office in ("bishop", "archbishop"):
-            if holder(loc, office) == pid:
-                set_office(loc, office, None)
-                left.append(f"{office} of {where}")
-    if ctx.state.get("pope") == pid:
-        ctx.state["pope"] = None
-        left.append("the papal throne")
-    hats = [t for t in persona.get("titles") or () if str(t).lower().startswith("cardinal")]
-    if hats:
-        persona["titles"] = [t for t in persona["titles"] if t not in hats]
-        left += hats
-    other = grandmastership_of(ctx.state, pid)
-    if other is not None and other != keep:
-        vacate(ctx, other)
-        left.append(title_of(ctx.state, other))
-    return left
-
-
-def _pass_offices(ctx: Ctx, key: str, holding: set[str | None], to: str) -> None:
-    """The order's offices pass from the outgoing holder to `to`. An office someone else has come to hold meanwhile
-    (a tenancy transferred by its holders' orders: TENANTS) is no longer the order's, and leaves its list."""
-    order = orders(ctx.state)[key]
-    kept = []
-    for where, office in held_offices(order):
-        location = ctx.state["locations"][where]
-        if holder(location, office) in holding:
-            set_office(location, office, to)
-            kept.append([where, office])
-    order["holds"] = kept
-
-
 def install(ctx: Ctx, key: str, persona: Persona) -> list[str]:
     """He becomes grandmaster: the order's offices are his, with its title; his other church positions end."""
     order = orders(ctx.state)[key]
-    left = _resign_church(ctx, persona, key)
+    left = resign_others(ctx, persona["id"], keep_order=key)  # RH-OQ-18 and RH-OQ-29: the church's one rule
     order["grandmaster"] = persona["id"]
     order["elected"] = None
     order["election"] = None
-    _pass_offices(ctx, key, {None, order_name(ctx.state, key)}, persona["id"])
+    pass_offices(ctx, key, {None, order_name(ctx.state, key)}, persona["id"])
     title = title_of(ctx.state, key)
     if title not in (persona.get("titles") or []):
         persona["titles"] = [*(persona.get("titles") or []), title]
@@ -197,17 +151,6 @@ def accept_grandmastership(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> 
                 + (f" and resigns {', '.join(left)}" if left else "") + ".")
     return done(f"accepted: {title_of(ctx.state, key)}" + (f" ({holds})" if holds else "")
                 + (f"; resigned {', '.join(left)}" if left else ""))
-
-
-def vacate(ctx: Ctx, key: str) -> None:
-    """The grandmastership falls vacant: the order's offices are held by the order, and an election is called."""
-    order = orders(ctx.state)[key]
-    old = ctx.persona(order.get("grandmaster") or "")
-    if old is not None:
-        old["titles"] = [t for t in old.get("titles") or () if t != title_of(ctx.state, key)]
-    _pass_offices(ctx, key, {order.get("grandmaster")}, order_name(ctx.state, key))
-    order["grandmaster"] = None
-    call_election(ctx, key, f"The grandmastership of {order_name(ctx.state, key)} is vacant")
 
 
 # ---- the free heavy cavalry -----------------------------------------------------------------------------------
@@ -239,10 +182,12 @@ def found_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
     """OGFname/seat: the Pope, in June, for 100,000 ducats. The order is created at the end of the month if the
     tenancy of its seat has then been transferred to its grandmaster's office; else nothing happens (RH-OQ-33)."""
     pid = persona["id"]
-    if ctx.state.get("pope") != pid:
-        return fail("only the Pope creates a military order")
     if ctx.month != FOUNDING_MONTH:
         return fail("the Pope creates a military order in June")
+    # "Each June, in lieu of appointing an archbishop": the Pope's one act of the month (church_offices.POPE_ACT),
+    # which an investiture made first has spent, and which this founding spends (one order a June).
+    if why := pope_may_act(ctx, persona):
+        return fail(why)
     name = str(args.get("order") or "").strip()
     key = order_key(name)
     if not key:
@@ -258,19 +203,11 @@ def found_order(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
                     f"{population:,}")
     if int((persona.get("assets") or {}).get(DUCATS, 0)) < FOUNDING_COST:
         return fail(f"creating an order takes {FOUNDING_COST:,} ducats")
-    # "Each June, in lieu of appointing an archbishop": one order a June, and then no archbishop (founded_this_month).
-    if not ctx.once("military_orders.found"):
-        return fail("the Pope creates one military order a June")
+    pope_acts(ctx, persona, "created a military order")
     ctx.scratch.setdefault(_FOUNDING, {})[key] = {"name": name, "seat": seat, "pope": pid}
     return done(f"creates the order of {name} with its seat at {seat}, if the tenancy of {seat} is transferred to "
                 "its grandmaster's office this month (OGT by its sovereign, feudatory and de facto controller); "
                 f"{FOUNDING_COST:,} ducats are then disbursed")
-
-
-def founded_this_month(ctx: Ctx) -> bool:
-    """Has the Pope used this June's choice to create an order ("in lieu of appointing an archbishop")? For the
-    church's investiture to ask."""
-    return bool(ctx.scratch.get(_FOUNDING))
 
 
 OFFICE_WORDS = {"tenant": "tenancy", "sovereign": "sovereignty"}

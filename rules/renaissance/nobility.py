@@ -36,6 +36,7 @@ from .ranks import (
     feudal_row,
     islamic_title,
     row_index,
+    title_rank,
 )
 from .setup import find_location
 
@@ -159,14 +160,28 @@ def elevate(ctx: Ctx, persona: Persona, args: dict[str, Any]) -> Outcome:
 
 # ---- succession ------------------------------------------------------------------------------------------------
 
-def title_rank(title: str) -> Rank | None:
-    """The feudal row a title names by its first words ("Duke of Bari" -> duke, "Grand Duke" -> grand duke), or
-    None ("Lord of Florence", "Regent of Milan")."""
-    head = title.split(" of ", 1)[0]
-    return feudal_row(head)
+# Dignities that are offices of a person, not titles of the feudal table: elected (the cardinal's hat, a
+# grandmastership, a Pope named by his papal name: RH-OQ-47) or a knight's "Sir". The table's own non-hereditary
+# rows (knight, HRE & Pope) and the Islamic titles a persona declares himself (emir, bey, khan) are ranks.py's.
+_PERSONAL_DIGNITIES = ("cardinal", "pope", "grandmaster", "grand master", "sir ")
 
 
-def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
+def hereditary_title(title: str) -> bool:
+    """Does the title pass to whoever takes the dead man's positions (THE HIERARCHIES: "his successor receives all
+    of his hereditary titles")? Not knighthood ("knight (non-hereditary)"), the HRE's and the Pope's dignity ("HRE &
+    Pope (non-hereditary)"), an emir's, bey's or khan's title (RH-OQ-13), a cardinal's hat or a grandmastership. The
+    one test: succession.pass_on_positions hands over the titles it passes."""
+    low = title.lower()
+    if low.startswith(_PERSONAL_DIGNITIES):
+        return False
+    row = title_rank(title)
+    if row is not None:
+        return row.hereditary
+    islamic = ISLAMIC_TITLES.get(low.split(" of ", 1)[0].strip())
+    return islamic is None or islamic.hereditary
+
+
+def succeed(ctx: Ctx, dead: Persona, heir: Persona, sovereign_of: list[str] | None = None) -> list[str]:
     """What passes with the hereditary titles (RH-OQ-02, RH-OQ-14), on the heir built by succession.successor:
 
     - his feudal rank is that of his highest hereditary title ("When a persona dies, his successor receives all of
@@ -176,29 +191,28 @@ def succeed(ctx: Ctx, dead: Persona, heir: Persona) -> list[str]:
       the replacement persona), with the civil strife of islamic_titles.civil_strife; an emir's, bey's or khan's,
       declared by himself, dies with him.
 
-    The sovereignties, feudatory status and tenancies he held are the heir's already (they stay with the persona
-    id). Returns what the family is told."""
+    The sovereignties, feudatory status and tenancies he held are the heir's already (pass_on_positions);
+    `sovereign_of` names the locations he was sovereign of at his death, the sultanate of the civil strife (else
+    read from the state, where the replacement under the same id holds them). Returns what the family is told."""
     said: list[str] = []
     own = islamic_title(heir)  # a member of the family who takes the positions may hold a title of his own
     if own is not None:
         heir["islamic_title"] = own.name
-    kept = [t for t in heir.get("titles", []) if (r := title_rank(t)) is None or r.hereditary]
-    ranks = [r for t in kept if (r := title_rank(t)) is not None]
+    # His titles are his own and the hereditary ones pass_on_positions handed him (hereditary_title); his rank is the
+    # highest of his own (a member of the family keeps a higher one), his titles' and the dead man's hereditary rank.
+    ranks = [r for t in heir.get("titles", []) if (r := title_rank(t)) is not None]
     dead_row = feudal_rank(dead)
     inherited = dead_row if dead_row.hereditary else BOURGEOIS
-    best = min([inherited, *ranks], key=row_index)
-    heir["titles"] = kept
+    best = min([inherited, feudal_rank(heir), *ranks], key=row_index)
     heir["rank"] = best.name if best is not BOURGEOIS else "none"
     title = islamic_title(dead)
     # A member of the family who takes the positions (the Islamic succession, succession.py) keeps his own title.
     if title is not None and title.hereditary:
         heir["islamic_title"] = title.name
         said.append(f"{_name(heir)} succeeds to the throne as {title.name}")
-        struck = islamic_titles.civil_strife(ctx, dead)
+        struck = islamic_titles.civil_strife(ctx, dead, sovereign_of)
         if struck:
             said.append(f"civil strife: the loyalty of {', '.join(struck)} falls to zero")
-    elif title is not None:
-        heir["titles"] = [t for t in heir["titles"] if t.lower().split(" of ", 1)[0] != title.name]
     if heir["rank"] != "none":
         said.append(f"{_name(heir)} is {heir['rank']} by his inherited titles")
     return said

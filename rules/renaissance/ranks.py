@@ -148,6 +148,23 @@ def rank_value(persona: Persona | None) -> int:
     return max(feudal_value(persona), title.retreat_value if title else 0)
 
 
+def title_rank(title: str) -> Rank | None:
+    """The feudal row a title names by its first words ("Duke of Bari" -> duke, "Grand Duke" -> grand duke), or
+    None ("Lord of Florence", "Regent of Milan")."""
+    return feudal_row(str(title).split(" of ", 1)[0])
+
+
+def rank_of_titles(titles: list[str]) -> str:
+    """The rank his titles give ("Feudal rank is based upon a persona's highest title"): the table's name of the
+    highest row a title names, an Islamic title's name when no feudal title is his, else "none". What a setup's
+    persona is when it writes his titles and no rank."""
+    rows = [row for t in titles if (row := title_rank(t)) not in (None, BOURGEOIS)]
+    if rows:
+        return min(rows, key=row_index).name
+    islamic = [w for t in titles if (w := word(str(t).split(" of ", 1)[0])) in ISLAMIC_TITLES]
+    return islamic[0] if islamic else "none"
+
+
 def canonical_rank(rank: Any) -> str | None:
     """The word a rank is recorded as: the table's name for a feudal rank written in any accepted spelling
     ("grandduke" -> "grand duke"), an Islamic title's name, or None for a word that is neither."""

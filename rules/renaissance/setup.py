@@ -27,6 +27,7 @@ from .calendar import turn_of
 from .grandmasters import order_key
 from .items import ALL_ITEMS, CLASSES, TROOPS
 from .orderkinds import SKILLS
+from .ranks import rank_of_titles
 from .walls import MAX_EGRESS_DENIED, MAX_INGRESS, MAX_MARKET_RIGHTS, citizen_families, default_ingress
 
 State = dict[str, Any]
@@ -588,6 +589,9 @@ class _Batch:
         # MORALE: a persona who controls neither troops nor crew has morale zero.
         has_men = any(assets.get(m, 0) for m in (*TROOPS, "crew"))
         female = _bool(p, f"{where}: female", t.get("female", False))
+        titles = _str_list(p, f"{where}: titles", t.get("titles", []))
+        # "Feudal rank is based upon a persona's highest title": written, or read from his titles (RH-OQ-02).
+        rank = _text(p, f"{where}: rank", t["rank"]) if "rank" in t else rank_of_titles(titles)
         persona = {
             "id": pid, "name": name, "family": family_name, "female": female,
             "religion": family["religion"], "origin": family["origin"],
@@ -596,8 +600,8 @@ class _Batch:
             "piety": _rating(p, f"{where}: piety", t.get("piety", 0)),
             "morale": _rating(p, f"{where}: morale", t.get("morale", 500 if has_men else 0)),
             "skills": skills, "guild": guild,
-            "titles": _str_list(p, f"{where}: titles", t.get("titles", [])),
-            "rank": _text(p, f"{where}: rank", t.get("rank", "none")) or "none",
+            "titles": titles,
+            "rank": rank or "none",
             "assets": assets,
             "location": location, "at_sea": None,
             "inside": t.get("inside"),  # None until commit knows who is denied ingress

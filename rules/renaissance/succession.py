@@ -23,7 +23,8 @@ from typing import Any
 
 from . import nobility
 from .context import Ctx, Outcome, Persona, State, done, fail
-from .war.ranks import rank_value
+from .grandmasters import holds_office
+from .offices import elective_sovereignty
 
 POPULARITY_CAP = 200
 HEIR_AGE = 20
@@ -31,13 +32,6 @@ HEIR_AGE = 20
 # Sovereignty, feudatory status and tenancy are held by titles ("Tenancy may be transferred to any title"), which
 # are hereditary: they pass to the successor. Every other office of a location is personal and falls vacant.
 HEREDITARY_OFFICES = ("sovereign", "feudatory", "tenant")
-# ELECTIVE STATES: "Florence and Ragusa elect their rulers"; other elective states are marked on the location.
-ELECTIVE_RULERS = ("Florence", "Ragusa")
-
-# Titles that die with their holder: knighthood is "non-hereditary" (feudal table), so are the elective dignities.
-NON_HEREDITARY_TITLES = ("knight", "sir ", "cardinal", "pope", "holy roman emperor", "emperor of the holy roman",
-                         "grandmaster", "grand master")
-NON_HEREDITARY_RANKS = ("knight", "hre", "pope")
 # THE ISLAMIC HIERARCHY: no primogeniture; the positions go to "a member of the same family" (RH-OQ-47).
 ISLAM = ("shia", "sunni")
 
@@ -55,20 +49,6 @@ GIVEN_NAMES_BY_RELIGION = {
 }
 NAME_TRADITION = {"sunni": "islam", "shia": "islam", "druse": "islam", "orthodox": "orthodox",
                   "monophysite": "orthodox", "jewish": "jewish"}
-
-
-def hereditary_title(title: str) -> bool:
-    """Does the title pass to whoever takes the dead man's positions? (THE HIERARCHIES: "his successor receives
-    all of his hereditary titles"; knight is "non-hereditary".) The titles module of the hierarchies (nobility,
-    ranks) decides this by its table when it comes: this is the one question it answers here."""
-    low = title.lower()
-    return not any(low.startswith(word) for word in NON_HEREDITARY_TITLES)
-
-
-def inherited_rank(rank: Any) -> str:
-    """The feudal rank that passes with the titles ("Feudal rank is based upon a persona's highest title"):
-    the dead man's, but none for the non-hereditary ranks."""
-    return "none" if str(rank or "none").lower() in NON_HEREDITARY_RANKS else str(rank or "none")
 
 
 def _name(state: State, dead: Persona, rng: random.Random | None) -> str:
@@ -154,28 +134,28 @@ def position_taker(state: State, dead: Persona) -> str:
     return str(dead["id"])
 
 
-def _elective(state: State, where: str) -> bool:
-    return where in ELECTIVE_RULERS or bool(state["locations"][where].get("elective_ruler", False))
+def _elected(state: State, where: str, office: str) -> bool:
+    """An office held by election, not by title: an elective state's sovereignty (offices.elective_sovereignty), or an
+    office a military order holds (its grandmaster's, which military_orders.py vacates before this step)."""
+    return (office == "sovereign" and elective_sovereignty(where, state["locations"][where])) or holds_office(
+        state, where, office)
 
 
 def pass_on_positions(ctx: Ctx, dead: Persona, taker: Persona, held: list[tuple[str, str]]) -> list[str]:
     """THE place where a dead persona's hereditary positions are passed on (RH-OQ-47), to `taker` (his
-    replacement, or the member of the family a Shia or Sunni named). Passed on: his hereditary titles and rank
-    (`hereditary_title`, `inherited_rank`: the titles module fills these), and of the offices he `held`
+    replacement, or the member of the family a Shia or Sunni named). Passed on: his hereditary titles
+    (`nobility.hereditary_title`; the rank they give is nobility.succeed's), and of the offices he `held`
     (location, office) the sovereignty (not an elective one), the feudatory status and the tenancy, which are held
     by title. Vacated: every other office (magistrate, bishop, archbishop, the de facto control...), an elective
     sovereignty, the papacy. Returns the offices vacated."""
     state = ctx.state
     pid = dead["id"]
-    titles = [t for t in dead.get("titles", []) if hereditary_title(t)]
-    rank = inherited_rank(dead.get("rank"))
+    titles = [t for t in dead.get("titles", []) if nobility.hereditary_title(t)]
     taker["titles"] = [*taker.get("titles", []), *titles]
-    if taker["id"] == pid or rank_value({"rank": rank}) > rank_value(taker):  # a member keeps a higher rank
-        taker["rank"] = rank
     vacated: list[str] = []
     for where, office in held:
         offices = state["locations"][where]["offices"]
-        if office in HEREDITARY_OFFICES and not (office == "sovereign" and _elective(state, where)):
+        if office in HEREDITARY_OFFICES and not _elected(state, where, office):
             offices[office] = taker["id"]
             continue
         offices[office] = None
@@ -219,7 +199,9 @@ def succession(ctx: Ctx) -> None:
         state["personae"][pid] = heir
         taker = state["personae"][taker_id]
         vacated = pass_on_positions(ctx, old, taker, held.get(pid, []))
-        for line in nobility.succeed(ctx, old, taker):  # the rank his titles give; a sultan's throne
+        sovereign_of = [where for where, office in held.get(pid, [])  # the sultanate that passed (RH-OQ-14)
+                        if office == "sovereign" and state["locations"][where]["offices"][office] == taker_id]
+        for line in nobility.succeed(ctx, old, taker, sovereign_of):  # the rank his titles give; a sultan's throne
             ctx.tell(str(taker.get("family", "")), line[0].upper() + line[1:] + ".")
         if vacated:
             ctx.publish(f"On the death of {name}, vacant: {', '.join(vacated)}.")

@@ -68,10 +68,12 @@ def _market(rng: random.Random, catalogue: dict[str, int], count: int, margin: f
     return market
 
 
-def generate(locations: int = 4000, families: int = 1000, personae_per_family: int = 5, seed: int = 1) -> dict:
+def generate(locations: int = 4000, families: int = 1000, personae_per_family: int = 5, seed: int = 1,
+             hierarchies: bool = False) -> dict:
     """A SETUP dict of a synthetic world: `locations` places in Europe's lat/lon box with markets, `families`
     families of `personae_per_family` personae (five families per player, one religion each), every family
-    sovereign of its home town, and personae gathered at a few hundred hubs."""
+    sovereign of its home town, and personae gathered at a few hundred hubs. `hierarchies`: with the offices the
+    hierarchies' orders need (add_hierarchies)."""
     if not 1 <= personae_per_family <= 5:
         raise ValueError("a family has one to five personae")
     rng = random.Random(seed)
@@ -144,4 +146,48 @@ def generate(locations: int = 4000, families: int = 1000, personae_per_family: i
         d = great_circle_miles(by_name[a]["lat"], by_name[a]["lon"], by_name[b]["lat"], by_name[b]["lon"])
         if d >= 2:
             roads.append({"from": a, "to": b, "miles": math.ceil(d * 0.8)})
-    return {"game": {"start": "1493-01"}, "players": players, "families": fams, "locations": locs, "roads": roads}
+    setup = {"game": {"start": "1493-01"}, "players": players, "families": fams, "locations": locs, "roads": roads}
+    if hierarchies:
+        add_hierarchies(setup)
+    return setup
+
+
+KING_EVERY = 10  # one family in ten is a king's (three elevation rights a year)
+SEE_EVERY = 5  # one home town in five is an archbishopric, over the next four homes and three vacant sees
+VACANT_SEES = 3
+ELECTIVE_EVERY = 50  # one home town in fifty elects its ruler for life in January 1493
+ORDER_EVERY = 100  # one home town in a hundred is the seat of a military order, its grandmaster elected in January
+
+
+def add_hierarchies(setup: dict[str, Any]) -> None:
+    """The hierarchies' offices over a generated world (issue 25's benchmark): kings, a Pope, archbishoprics with
+    vacant sees, elective states and military orders without a grandmaster, all at the families' home towns."""
+    fams, locs = setup["families"], setup["locations"]
+    homes = locs[:min(len(fams), len(locs))]
+    for n, fam in enumerate(fams):
+        if n % KING_EVERY == 0:
+            fam["personae"][0]["rank"] = "king"
+    pope = next((f for f in fams if f["religion"] == "catholic" and len(f["personae"]) > 1), None)
+    if pope is not None:
+        setup["game"]["pope"] = pope["personae"][1]["id"]
+    spare = iter(locs[len(homes):])
+    for i in range(0, len(homes), SEE_EVERY):
+        see = homes[i]
+        if "bishop" not in see["offices"]:
+            continue
+        see["offices"]["archbishop"] = see["offices"]["bishop"]
+        for loc in [*homes[i:i + SEE_EVERY], *(next(spare, None) for _ in range(VACANT_SEES))]:
+            if loc is not None:
+                loc["see"] = see["name"]
+                loc["religion"] = see["religion"]
+    for i in range(0, len(homes), ELECTIVE_EVERY):
+        homes[i]["elective_ruler"] = True
+        homes[i]["ruler_election"] = setup["game"]["start"]
+        homes[i]["ruler_electors"] = [fams[i]["name"]]
+    orders = []
+    for i in range(ORDER_EVERY // 2, len(homes), ORDER_EVERY):
+        if fams[i]["religion"] == "catholic":
+            homes[i]["offices"].pop("tenant", None)  # the order holds it, vacant until its first election
+            orders.append({"name": f"Order of {homes[i]['name']}", "seat": homes[i]["name"]})
+    if orders:
+        setup["military_orders"] = orders
