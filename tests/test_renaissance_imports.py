@@ -69,10 +69,20 @@ def import_graph(package: Path) -> ImportGraph:
 
 def _imports(tree: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
     for node in ast.iter_child_nodes(tree):
+        if _type_checking_only(node):
+            continue  # `if TYPE_CHECKING:` imports are for the type checker: they run nothing, they make no cycle
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node, in_function
         inner = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         yield from _imports(node, inner)
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    if not isinstance(node, ast.If) or node.orelse:
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _targets(module: Module, node: ast.Import | ast.ImportFrom, known: set[str]) -> Iterator[str]:
@@ -314,3 +324,15 @@ def test_the_reader_reports_an_import_of_a_module_that_is_not_there(tmp_path: Pa
     game = write(tmp_path / "toy", {"__init__.py": "", "a.py": "from .gone import X\nfrom ... import far\n"})
     assert import_graph(game).unresolved == ["toy.a: from .gone import X", "toy.a: from ... import far"]
     assert knots(import_graph(game).edges) == []
+
+
+def test_an_import_for_the_type_checker_only_is_no_arrow(tmp_path: Path) -> None:
+    # `if TYPE_CHECKING:` runs nothing: a module that names the type of the one that calls it makes no cycle.
+    game = write(tmp_path / "toy", {
+        "__init__.py": "",
+        "season.py": "from . import land\n",
+        "land.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .season import Season\n",
+    })
+    graph = import_graph(game)
+    assert graph.edges["toy.land"] == set() and graph.edges["toy.season"] == {"toy.land"}
+    assert knots(graph.edges) == []

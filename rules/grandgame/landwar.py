@@ -10,7 +10,7 @@ from . import landbattle
 from .combat import AIRCRAFT, ARMOR, INFANTRY, attacker_takes_space
 from .economy import SUPPLY
 from .landbattle import Footing, Troop
-from .state import CARGO, FLEETS, NEUTRAL, add, owner, sides_in, stack
+from .state import CARGO, FLEETS, NEUTRAL, SHORT, add, owner, sides_in, stack
 
 if TYPE_CHECKING:
     from .season import Season
@@ -21,7 +21,6 @@ KINDS_IN_BATTLE = (INFANTRY, ARMOR, AIRCRAFT)
 
 
 def short(units: dict[str, int]) -> str:
-    from .state import SHORT
     return " ".join(f"{n}{SHORT[k]}" for k, n in units.items() if n) or "none"
 
 
