@@ -62,7 +62,7 @@ ORDER_KINDS: tuple[OrderKind, ...] = (
     OrderKind("build", "build N KIND, N KIND in CITY", "units and supplies for GDP, placed in your city at the "
               "reconciliation (fleets in a port)", "build 2 infantry, 1 armor in Velden"),
     OrderKind("railroad", "railroad in TERRITORY, TERRITORY", "a railroad (2 GDP) on land you hold, built at the "
-              "reconciliation", "railroad in K14"),
+              "reconciliation", "railroad in C2"),
 )
 
 _TOKEN = re.compile(r"[^\s,;]+|[,;]")

@@ -47,7 +47,7 @@ ORDER_KINDS: tuple[OrderKind, ...] = (
     OrderKind("pay", "pay N to PLAYER", "give Francs to a player (no fee)", "pay 20 to bruno"),
     OrderKind("give", "give TERRITORY to PLAYER | give N KIND, ... in TERRITORY to PLAYER",
               "transfer land (with your units on it) or units; 1 Franc a unit or territory, supply free",
-              "give 2 infantry in K14 to bruno"),
+              "give 2 infantry in K3 to bruno"),
     OrderKind("francs", "francs buy N infantry, N supply in CITY",
               "buy infantry (10 Francs) and supply (2 Francs) in one of your cities or ports",
               "francs buy 2 infantry, 3 supply in Velden"),
