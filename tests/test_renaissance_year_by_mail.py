@@ -258,3 +258,22 @@ def test_an_apostasy(year: Year) -> None:
     assert "FAMILY ABRAVANEL (catholic)" in abr
     # Isaac Abravanel: popularity 300 less 90% = 30, piety 400 to 0.
     assert "1801: now catholic; popularity 30" in abr
+
+
+def test_a_gm_correction_of_an_earlier_month_re_run_to_a_new_result(year: Year) -> None:
+    # ERRORS: the GM finds in the last month that November's processing wronged Giovanni de' Medici (.0102): he
+    # records 5,000 ducats of compensation for month 11 and re-runs from it. Months 11 to 13 come out anew,
+    # mailed "(corrected)"; November's newsletter announces it. Run last: it changes the game's later state.
+    from maild.turn import rerun_turn
+
+    table = year.table
+    said = table.gm(GAME, "compensate", "--turn", "11", "0102", "5000", "--note", "a sale booked at the wrong price")
+    assert "recorded for turn 11" in said
+    assert [o.status for o in rerun_turn(table.app, GAME, 11, mail=True)] == ["changed"] * (MONTHS - 10)
+    table.intake()
+    corrected = [m for m in table.mails() if str(m["Subject"]) == f"[{GAME}] turn 11 newsletter (corrected)"]
+    assert len(corrected) == 1
+    news = flat(corrected[0].get_body(("plain",)).get_content() if corrected[0].is_multipart()
+                else corrected[0].get_content())
+    assert "The GM corrects an error of processing (ERRORS): 5,000 ducats to" in news
+    assert "a sale booked at the wrong price" in news
