@@ -17,7 +17,7 @@ themselves: at most one per player per turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -49,8 +49,7 @@ def step_for(missed: int, ladder: MissedLadder, removes: bool) -> str:
     return WARNED
 
 
-@dataclass(frozen=True)
-class NextStep:
+class NextStep(NamedTuple):
     step: str
     after: int  # more missed turns before he gets there
 
@@ -145,7 +144,7 @@ def climb(s: Session, app: App, game: Game, ruleset: Ruleset, turn: int, missing
             st.step_turn = turn
             if step in (DISORDER, REMOVED):
                 notify_gm(s, app, f"ladder:{game.name}:{turn}:{player.name}",
-                          f"{game.name}: {player.name} {_STEP_WORDS[step]}",
+                          f"{game.name}: {player.name} {_SHORT[step]}",
                           f"{player.name} has missed {st.missed} turns in a row (the last, turn {turn}): "
                           f"{_STEP_WORDS[step]}.\n" + ("`maild game show` lists the positions open to a "
                                                        "substitute.\n" if step == DISORDER else ""), game.id)
@@ -159,6 +158,7 @@ def climb(s: Session, app: App, game: Game, ruleset: Ruleset, turn: int, missing
                                next=following, next_words=_STEP_WORDS[following.step] if following else None))
 
 
+_SHORT = {DISORDER: "in civil disorder", REMOVED: "removed"}
 _STEP_WORDS = {
     WARNED: "is warned",
     DEFAULTS: "plays on default orders while silent",
