@@ -37,21 +37,24 @@ def wait_at_deadline(s: Session, app: App, game: Game, turn: Turn) -> str | None
         return None
     names = [p.name for p in late]
     row = open_row(s, game.id, turn.number)
+    phase = row.name if row is not None else ""
     found = moved_deadline(s, app, game, turn.deadline, names)
     if found is not None and found[0] > turn.deadline:
         moved, away = found
+        s.add(Grace(game_id=game.id, turn=turn.number, phase=phase, kind="absence", deadline=turn.deadline,
+                    until=moved, late=away))
         _set_deadline(turn, row, moved)
         announce_moved(s, app, game, turn.number, away, moved)
         return f"the deadline waits for an absent player: {moved.isoformat()}"
     gcfg = app.config.game(game.name)
     if gcfg is None or gcfg.grace is None:
         return None
-    phase = row.name if row is not None else ""
     if s.scalar(select(Grace.id).where(Grace.game_id == game.id, Grace.turn == turn.number,
-                                       Grace.phase == phase)) is not None:
+                                       Grace.phase == phase, Grace.kind == "grace")) is not None:
         return None  # the grace is over
     until = turn.deadline + gcfg.grace
-    s.add(Grace(game_id=game.id, turn=turn.number, phase=phase, deadline=turn.deadline, until=until, late=names))
+    s.add(Grace(game_id=game.id, turn=turn.number, phase=phase, kind="grace", deadline=turn.deadline, until=until,
+                late=names))
     _set_deadline(turn, row, until)
     _tell(s, app, game, turn.number, phase, names, late, until)
     return f"grace until {until.isoformat()} for {', '.join(names)}"
@@ -84,7 +87,7 @@ def complete_in_grace(s: Session, now: datetime) -> list[tuple[str, int]]:
     rows = s.execute(select(Game, Grace.phase).join(Grace, Grace.game_id == Game.id)
                      .join(Turn, (Turn.game_id == Game.id) & (Turn.number == Game.turn))
                      .where(Game.finished.is_(False), Grace.turn == Game.turn, Grace.until > now,
-                            Turn.status == "open")).all()
+                            Grace.kind == "grace", Turn.status == "open")).all()
     due = []
     for game, phase in rows:
         row = open_row(s, game.id, game.turn)
@@ -97,7 +100,7 @@ def complete_in_grace(s: Session, now: datetime) -> list[tuple[str, int]]:
 
 def grace_lines(s: Session, game: Game) -> list[str]:
     """For `game show` and `game list`: the open turn's grace, if it has one."""
-    grace = s.scalar(select(Grace).where(Grace.game_id == game.id, Grace.turn == game.turn)
+    grace = s.scalar(select(Grace).where(Grace.game_id == game.id, Grace.turn == game.turn, Grace.kind == "grace")
                      .order_by(Grace.id.desc()).limit(1))
     if grace is None:
         return []

@@ -303,15 +303,16 @@ class Standing(Base):
 
 
 class Grace(Base):
-    """A deadline that passed with players missing and was given the game's grace (maild/grace.py): the turn
-    (or its phase) runs at `until`, or once everyone has sent."""
+    """A deadline that passed with players missing and was moved (maild/grace.py): given the game's grace (the
+    turn, or its phase, runs at `until`, or once everyone has sent), or moved past an absent player's absence."""
 
     __tablename__ = "graces"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "phase", name="uq_graces_game_turn_phase"),)
+    __table_args__ = (UniqueConstraint("game_id", "turn", "phase", "kind", name="uq_graces_game_turn_phase_kind"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     turn: Mapped[int] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(50), default="")  # "" for a turn of one phase
+    kind: Mapped[str] = mapped_column(String(20), default="grace")  # grace / absence (an absent player's wait)
     deadline: Mapped[datetime] = mapped_column(UTCDateTime)  # the deadline as it was
     until: Mapped[datetime] = mapped_column(UTCDateTime)
     late: Mapped[list[str]] = mapped_column(JSON)  # who was missing when the grace began

@@ -38,12 +38,13 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("turn", sa.Integer(), nullable=False),
         sa.Column("phase", sa.String(50), nullable=False),
+        sa.Column("kind", sa.String(20), nullable=False),
         sa.Column("deadline", sa.DateTime(), nullable=False),
         sa.Column("until", sa.DateTime(), nullable=False),
         sa.Column("late", sa.JSON(), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_graces_game_id_games")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_graces")),
-        sa.UniqueConstraint("game_id", "turn", "phase", name="uq_graces_game_turn_phase"),
+        sa.UniqueConstraint("game_id", "turn", "phase", "kind", name="uq_graces_game_turn_phase_kind"),
     )
     op.create_table(
         "absences",
