@@ -29,6 +29,27 @@ BACK = re.compile(r"^\s*BACK[.!]?\s*$", re.IGNORECASE)
 FURTHEST_AHEAD = timedelta(days=366)
 
 
+def take_lines(s: Session, app: App, game: Game, player: Player, text: str) -> tuple[str | None, str]:
+    """A player's mail's ABSENT and BACK lines carried out: what the ack says of them (None if there were
+    none), and the text with those lines left blank (so the orders' line numbers stay the mail's)."""
+    said = []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        found = ABSENT.match(line)
+        if found is not None:
+            try:
+                starts, ends = date.fromisoformat(found.group(1)), date.fromisoformat(found.group(2))
+            except ValueError:
+                said.append(f"{line.strip()}: not a date (write ABSENT 2027-03-01 TO 2027-03-14)")
+            else:
+                said.append(declare(s, app, game, player, starts, ends))
+            lines[i] = ""
+        elif BACK.match(line):
+            said.append(come_back(s, app, game, player))
+            lines[i] = ""
+    return ("; ".join(said) if said else None), "\n".join(lines)
+
+
 def rule_of(app: App, game: Game) -> AbsenceRule:
     gcfg = app.config.game(game.name)
     return gcfg.absence if gcfg is not None else AbsenceRule()
@@ -66,7 +87,10 @@ def declare(s: Session, app: App, game: Game, player: Player, starts: date, ends
     if starts > today + FURTHEST_AHEAD:
         return f"not recorded: an absence may start at most {FURTHEST_AHEAD.days} days ahead"
     starts = max(starts, today)
-    taken = sum(days_of(a) for _name, a in absences_of(s, game, player))
+    mine = absences_of(s, game, player)
+    if any(a.starts <= starts and ends <= a.ends for _name, a in mine):  # a mail read again, or sent twice
+        return f"your absence from {starts} to {ends} is on record already"
+    taken = sum(days_of(a) for _name, a in mine)
     asked = (ends - starts).days + 1
     if taken + asked > rule.max_days:
         return (f"not recorded: {game.name} allows {rule.max_days} days of absence a player in the game; you "
