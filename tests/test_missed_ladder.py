@@ -130,3 +130,41 @@ def test_no_ladder_without_the_table(tmp_path: Path) -> None:
         mails = _play_day(table, {"ann@example.org": "throw paper", "bob@example.org": "#rps1 bob sesame\nthrow rock"})
         assert not [m for m in mails if "you missed" in str(m["Subject"])]
         assert "cat: " in table.newsletter("rps1", 1) and "(by lot)" in table.newsletter("rps1", 1)
+
+
+def test_the_example_configs_season_keys_load_uncommented(tmp_path: Path) -> None:
+    import re
+    from datetime import timedelta
+
+    from maild.config import AbsenceRule, load_config
+
+    text = (Path(__file__).parent.parent / "config.example.toml").read_text()
+    for key in ("grace", r"\[games.missed\]", "defaults_after", "disorder_after", "remove_after",
+                r"\[games.absence\]", "rule", "max_days", "announce"):
+        text = re.sub(rf"^# ({key})(?=\s)", r"\1", text, count=1, flags=re.MULTILINE)
+    path = tmp_path / "gm.toml"
+    path.write_text(text)
+    path.chmod(0o600)
+    venice = load_config(path).games[0]
+    assert venice.grace == timedelta(hours=24)
+    assert venice.missed == MissedLadder(defaults_after=1, disorder_after=3, remove_after=0)
+    assert venice.absence == AbsenceRule(rule="defaults", max_days=21, announce="players")
+
+
+def test_bad_season_keys_are_refused(tmp_path: Path) -> None:
+    import pytest
+
+    from maild.config import load_config
+    from maild.errors import ConfigError
+
+    head = '[[games]]\nname = "v"\nruleset = "venice"\nsetup = "s.toml"\n'
+    for extra, message in (
+            ('[games.missed]\ndefaults_after = 3\ndisorder_after = 2\n', "the steps must come in order"),
+            ('[games.missed]\ndisorder_after = -1\n', "missed.disorder_after: expected a whole number"),
+            ('[games.misssed]\n', "did you mean missed"),
+            ('[games.absence]\nrule = "wait"\n', "absence.rule: expected one of move_deadline, defaults"),
+            ('grace = "a day"\n', "grace: expected a duration")):
+        path = tmp_path / "gm.toml"
+        path.write_text(head + extra)
+        with pytest.raises(ConfigError, match=message):
+            load_config(path)
