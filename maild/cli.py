@@ -393,6 +393,7 @@ def game_line(s: Any, game: Game) -> str:
 def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
     from maild.bounces import unreachable
     from maild.games import get_turn, players_of, ruleset_named, state_before
+    from maild.ladder import standings
     from maild.orderbook import players_without_orders
 
     ruleset = ruleset_named(game.ruleset)
@@ -415,6 +416,9 @@ def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
         "state": state,
         # Beyond the contract: players whose latest mail bounced after the last mail they sent (maild/bounces.py).
         "unreachable": {u.player: {"reason": u.reason, "since": u.since.isoformat()} for u in unreachable(s, game)},
+        # Beyond the contract: the missed-orders ladder's standings (maild/ladder.py), for scripts and tools.
+        "ladder": {name: {"step": st.step, "missed": st.missed, "open_to_substitute": st.open_to_substitute}
+                   for name, st in sorted(standings(s, game).items()) if st.step},
     }
 
 

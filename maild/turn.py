@@ -260,10 +260,12 @@ def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[st
 
 
 def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult, missing: list[str],
-                share: float, gm_orders: bool = False, phase: str | None = None) -> None:
+                share: float, gm_orders: bool = False, phase: str | None = None, silent: list[str] | None = None
+                ) -> None:
     """Store the turn's result and queue its mail. `gm_orders`: the GM gave orders this turn (an amendment
     may have brought a family to a player already in the game), so every player is offered a welcome.
-    `phase`: in a game of several phases a turn, the turn's last phase, whose results these are."""
+    `phase`: in a game of several phases a turn, the turn's last phase, whose results these are. `silent`:
+    who missed the turn, for the missed-orders ladder (by default `missing`)."""
     now = app.now()
     s.add(Snapshot(game_id=game.id, turn=turn.number + 1, state=result.state))
     turn.status = "done"
@@ -285,7 +287,8 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         s.add(following)
         open_first_phase(s, ruleset, game, following, result.state, now, gcfg, turn.deadline or now)
         next_deadline = following.deadline  # its first phase's, when the turn passes over the first declared
-    climb(s, app, game, ruleset, turn.number, missing, excused(s, app, game, turn.deadline or now))
+    climb(s, app, game, ruleset, turn.number, missing if silent is None else silent,
+          excused(s, app, game, turn.deadline or now))
     joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]

@@ -168,3 +168,23 @@ def test_bad_season_keys_are_refused(tmp_path: Path) -> None:
         path.write_text(head + extra)
         with pytest.raises(ConfigError, match=message):
             load_config(path)
+
+
+def test_a_game_of_phases_counts_who_sent_in_no_phase_of_the_turn(tmp_path: Path, db_url: str) -> None:
+    from tests.phasegame.flow import AT, SETUP, START
+    from tests.phasegame.game import installed
+
+    (tmp_path / "duo.toml").write_text(SETUP)
+    with installed(), Table(tmp_path, db_url=db_url, now=START) as table:
+        table.create_game("duo", "twophase", tmp_path / "duo.toml", schedule={"timezone": "UTC", "phases": AT},
+                          options={"missed": {"defaults_after": 0, "disorder_after": 2}})
+        table.intake()
+        table.send("alice@example.org", "pick 3")
+        table.send("bob@example.org", "pick 5")
+        table.intake()
+        table.run_turn("duo")  # the morning
+        table.send("bob@example.org", "guess alice 3")  # alice sends nothing in the afternoon: she sent this turn
+        table.intake()
+        mails = table.run_whole_turn("duo")  # the afternoon (and a vote, if it opens one): the turn ends
+        assert [(str(m["To"]), str(m["Subject"])) for m in mails if "you missed" in str(m["Subject"])] == \
+            [("carol@example.org", "[duo] you missed turn 1")]
