@@ -16,11 +16,12 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from maild.absences import announce_moved, moved_deadline
+from maild.absences import announce_moved, excused, moved_deadline
 from maild.app import App
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import players_of
-from maild.models import Game, Grace, Turn
+from maild.ladder import DISORDER, REMOVED, standings
+from maild.models import Game, Grace, Player, Turn
 from maild.orderbook import players_without_orders
 from maild.outbox import queue_mail, queue_to_many
 from maild.phases import open_row
@@ -32,7 +33,7 @@ def wait_at_deadline(s: Session, app: App, game: Game, turn: Turn) -> str | None
     an absent player (the "move_deadline" absence rule) or give the game's grace, once. Returns what was done
     (the turn waits), or None (the turn runs now)."""
     assert turn.deadline is not None
-    late = players_without_orders(s, game, turn.number)
+    late = awaited(s, app, game, turn)
     if not late:
         return None
     names = [p.name for p in late]
@@ -60,14 +61,22 @@ def wait_at_deadline(s: Session, app: App, game: Game, turn: Turn) -> str | None
     return f"grace until {until.isoformat()} for {', '.join(names)}"
 
 
+def awaited(s: Session, app: App, game: Game, turn: Turn) -> list[Player]:
+    """Who has nothing on file and is waited for: not a position in civil disorder or removed (the ladder),
+    nor a player away under the "defaults" absence rule (his position plays on default orders)."""
+    gone = {name for name, st in standings(s, game).items() if st.step in (DISORDER, REMOVED)}
+    gone |= excused(s, app, game, turn.deadline or app.now())
+    return [p for p in players_without_orders(s, game, turn.number) if p.name not in gone]
+
+
 def _set_deadline(turn: Turn, row: object, when: datetime) -> None:
     turn.deadline = when
     if row is not None:
         row.deadline = when  # type: ignore[attr-defined]
 
 
-def _tell(s: Session, app: App, game: Game, number: int, phase: str, names: list[str], late: list, until: datetime
-          ) -> None:
+def _tell(s: Session, app: App, game: Game, number: int, phase: str, names: list[str], late: list[Player],
+          until: datetime) -> None:
     deadline = format_deadline(until, game_timezone(app.config, game.name))
     which = f"the {phase} of turn {number}" if phase else f"turn {number}"
     for player in late:
@@ -82,18 +91,19 @@ def _tell(s: Session, app: App, game: Game, number: int, phase: str, names: list
                               deadline=deadline))
 
 
-def complete_in_grace(s: Session, now: datetime) -> list[tuple[str, int]]:
+def complete_in_grace(s: Session, app: App) -> list[tuple[str, int]]:
     """(game, turn) of open turns in their grace whose every late player has sent since: they run now."""
-    rows = s.execute(select(Game, Grace.phase).join(Grace, Grace.game_id == Game.id)
+    now = app.now()
+    rows = s.execute(select(Game, Turn, Grace.phase).join(Grace, Grace.game_id == Game.id)
                      .join(Turn, (Turn.game_id == Game.id) & (Turn.number == Game.turn))
                      .where(Game.finished.is_(False), Grace.turn == Game.turn, Grace.until > now,
                             Grace.kind == "grace", Turn.status == "open")).all()
     due = []
-    for game, phase in rows:
+    for game, turn, phase in rows:
         row = open_row(s, game.id, game.turn)
         if (row.name if row is not None else "") != phase:
             continue  # the grace was of a phase that is over
-        if not players_without_orders(s, game, game.turn):
+        if not awaited(s, app, game, turn):
             due.append((game.name, game.turn))
     return due
 

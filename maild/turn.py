@@ -69,7 +69,7 @@ def due_turns(app: App) -> list[DueTurn]:
         due += [DueTurn(name, n, None) for name, n in closed_early(s) if (name, n) not in passed]
         passed |= {(t.game, t.number) for t in due}
         # A turn in its grace runs as soon as every late player has sent (maild/grace.py).
-        due += [DueTurn(name, n, None) for name, n in complete_in_grace(s, now) if (name, n) not in passed]
+        due += [DueTurn(name, n, None) for name, n in complete_in_grace(s, app) if (name, n) not in passed]
     return sorted(due, key=lambda t: (t.deadline or now, t.number))
 
 

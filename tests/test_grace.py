@@ -104,3 +104,24 @@ def test_a_phase_deadline_gets_grace(tmp_path: Path, db_url: str) -> None:
         table.advance(hours=2)  # 14:01: the grace is over, the morning runs
         table.intake()
         assert "morning" in table.newsletter("duo", 1, "morning")
+
+
+def test_a_position_in_civil_disorder_is_not_waited_for(tmp_path: Path, db_url: str) -> None:
+    with Table(tmp_path, db_url=db_url) as table:
+        table.create_game("rps1", "rps", season_setup(), options={"grace": "12h", "missed": {
+            "defaults_after": 0, "disorder_after": 1}}, schedule=daily(days=4) | {
+            "at": ["2027-01-05T12:00:00", "2027-01-07T12:00:00", "2027-01-09T12:00:00"]})
+        table.intake()
+        for day in (0, 1):
+            table.send("ann@example.org", "throw paper")
+            table.send("bob@example.org", "#rps1 bob sesame\nthrow rock")
+            table.intake()
+            table.advance(days=2) if day else table.advance(hours=27, minutes=1)
+            mails = table.intake()
+            if day == 0:  # turn 1: cat is late, and waited for until midnight
+                assert ("cat@example.org", "[rps1] late for turn 1") in _subjects(mails)
+                table.advance(hours=12)  # 2027-01-06 00:01: the turn runs; cat falls into civil disorder
+                assert ("cat@example.org", "[rps1] you missed turn 1") in _subjects(table.intake())
+        # Turn 2 (2027-01-07 12:01 passed): cat in civil disorder is not waited for, the turn ran at its deadline.
+        assert not [s for _to, s in _subjects(mails) if "late for turn 2" in s or "waits" in s]
+        assert "Round 2" in table.newsletter("rps1", 2)
