@@ -266,6 +266,7 @@ class Table:
         stored or sent."""
         from maild.deadlines import format_deadline, game_timezone
         from maild.games import get_game, get_turn, players_of, ruleset_named, state_before
+        from maild.ladder import place_defaults
         from maild.orderbook import accepted_sets, orders_for_turn
         from maild.turn import render_turn, resolve
 
@@ -276,7 +277,9 @@ class Table:
             ruleset = ruleset_named(g.ruleset)
             players = players_of(s, g)
             orders = orders_for_turn(s, ruleset, g, turn, accepted_sets(s, g, turn), [p.name for p in players])
-            result = resolve(ruleset, state_before(s, g, turn), done, orders)
+            state = state_before(s, g, turn)
+            place_defaults(s, ruleset, g, turn, state, orders, (done.result or {}).get("defaults", []))
+            result = resolve(ruleset, state, done, orders)
             following = get_turn(s, g, turn + 1)  # none after the last turn
             deadline = format_deadline(following.deadline if following else None,
                                        game_timezone(self.app.config, game))

@@ -188,3 +188,21 @@ def test_a_game_of_phases_counts_who_sent_in_no_phase_of_the_turn(tmp_path: Path
         mails = table.run_whole_turn("duo")  # the afternoon (and a vote, if it opens one): the turn ends
         assert [(str(m["To"]), str(m["Subject"])) for m in mails if "you missed" in str(m["Subject"])] == \
             [("carol@example.org", "[duo] you missed turn 1")]
+
+
+def test_a_rerun_gives_the_silent_positions_the_same_default_orders(tmp_path: Path, db_url: str) -> None:
+    from maild.turn import rerun_turn
+
+    with Table(tmp_path, db_url=db_url) as table:
+        table.create_game("rps1", "rps_standing", season_setup(), schedule=daily(),
+                          options={"missed": {"defaults_after": 1, "disorder_after": 0}})
+        table.intake()
+        table.advance(hours=3)
+        talkers = {"ann@example.org": "throw paper", "bob@example.org": "#rps1 bob sesame\nthrow scissors"}
+        _play_day(table, {**talkers, "cat@example.org": "throw scissors"})
+        _play_day(table, talkers)  # turn 2: cat warned and on defaults from turn 3
+        _play_day(table, talkers)  # turn 3: cat's scissors again
+        assert "cat: scissors\n" in table.newsletter("rps1", 3)
+        printouts, newsletter = table.replay("rps1", 3)
+        assert newsletter == table.newsletter("rps1", 3)
+        assert [o.status for o in rerun_turn(table.app, "rps1", 3, store=False)] == ["same"]
