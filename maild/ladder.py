@@ -183,5 +183,14 @@ def ladder_lines(s: Session, app: App, game: Game, ruleset: Ruleset, silent_now:
             continue
         step = step_for((st.missed if st else 0) + 1, ladder, ruleset.removes_silent_players)
         upcoming.append(f"{name} -> {step}")
-    return [f"ladder: {', '.join(at) if at else 'nobody on it'}",
-            f"next on the ladder if silent: {', '.join(upcoming) if upcoming else 'nobody'}"]
+    return [f"ladder: {_some(at) if at else 'nobody on it'}",
+            f"next on the ladder if silent: {_some(upcoming) if upcoming else 'nobody'}"]
+
+
+# A big game's line stays readable: this many names, then how many more (`game show --json` has them all).
+SHOWN = 20
+
+
+def _some(items: list[str]) -> str:
+    more = len(items) - SHOWN
+    return ", ".join(items[:SHOWN]) + (f" and {more} more" if more > 0 else "")
