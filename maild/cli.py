@@ -335,7 +335,8 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
     if args.game_cmd == "list":
         with app.db.session() as s:
             for game in s.scalars(select(Game).order_by(Game.name)):
-                print(game_line(s, game))
+                print(game_line(s, game) + "".join(f"  {line}" for line in season_lines(s, app, game)
+                                                   if not game.finished))
         return 0
     from maild.deadlines import format_deadline, game_timezone
     from maild.games import get_turn, ruleset_named
@@ -348,11 +349,28 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
         deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name)) \
             if turn is not None and turn.deadline is not None else None
         total = ruleset_named(game.ruleset).total_turns(export["state"])
+        season = [] if game.finished else season_lines(s, app, game)
     if args.json:
         print(json.dumps(export, indent=2, sort_keys=True, ensure_ascii=False))
     else:
         print(summary(export, deadline, total))
+        if season:
+            print("\n" + "\n".join(season))
     return 0
+
+
+def season_lines(s: Any, app: App, game: Game) -> list[str]:
+    """The missed-orders ladder (who is at which step, who climbs next), the grace and the absences of a game
+    (maild/ladder.py, maild/grace.py, maild/absences.py)."""
+    from maild.absences import absence_lines
+    from maild.games import ruleset_named
+    from maild.grace import grace_lines
+    from maild.ladder import ladder_lines
+    from maild.orderbook import players_without_orders
+
+    silent = [p.name for p in players_without_orders(s, game, game.turn)]
+    return [*grace_lines(s, game), *ladder_lines(s, app, game, ruleset_named(game.ruleset), silent),
+            *absence_lines(s, app, game)]
 
 
 def game_line(s: Any, game: Game) -> str:
@@ -375,6 +393,7 @@ def game_line(s: Any, game: Game) -> str:
 def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
     from maild.bounces import unreachable
     from maild.games import get_turn, players_of, ruleset_named, state_before
+    from maild.ladder import standings
     from maild.orderbook import players_without_orders
 
     ruleset = ruleset_named(game.ruleset)
@@ -397,6 +416,9 @@ def game_export(s: Any, app: App, game: Game) -> dict[str, Any]:
         "state": state,
         # Beyond the contract: players whose latest mail bounced after the last mail they sent (maild/bounces.py).
         "unreachable": {u.player: {"reason": u.reason, "since": u.since.isoformat()} for u in unreachable(s, game)},
+        # Beyond the contract: the missed-orders ladder's standings (maild/ladder.py), for scripts and tools.
+        "ladder": {name: {"step": st.step, "missed": st.missed, "open_to_substitute": st.open_to_substitute}
+                   for name, st in sorted(standings(s, game).items()) if st.step},
     }
 
 

@@ -106,6 +106,34 @@ class AuthCheck:
 
 
 @dataclass(frozen=True)
+class MissedLadder:
+    """[games.missed]: what befalls a player who misses turns in a row (maild/ladder.py). Each missed turn is
+    warned by mail; after `defaults_after` his position plays on the ruleset's default orders, after
+    `disorder_after` it is in civil disorder (run by defaults, open to a substitute), after `remove_after` he is
+    removed where the ruleset allows it. 0 turns a step off."""
+
+    defaults_after: int = 1
+    disorder_after: int = 3
+    remove_after: int = 0
+
+
+ABSENCE_RULES = ("move_deadline", "defaults")
+ABSENCE_ANNOUNCE = ("none", "gm", "players")
+
+
+@dataclass(frozen=True)
+class AbsenceRule:
+    """[games.absence]: what a declared absence does (maild/absences.py). "move_deadline" (a small game waits
+    for him: a deadline that falls in his absence moves to the day after it, at the same time); "defaults" (a
+    large game goes on: his position plays on default orders and the missed turns do not count on the ladder).
+    `max_days`: the days of absence a player may declare in the game; `announce`: who is told of one."""
+
+    rule: str = "defaults"
+    max_days: int = 21
+    announce: str = "players"
+
+
+@dataclass(frozen=True)
 class GameConfig:
     name: str
     ruleset: str
@@ -115,6 +143,9 @@ class GameConfig:
     schedule: Schedule | None
     safety: Safety
     auth: AuthCheck | None = None
+    missed: MissedLadder | None = None  # None: no ladder (a silent player is what the rules make of him)
+    grace: timedelta | None = None  # a deadline with players missing waits this long for them (maild/grace.py)
+    absence: AbsenceRule = AbsenceRule()
 
 
 @dataclass(frozen=True)
@@ -370,7 +401,43 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         schedule=schedule,
         safety=safety,
         auth=auth,
+        missed=_missed(g["missed"], ctx) if "missed" in g else None,
+        grace=_duration(g, "grace", ctx),
+        absence=_absence(g.get("absence", {}), ctx),
     )
+
+
+def _count(t: dict[str, Any], key: str, default: int, ctx: str) -> int:
+    value = t.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(f"{ctx}.{key}: expected a whole number of 0 or more, got {value!r}")
+    return value
+
+
+def _missed(t: Any, ctx: str) -> MissedLadder:
+    if not isinstance(t, dict):
+        raise ConfigError(f"{ctx}: [games.missed] must be a table")
+    ladder = MissedLadder(**{key: _count(t, key, getattr(MissedLadder, key), f"{ctx}: missed")
+                             for key in ("defaults_after", "disorder_after", "remove_after")})
+    steps = [n for n in (ladder.defaults_after, ladder.disorder_after, ladder.remove_after) if n]
+    if steps != sorted(steps):
+        raise ConfigError(f"{ctx}: missed: the steps must come in order, defaults_after <= disorder_after <= "
+                          f"remove_after (0 leaves a step out), got {steps}")
+    return ladder
+
+
+def _absence(t: Any, ctx: str) -> AbsenceRule:
+    if not isinstance(t, dict):
+        raise ConfigError(f"{ctx}: [games.absence] must be a table")
+    rule = t.get("rule", AbsenceRule.rule)
+    if rule not in ABSENCE_RULES:
+        raise ConfigError(f"{ctx}: absence.rule: expected one of {', '.join(ABSENCE_RULES)}, got {rule!r}")
+    announce = t.get("announce", AbsenceRule.announce)
+    if announce not in ABSENCE_ANNOUNCE:
+        raise ConfigError(f"{ctx}: absence.announce: expected one of {', '.join(ABSENCE_ANNOUNCE)}, "
+                          f"got {announce!r}")
+    return AbsenceRule(rule=rule, max_days=_count(t, "max_days", AbsenceRule.max_days, f"{ctx}: absence"),
+                       announce=announce)
 
 
 def _auth(t: Any, ctx: str) -> AuthCheck:

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from maild.config import Config, GameConfig
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.errors import GameError
+from maild.extensions import extended
 from maild.models import Game, Player, Snapshot, Turn
 from maild.passwords import stored
 from maild.phases import check_schedule, is_phased, open_first_phase, refresh_phase_deadline
@@ -110,7 +111,7 @@ def refresh_deadline(session: Session, game: Game, gcfg: GameConfig) -> None:
         return
     previous = get_turn(session, game, turn.number - 1)
     after = previous.deadline if previous is not None and previous.deadline is not None else game.created_at
-    turn.deadline = deadline_for(gcfg.schedule, turn.number, after)
+    turn.deadline = extended(session, game.id, turn.number, None, deadline_for(gcfg.schedule, turn.number, after))
 
 
 def get_game(session: Session, name: str, lock: bool = False) -> Game:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -282,3 +283,49 @@ class Bounce(Base):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Standing(Base):
+    """Where a player stands on the missed-orders ladder (maild/ladder.py): the turns he has missed in a row and
+    the step they brought him to. No row: he has missed nothing."""
+
+    __tablename__ = "standings"
+    __table_args__ = (UniqueConstraint("player_id", name="uq_standings_player"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    missed: Mapped[int] = mapped_column(Integer, default=0)  # turns missed in a row, absences not counted
+    # "" (in play) / warned / defaults / disorder / removed (see maild.ladder.STEPS)
+    step: Mapped[str] = mapped_column(String(20), default="")
+    step_turn: Mapped[int | None] = mapped_column(Integer)  # the turn whose running put him on that step
+    # Civil disorder: the position may be handed to a substitute (maild.ladder.open_to_substitute).
+    open_to_substitute: Mapped[bool] = mapped_column(default=False)
+
+
+class Grace(Base):
+    """A deadline that passed with players missing and was moved (maild/grace.py): given the game's grace (the
+    turn, or its phase, runs at `until`, or once everyone has sent), or moved past an absent player's absence."""
+
+    __tablename__ = "graces"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "phase", "kind", name="uq_graces_game_turn_phase_kind"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(50), default="")  # "" for a turn of one phase
+    kind: Mapped[str] = mapped_column(String(20), default="grace")  # grace / absence (an absent player's wait)
+    deadline: Mapped[datetime] = mapped_column(UTCDateTime)  # the deadline as it was
+    until: Mapped[datetime] = mapped_column(UTCDateTime)
+    late: Mapped[list[str]] = mapped_column(JSON)  # who was missing when the grace began
+
+
+class Absence(Base):
+    """A player's declared absence (`ABSENT 2027-03-01 TO 2027-03-14`), both days included (maild/absences.py)."""
+
+    __tablename__ = "absences"
+    __table_args__ = (Index("ix_absences_game_player", "game_id", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    starts: Mapped[date] = mapped_column(Date)
+    ends: Mapped[date] = mapped_column(Date)  # BACK moves it to the day before the mail came
+    declared_at: Mapped[datetime] = mapped_column(UTCDateTime)

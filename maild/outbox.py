@@ -58,7 +58,7 @@ def insert_rows(session: Session, rows: list[dict[str, object]]) -> None:
 
 def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
                game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-               auto_submitted: str = AUTO_GENERATED, fresh_key: bool = False) -> bool:
+               auto_submitted: str = AUTO_GENERATED, fresh_key: bool = False, undisclosed: bool = False) -> bool:
     """Queue a mail unless one with this key was queued before (so a re-run never mails twice).
     `fresh_key` says the caller knows the key is new (an ack's key is its mail's, processed once), which
     saves a query on the intake's hot path; the unique key still guards it."""
@@ -66,8 +66,17 @@ def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str]
         return False
     insert_rows(session, [outbound_row(app, key=key, kind=kind, to=to, subject=subject, body=body,
                                        game_id=game_id, in_reply_to=in_reply_to, references=references,
-                                       auto_submitted=auto_submitted)])
+                                       auto_submitted=auto_submitted, undisclosed=undisclosed)])
     return True
+
+
+def queue_to_many(session: Session, app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
+                  game_id: int | None = None, per_mail: int = 50) -> int:
+    """One text to many players, undisclosed (no reader sees another's address), `per_mail` recipients a mail
+    (as a newsletter goes out). Returns the mails queued."""
+    return sum(queue_mail(session, app, key=f"{key}:{part}", kind=kind, to=to[start:start + per_mail],
+                          subject=subject, body=body, game_id=game_id, undisclosed=True)
+               for part, start in enumerate(range(0, len(to), per_mail), start=1))
 
 
 def notify_gm(session: Session, app: App, key: str, subject: str, body: str, game_id: int | None = None) -> None:

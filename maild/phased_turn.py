@@ -44,7 +44,7 @@ def run_phase(s: Session, app: App, game: Game, turn: Turn, ruleset: Ruleset) ->
     following = None if result.finished else _following(ruleset, rows, row, result, turn.number)
     if following is None:
         finish_turn(s, app, game, turn, result, missing, share, gm_orders=bool(gm_orders(s, game, turn.number)),
-                    phase=row.name)
+                    phase=row.name, silent=silent_in_turn(s, game, turn.number, rows))
         return TurnOutcome(game.name, turn.number, "done", f"{row.name} done, the turn is over")
     phase, must_send = following
     after = max((r.deadline for r in rows if r.deadline is not None), default=now)
@@ -53,6 +53,15 @@ def run_phase(s: Session, app: App, game: Game, turn: Turn, ruleset: Ruleset) ->
     queue_turn_mail(s, app, game, turn.number, result, False,
                     format_deadline(deadline, game_timezone(app.config, game.name)), phase=row.name)
     return TurnOutcome(game.name, turn.number, "phase_done", f"{row.name} done, {phase.name} open")
+
+
+def silent_in_turn(s: Session, game: Game, turn: int, rows: list[TurnPhase]) -> list[str]:
+    """Who missed the turn, for the missed-orders ladder: had to send in one of its phases at least and has no
+    order set on file in any."""
+    sent = set(accepted_sets(s, game, turn))  # every phase's sets
+    players = [p.name for p in players_of(s, game)]
+    owed = {name for r in rows for name in (r.must_send if r.must_send is not None else players)}
+    return [name for name in players if name in owed and name not in sent]
 
 
 def _following(ruleset: Ruleset, rows: list[TurnPhase], row: TurnPhase, result: TurnResult, turn: int

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from maild.config import GameConfig, PhaseSchedule
 from maild.deadlines import format_deadline, phase_deadline
 from maild.errors import ConfigError
+from maild.extensions import extended
 from maild.models import Game, OrderSetRow, Player, Turn, TurnPhase
 from maild.ruleset import ONE_PHASE, Diagnostic, LatePolicy, Order, ParsedOrders, Phase, Ruleset
 from maild.walltime import elapsed
@@ -187,8 +188,8 @@ def refresh_phase_deadline(s: Session, gcfg: GameConfig, ruleset: Ruleset, game:
     previous = s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == turn.number - 1))
     after = max((r.deadline for r in before if r.deadline is not None),
                 default=previous.deadline if previous is not None and previous.deadline else game.created_at)
-    row.deadline = turn.deadline = deadline_of(gcfg, declared(ruleset, row.name), turn.number,
-                                               after, row.opened_at)
+    row.deadline = turn.deadline = extended(s, game.id, turn.number, row.name, deadline_of(
+        gcfg, declared(ruleset, row.name), turn.number, after, row.opened_at))
 
 
 def closed_early(s: Session) -> list[tuple[str, int]]:

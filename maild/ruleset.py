@@ -323,6 +323,17 @@ class Ruleset:
     #: The word (any case) a line of a stranger's mail starts with to sign up for the game ("JOIN"); None
     #: (the default): strangers cannot sign up by mail, the GM brings players in.
     sign_up_word: str | None = None
+    #: The missed-orders ladder's last step (maild/ladder.py, [games.missed] remove_after): whether the rules
+    #: allow a silent player to be removed from the game. False (the default): he stays in civil disorder.
+    removes_silent_players: bool = False
+
+    def default_orders(self, state: dict[str, Any], turn: int, player: str,
+                       last: list[PlacedOrder]) -> list[PlacedOrder]:
+        """The orders a silent player's position plays on once the missed-orders ladder puts it on default
+        orders (or civil disorder, or a declared absence with the "defaults" rule): `last` are his orders in
+        force the last turn he had any (standing orders a ruleset may carry over where its rules allow). The
+        default: none, which is what the rules already do with a player who sent nothing."""
+        return []
 
     @property
     def gm_kinds(self) -> frozenset[str]:

@@ -188,10 +188,11 @@ class Table:
 
     def create_game(self, name: str, ruleset: str, setup: dict[str, Any] | Path | str, *,
                     address: str = GM_ADDRESS, schedule: dict[str, Any] | None = None,
-                    seed: int | None = None) -> None:
+                    seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start game `name` of `ruleset` from a setup table, a TOML file or "example:NAME", listed in the
-        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns). A
-        `seed` replaces the game's random one, so a test of a game with dice plays the same rolls each run."""
+        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns) and the
+        game's other config keys in `options` (`{"grace": "24h"}`). A `seed` replaces the game's random one,
+        so a test of a game with dice plays the same rolls each run."""
         from sqlalchemy import select
 
         from maild.games import create_game, load_setup, turn_seed
@@ -204,6 +205,7 @@ class Table:
                                  "address": address}
         if schedule is not None:
             entry["schedule"] = schedule
+        entry.update(options or {})
         self._config["games"].append(entry)
         self.app.config = replace(parse_config(self._config, self.folder, None), limits=self.app.config.limits)
         with self.app.db.session() as s:  # as `maild game create` does: the welcomes are queued with it
@@ -264,6 +266,7 @@ class Table:
         stored or sent."""
         from maild.deadlines import format_deadline, game_timezone
         from maild.games import get_game, get_turn, players_of, ruleset_named, state_before
+        from maild.ladder import place_defaults
         from maild.orderbook import accepted_sets, orders_for_turn
         from maild.turn import render_turn, resolve
 
@@ -274,7 +277,9 @@ class Table:
             ruleset = ruleset_named(g.ruleset)
             players = players_of(s, g)
             orders = orders_for_turn(s, ruleset, g, turn, accepted_sets(s, g, turn), [p.name for p in players])
-            result = resolve(ruleset, state_before(s, g, turn), done, orders)
+            state = state_before(s, g, turn)
+            place_defaults(s, ruleset, g, turn, state, orders, (done.result or {}).get("defaults", []))
+            result = resolve(ruleset, state, done, orders)
             following = get_turn(s, g, turn + 1)  # none after the last turn
             deadline = format_deadline(following.deadline if following else None,
                                        game_timezone(self.app.config, game))

@@ -17,13 +17,16 @@ from typing import Any, NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from maild.absences import excused
 from maild.app import App
 from maild.config import Safety
 from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.games import get_game, get_turn, new_player, players_of, ruleset_named, state_before, turn_seed
+from maild.grace import complete_in_grace, wait_at_deadline
 from maild.intake.pipeline import new_mail, process_new
+from maild.ladder import climb, on_defaults, place_defaults
 from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
 from maild.orderbook import accepted_sets, gm_orders, orders_for_turn
@@ -64,6 +67,9 @@ def due_turns(app: App) -> list[DueTurn]:
         due = [DueTurn(name, n, deadline) for name, n, deadline in rows if deadline <= now]
         passed = {(t.game, t.number) for t in due}
         due += [DueTurn(name, n, None) for name, n in closed_early(s) if (name, n) not in passed]
+        passed |= {(t.game, t.number) for t in due}
+        # A turn in its grace runs as soon as every late player has sent (maild/grace.py).
+        due += [DueTurn(name, n, None) for name, n in complete_in_grace(s, app) if (name, n) not in passed]
     return sorted(due, key=lambda t: (t.deadline or now, t.number))
 
 
@@ -200,6 +206,11 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, by: datetime |
         if unread:
             log.warning("%s turn %d runs without %d mails stored before it that could not be read yet",
                         name, turn.number, unread)
+        if not force and by is not None and turn.status == "open":  # at its passed deadline, not the GM's run
+            waits = wait_at_deadline(s, app, game, turn)
+            if waits is not None:
+                log.info("%s turn %d waits: %s", name, turn.number, waits)
+                return TurnOutcome(name, turn.number, "waiting", waits)
         ruleset = ruleset_named(game.ruleset)
         if is_phased(ruleset):
             from maild.phased_turn import run_phase  # it builds on this module's turn ending
@@ -224,12 +235,22 @@ def _run_turn_once(app: App, name: str, force: bool, cutoff: int, by: datetime |
                 return TurnOutcome(name, turn.number, "held", turn.note)
         state = state_before(s, game, turn.number)
         orders = orders_for_turn(s, ruleset, game, turn.number, book, players)
+        defaulted = sorted(silent_on_defaults(s, app, game, turn, missing))
+        place_defaults(s, ruleset, game, turn.number, state, orders, defaulted)
         result = resolve(ruleset, state, turn, orders)
         finish_turn(s, app, game, turn, result, missing, share, gm_orders=GM_ORDERS in orders)
+        if defaulted:  # a rerun gives them the same
+            turn.result = {**(turn.result or {}), "defaults": defaulted}
         number = turn.number
     crashpoint("turn.committed")
     note = f"{unread} mails stored before it could not be read yet" if unread else ""
     return TurnOutcome(name, number, "done", note)
+
+
+def silent_on_defaults(s: Session, app: App, game: Game, turn: Turn, missing: list[str]) -> set[str]:
+    """The silent players whose positions play on default orders this turn: on the ladder's steps that say so,
+    or away under the "defaults" absence rule."""
+    return set(missing) & (on_defaults(s, game) | excused(s, app, game, turn.deadline or app.now()))
 
 
 def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[str, list[PlacedOrder]]
@@ -239,10 +260,12 @@ def resolve(ruleset: Ruleset, state: dict[str, Any], turn: Turn, orders: dict[st
 
 
 def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult, missing: list[str],
-                share: float, gm_orders: bool = False, phase: str | None = None) -> None:
+                share: float, gm_orders: bool = False, phase: str | None = None, silent: list[str] | None = None
+                ) -> None:
     """Store the turn's result and queue its mail. `gm_orders`: the GM gave orders this turn (an amendment
     may have brought a family to a player already in the game), so every player is offered a welcome.
-    `phase`: in a game of several phases a turn, the turn's last phase, whose results these are."""
+    `phase`: in a game of several phases a turn, the turn's last phase, whose results these are. `silent`:
+    who missed the turn, for the missed-orders ladder (by default `missing`)."""
     now = app.now()
     s.add(Snapshot(game_id=game.id, turn=turn.number + 1, state=result.state))
     turn.status = "done"
@@ -264,6 +287,8 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
         s.add(following)
         open_first_phase(s, ruleset, game, following, result.state, now, gcfg, turn.deadline or now)
         next_deadline = following.deadline  # its first phase's, when the turn passes over the first declared
+    climb(s, app, game, ruleset, turn.number, missing if silent is None else silent,
+          excused(s, app, game, turn.deadline or now))
     joined = add_new_players(s, game, ruleset, result.state)
     s.flush()
     errors = [e for e in result.events if e.get("type") == "error"]
@@ -420,7 +445,9 @@ def _rerun(app: App, name: str, number: int, mail: bool, store: bool) -> list[Tu
                 continue
             state = state_before(s, game, turn.number)
             book = accepted_sets(s, game, turn.number)
-            result = resolve(ruleset, state, turn, orders_for_turn(s, ruleset, game, turn.number, book, players))
+            orders = orders_for_turn(s, ruleset, game, turn.number, book, players)
+            place_defaults(s, ruleset, game, turn.number, state, orders, (turn.result or {}).get("defaults", []))
+            result = resolve(ruleset, state, turn, orders)
             after = s.scalar(select(Snapshot).where(Snapshot.game_id == game.id,
                                                     Snapshot.turn == turn.number + 1))
             assert after is not None

@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from maild import bounces
+from maild.absences import take_lines
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
@@ -553,6 +554,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     which the ack says, with the password the game gave him."""
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
+    absence, order_text = take_lines(s, app, game, player, mail.order_text) if not game.finished else \
+        (None, mail.order_text)
+    if absence is not None:  # ABSENT / BACK are read from the mail's lines, and are no orders
+        mail = dataclasses.replace(mail, order_text=order_text)
     tz = game_timezone(app.config, game.name)
     current = run.turn(s, game, game.turn)
     turn, late = target_turn(current, ruleset, game, row.received_at, run.turn(s, game, game.turn - 1))
@@ -619,7 +624,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
             game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id, orders=[],
             diagnostics=[d.to_json() for d in parsed.diagnostics], status=NOT_UNDERSTOOD, reason=None,
             phase=phase_name))
-    row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if commands else "empty")
+    row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if commands or absence else "empty")
     deadline = _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
     deadline_text = format_deadline(deadline, tz)
     if phase is not None:
@@ -641,12 +646,12 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   problems=echo("problems", [*mail.problems, *command_problems]), info=context,
                   help_text=help_text(game, ruleset, number, context, commands, player.name,
                                       open_phase_note(s, ruleset, game, tz), state),
-                  cancelled=cancelled,
+                  cancelled=cancelled, absence=absence,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
                   ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
                   password=signed_up.password if signed_up is not None else None,
-                  nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
+                  nothing=not (parsed.orders or parsed.diagnostics or commands or absence), **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
         subject=_answer_subject(mail.subject, game.name, "your orders"), body=body, game_id=game.id,
