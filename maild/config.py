@@ -115,6 +115,13 @@ class GameConfig:
     schedule: Schedule | None
     safety: Safety
     auth: AuthCheck | None = None
+    # Press between players, relayed by the game's address (maild.press): "none", "white" (signed with the
+    # sender's player name) or "grey" (signed "someone").
+    press: str = "none"
+
+
+#: The values of a game's `press` key.
+PRESS_MODES = ("none", "white", "grey")
 
 
 @dataclass(frozen=True)
@@ -356,6 +363,9 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         over_usual=float(safety_t.get("over_usual", Safety.over_usual)),
     )
     auth = _auth(g["auth"], ctx) if "auth" in g else None
+    press = str(g.get("press", "none")).lower()
+    if press not in PRESS_MODES:
+        raise ConfigError(f"{ctx}: press: expected one of {', '.join(PRESS_MODES)}, got {g['press']!r}")
     address = g.get("address")
     try:
         setup = setup_path(str(g["setup"]), base_dir)
@@ -370,6 +380,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         schedule=schedule,
         safety=safety,
         auth=auth,
+        press=press,
     )
 
 

@@ -282,3 +282,19 @@ class Bounce(Base):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PressRelay(Base):
+    """A press mail relayed to one player: its Message-ID, who wrote it and who got it, so that a reply to it
+    (In-Reply-To or References naming the id) goes back to its author without naming him (grey press)."""
+
+    __tablename__ = "press_relays"
+    __table_args__ = (Index("ix_press_relays_game_message", "game_id", "message_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    message_id: Mapped[str] = mapped_column(String(300))
+    author_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    recipient_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the press mail as received
+    grey: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

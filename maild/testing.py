@@ -188,9 +188,10 @@ class Table:
 
     def create_game(self, name: str, ruleset: str, setup: dict[str, Any] | Path | str, *,
                     address: str = GM_ADDRESS, schedule: dict[str, Any] | None = None,
-                    seed: int | None = None) -> None:
+                    seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start game `name` of `ruleset` from a setup table, a TOML file or "example:NAME", listed in the
-        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns). A
+        config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns) and the
+        game's other config keys in `options` (``{"press": "grey"}``). A
         `seed` replaces the game's random one, so a test of a game with dice plays the same rolls each run."""
         from sqlalchemy import select
 
@@ -204,6 +205,7 @@ class Table:
                                  "address": address}
         if schedule is not None:
             entry["schedule"] = schedule
+        entry.update(options or {})
         self._config["games"].append(entry)
         self.app.config = replace(parse_config(self._config, self.folder, None), limits=self.app.config.limits)
         with self.app.db.session() as s:  # as `maild game create` does: the welcomes are queued with it

@@ -40,6 +40,7 @@ from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, came_before_results, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
+from maild.press import press_mail, relay
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
@@ -302,6 +303,10 @@ def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Ga
     gcfg = app.config.game(game.name)
     refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords, game.name)
     if refusal is None:
+        press = press_mail(s, game, player, mail)
+        if press is not None:  # not orders: relayed to other players by the game's address
+            relay(s, app, run, row, game, player, mail, press)
+            return
         handle_orders(s, app, row, game, player, mail, run)
         return
     row.status, row.note = refusal.status, refusal.problem
