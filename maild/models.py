@@ -60,6 +60,8 @@ class Game(Base):
     turn: Mapped[int] = mapped_column(Integer, default=1)  # the turn now taking orders
     finished: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Since when the GM paused the game (`maild game pause`): no turn runs, no reminder goes; None when running.
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class Player(Base):
@@ -155,6 +157,11 @@ class Turn(Base):
     note: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
+    # Seconds added to the deadline the config gives this turn (`maild game extend`, a pause's length), and in a
+    # game of phases the phase they were given for: kept apart, so a deadline taken again from the config at a
+    # start keeps them.
+    extended_by: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    extended_phase: Mapped[str | None] = mapped_column(String(50), nullable=True)
 
 
 class TurnPhase(Base):

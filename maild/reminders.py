@@ -27,7 +27,7 @@ def _reminder_turns(s: Session, app: App) -> Iterator[tuple[timedelta, Game, Tur
                                 not any(p.remind_before for p in schedule.phases)):
             continue
         game = s.scalar(select(Game).where(Game.name == gcfg.name))
-        if game is None or game.finished:
+        if game is None or game.finished or game.paused_at is not None:  # a paused game's deadline is frozen
             continue
         turn = get_turn(s, game, game.turn)
         if turn is None or turn.deadline is None or turn.status != "open":

@@ -1,0 +1,113 @@
+"""Pause, resume and extend, and a deadline changed in the config, each announced to every player (issue 26,
+"Pause and extend"; docs/season.md). Figures: rps1's schedule is every day at 18:00 in Europe/Berlin (17:00 UTC
+in January); the game starts Monday 4 January 2027 at 09:00 UTC, so turn 1 is due at 17:00 UTC that day."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from maild.config import parse_config
+from maild.deadline_changes import extend, pause, resume
+from maild.errors import GameError
+from maild.games import get_game, get_turn
+from maild.testing import Table, text_of
+from tests import rps_game  # noqa: F401 - registers rps
+from tests.rps_game import EXAMPLE_SETUP
+
+PLAYERS = ("ann@example.org", "bob@example.org", "cat@example.org")
+SCHEDULE = {"timezone": "Europe/Berlin", "cron": "0 18 * * *"}
+
+
+@pytest.fixture
+def table(tmp_path: Path, db_url: str) -> Iterator[Table]:
+    with Table(tmp_path, db_url=db_url) as t:
+        t.create_game("rps1", "rps", copy.deepcopy(EXAMPLE_SETUP), schedule=dict(SCHEDULE))
+        t.intake()
+        yield t
+
+
+def deadline(table: Table) -> datetime | None:
+    with table.app.db.session() as s:
+        game = get_game(s, "rps1")
+        turn = get_turn(s, game, game.turn)
+        assert turn is not None
+        return turn.deadline
+
+
+def announced(mails: list[EmailMessage], what: str) -> list[EmailMessage]:
+    found = [m for m in mails if str(m["Subject"]).startswith(f"[rps1] {what}")]
+    assert sorted(str(m["To"]) for m in found) == list(PLAYERS), [str(m["Subject"]) for m in mails]
+    return found
+
+
+def gm(table: Table, change, *args: object) -> str:  # type: ignore[no-untyped-def]
+    return table.app.db.transaction(lambda s: change(s, table.app, "rps1", *args))
+
+
+def test_a_pause_freezes_the_deadline_and_resume_gives_the_time_left_back(table: Table) -> None:
+    assert deadline(table) == datetime(2027, 1, 4, 17, 0, tzinfo=UTC)
+    table.advance(hours=1)  # 10:00 UTC: seven hours left
+    assert "players told" in gm(table, pause)
+    [mail, *_] = announced(table.intake(), "paused")
+    assert "The game is paused" in text_of(mail)
+    table.send("ann@example.org", "throw rock")  # orders are still taken
+    table.send("bob@example.org", "#rps1 bob sesame\nthrow paper")
+    table.send("cat@example.org", "throw paper")
+    table.advance(hours=10)  # 20:00 UTC, past the deadline: no turn runs, no printout
+    mails = table.intake()
+    assert not [m for m in mails if "printout" in str(m["Subject"])]
+    with table.app.db.session() as s:
+        assert get_game(s, "rps1").turn == 1
+    said = gm(table, resume)  # paused ten hours: due ten hours later, 03:00 UTC, 04:00 in Berlin
+    assert "after 10 hours" in said
+    assert deadline(table) == datetime(2027, 1, 5, 3, 0, tzinfo=UTC)
+    [mail, *_] = announced(table.intake(), "resumed")
+    assert "Tuesday 05 January 2027, 04:00 CET (Europe/Berlin)" in text_of(mail)
+    assert "10 hours later than before" in text_of(mail)
+    table.advance(hours=7, minutes=1)
+    assert [m for m in table.intake() if "turn 1 printout" in str(m["Subject"])]
+    # turn 2 follows the cron rule from the deadline before it: the next 18:00 in Berlin.
+    assert deadline(table) == datetime(2027, 1, 5, 17, 0, tzinfo=UTC)
+
+
+def test_extend_is_announced_and_kept_when_the_config_is_read_again(table: Table) -> None:
+    assert "extended by 2 days" in gm(table, extend, timedelta(days=2))
+    assert deadline(table) == datetime(2027, 1, 6, 17, 0, tzinfo=UTC)
+    [mail, *_] = announced(table.intake(), "extended")  # the pass reads the config again: the extension stays
+    assert "Wednesday 06 January 2027, 18:00 CET (Europe/Berlin)" in text_of(mail)
+    assert deadline(table) == datetime(2027, 1, 6, 17, 0, tzinfo=UTC)
+    table.advance(days=1, hours=9)  # past the config's deadline of Tuesday, before Wednesday's
+    assert not [m for m in table.intake() if "printout" in str(m["Subject"])]
+    with pytest.raises(GameError):
+        gm(table, extend, timedelta())
+
+
+def test_a_deadline_moved_earlier_in_the_config_is_announced_at_the_next_start(table: Table) -> None:
+    for entry in table._config["games"]:
+        if entry["name"] == "rps1":
+            entry["schedule"] = {"timezone": "Europe/Berlin", "cron": "0 12 * * *"}
+    table.app.config = replace(parse_config(table._config, table.folder, None), limits=table.app.config.limits)
+    [mail, *_] = announced(table.intake(), "deadline changed")
+    assert deadline(table) == datetime(2027, 1, 4, 11, 0, tzinfo=UTC)
+    assert "EARLIER than before (Monday 04 January 2027, 18:00 CET" in text_of(mail)
+    assert "Monday 04 January 2027, 12:00 CET (Europe/Berlin)" in text_of(mail)
+    assert not [m for m in table.intake() if "deadline changed" in str(m["Subject"])]  # told once
+
+
+def test_game_list_shows_a_pause_and_an_extension(table: Table) -> None:
+    from maild.cli import game_line
+    from maild.models import Game
+
+    gm(table, extend, timedelta(hours=12))
+    gm(table, pause)
+    with table.app.db.session() as s:
+        line = game_line(s, s.scalars(select(Game).where(Game.name == "rps1")).one())
+    assert "PAUSED since 2027-01-04 09:00 UTC" in line and "extended by 12 hours" in line
