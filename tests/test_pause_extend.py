@@ -111,3 +111,24 @@ def test_game_list_shows_a_pause_and_an_extension(table: Table) -> None:
     with table.app.db.session() as s:
         line = game_line(s, s.scalars(select(Game).where(Game.name == "rps1")).one())
     assert "PAUSED since 2027-01-04 09:00 UTC" in line and "extended by 12 hours" in line
+
+
+def test_the_commands_by_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from maild.cli import main
+    from tests.conftest import write_gm_config
+
+    config = write_gm_config(tmp_path, outbox="out")
+
+    def maild(*args: str) -> int:
+        return main(["--config", str(config), "--now", "2026-11-22T09:00+01:00", *args])
+
+    assert maild("init") == 0
+    assert maild("game", "extend", "venice1", "2d") == 0
+    assert "venice1 extended by 2 days: turn 1's deadline is Tuesday 24 November 2026" in capsys.readouterr().out
+    assert maild("game", "pause", "venice1") == 0
+    assert "venice1 paused" in capsys.readouterr().out
+    assert maild("game", "list") == 0
+    assert "PAUSED since" in capsys.readouterr().out
+    assert maild("game", "extend", "venice1", "soon") == 2
+    assert maild("game", "resume", "venice1") == 0
+    assert "venice1 resumed after less than a minute" in capsys.readouterr().out
