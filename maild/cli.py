@@ -7,6 +7,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from maild import __version__
 from maild.errors import ConfigError, GameError
@@ -347,9 +348,11 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
     if args.game_cmd in ("pause", "resume", "extend"):
         return _change_deadline(app, args)
     if args.game_cmd == "list":
+        from maild.deadlines import game_timezone
+
         with app.db.session() as s:
             for game in s.scalars(select(Game).order_by(Game.name)):
-                print(game_line(s, game))
+                print(game_line(s, game, game_timezone(app.config, game.name)))
         return 0
     from maild.deadlines import format_deadline, game_timezone
     from maild.games import get_turn, ruleset_named
@@ -387,7 +390,9 @@ def _change_deadline(app: App, args: argparse.Namespace) -> int:
     return 0
 
 
-def game_line(s: Any, game: Game) -> str:
+def game_line(s: Any, game: Game, tz: ZoneInfo | None = None) -> str:
+    """One line of `maild game list`; the deadline in the game's time zone `tz` (its schedule's), ISO 8601 with
+    its offset and the zone's name."""
     from maild.bounces import unreachable, unreachable_line
     from maild.games import get_turn
     from maild.orderbook import players_without_orders
@@ -395,7 +400,10 @@ def game_line(s: Any, game: Game) -> str:
     if game.finished:
         return f"{game.name}  {game.ruleset}  finished after turn {game.turn - 1}"
     turn = get_turn(s, game, game.turn)
-    deadline = turn.deadline.isoformat() if turn and turn.deadline else "no deadline"
+    deadline = "no deadline"
+    if turn and turn.deadline:
+        zone = tz or ZoneInfo("UTC")
+        deadline = f"{turn.deadline.astimezone(zone).isoformat(timespec='minutes')} {zone.key}"
     held = f"  HELD: {turn.note}" if turn and turn.status == "held" else ""
     if game.paused_at is not None:
         held += f"  PAUSED since {game.paused_at:%Y-%m-%d %H:%M} UTC"

@@ -14,7 +14,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
-from maild.deadlines import format_deadline, game_timezone
+from maild.calendar import calendar_file
+from maild.deadlines import format_deadline, format_deadline_for, game_timezone
 from maild.models import Game, Player, Turn
 from maild.outbox import queue_mail
 from maild.phases import is_phased, open_row
@@ -76,13 +77,16 @@ def deadline_words(app: App, game: Game, turn: Turn) -> str:
 def announce(s: Session, app: App, game: Game, turn: Turn, what: str, why: str) -> None:
     """A mail to every player of `game` saying `what` happened to the open turn's deadline and why."""
     now = app.now()
-    deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name))
+    tz = game_timezone(app.config, game.name)
+    game.calendar_sequence += 1  # the calendar file below updates the events of the one before in place
+    calendar = calendar_file(s, app, game)
     for player in s.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.name)):  # noqa: E501
         body = render(game.ruleset, "deadline_change.txt.j2", game=game.name, player=player.name, turn=turn.number,
-                      what=what, why=why, deadline=deadline, paused=game.paused_at is not None)
+                      what=what, why=why, deadline=format_deadline_for(turn.deadline, tz, player.timezone),
+                      paused=game.paused_at is not None, calendar=calendar is not None)
         queue_mail(s, app, key=f"deadline:{game.name}:{turn.number}:{what}:{now.isoformat()}:{player.name}",
                    kind="announcement", to=[player.email], game_id=game.id, subject=f"[{game.name}] {what}: turn "
-                   f"{turn.number}", body=body)
+                   f"{turn.number}", body=body, attachments=[calendar] if calendar is not None else [])
 
 
 def span(delta: timedelta) -> str:

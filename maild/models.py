@@ -62,6 +62,9 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # Since when the GM paused the game (`maild game pause`): no turn runs, no reminder goes; None when running.
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The SEQUENCE of the game's calendar file (maild/calendar.py): one more at each change of a deadline, so a
+    # player's calendar program updates the events it has in place.
+    calendar_sequence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Player(Base):
@@ -77,6 +80,9 @@ class Player(Base):
     # When he signed up by mail (a ruleset's `sign_up_word`); None for players of the setup or a GM's order.
     # What the daily cap on sign-ups counts (limits.signups_per_day).
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # His own time zone (`TIMEZONE Europe/Berlin` by mail), an IANA name: deadlines are shown in it beside the
+    # game's. None: the game's only.
+    timezone: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class InboundMail(Base):
