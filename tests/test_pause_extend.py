@@ -61,6 +61,8 @@ def test_a_pause_freezes_the_deadline_and_resume_gives_the_time_left_back(table:
     table.send("ann@example.org", "throw rock")  # orders are still taken
     table.send("bob@example.org", "#rps1 bob sesame\nthrow paper")
     table.send("cat@example.org", "throw paper")
+    acked = [m for m in table.intake() if str(m["To"]) == "ann@example.org"]
+    assert "but the game is paused: you will be told the new deadline" in text_of(acked[0])
     table.advance(hours=10)  # 20:00 UTC, past the deadline: no turn runs, no printout
     mails = table.intake()
     assert not [m for m in mails if "printout" in str(m["Subject"])]
@@ -132,3 +134,34 @@ def test_the_commands_by_the_command_line(tmp_path: Path, capsys: pytest.Capture
     assert maild("game", "extend", "venice1", "soon") == 2
     assert maild("game", "resume", "venice1") == 0
     assert "venice1 resumed after less than a minute" in capsys.readouterr().out
+
+
+def test_an_extension_in_a_game_of_phases_is_the_open_phases(tmp_path: Path, db_url: str) -> None:
+    """tests/phasegame: the morning is due at 12:00 UTC, the afternoon at 18:00. Two hours more for the morning
+    move it to 14:00; the afternoon keeps the config's 18:00."""
+    from maild.clock import Clock
+    from maild.models import TurnPhase
+    from tests.mailflow import run_pass
+    from tests.phasegame.flow import AFTERNOON, MORNING, START, mails_to, make_phase_app, send
+    from tests.phasegame.game import installed
+
+    with installed():
+        app = make_phase_app(tmp_path, db_url)
+        run_pass(app, START)
+        app.clock = Clock(START, frozen=True)
+        said = app.db.transaction(lambda s: extend(s, app, "duo", timedelta(hours=2)))
+        assert "extended by 2 hours" in said
+
+        def phases() -> list[tuple[str, str, datetime | None]]:
+            with app.db.session() as s:
+                return [(r.name, r.status, r.deadline) for r in s.scalars(
+                    select(TurnPhase).where(TurnPhase.turn == 1).order_by(TurnPhase.position))]
+
+        assert phases() == [("morning", "open", MORNING + timedelta(hours=2))]
+        for who, pick in (("alice", 3), ("bob", 5)):  # different picks: no vote
+            send(app, who, f"pick {pick}", START)
+        run_pass(app, MORNING + timedelta(minutes=30))  # past the config's noon: the morning waits (and is kept)
+        assert phases() == [("morning", "open", MORNING + timedelta(hours=2))]
+        assert len(mails_to(app, "carol", "extended")) == 1
+        run_pass(app, MORNING + timedelta(hours=2, minutes=1))
+        assert phases() == [("morning", "done", MORNING + timedelta(hours=2)), ("afternoon", "open", AFTERNOON)]

@@ -635,6 +635,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if phase is not None:
         deadline_text = format_deadline_for(phase.deadline, tz, player.timezone) if phase.phase == phase.current else \
             f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
+    if game.paused_at is not None and number == game.turn:  # frozen: the resume moves it on (maild.deadline_changes)
+        deadline_text += ",\nbut the game is paused: you will be told the new deadline when it resumes"
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
