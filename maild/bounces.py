@@ -25,7 +25,7 @@ from maild.outbox import mark_bounced, notify_gm
 from maild.render import render
 
 # Mails from a player that prove his registered address reads and writes: read as his, from that address.
-HEARD_FROM = ("orders", "command", "empty")
+HEARD_FROM = ("orders", "command", "empty", "press")
 # Of the mails sent to an address, the latest this many are looked at for the one a bounce returns.
 LATEST_SENT = 20
 

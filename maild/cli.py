@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from maild import __version__
 from maild.errors import ConfigError, GameError
@@ -68,6 +70,17 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default: the ruleset's own example)")
     game.add_parser("list", help="games, turn, next deadline, who has not sent orders",
                     **example("maild game list"))
+    pause = game.add_parser("pause", help="pause a game: no turn runs and no reminder goes; every player told",
+                            **example("maild game pause venice1", "maild game resume venice1   # the time that was "
+                                      "left is given back"))
+    pause.add_argument("name")
+    resume = game.add_parser("resume", help="resume a paused game: the open turn's deadline moves on by as long as "
+                             "the pause lasted; every player told", **example("maild game resume venice1"))
+    resume.add_argument("name")
+    extend = game.add_parser("extend", help="give the open turn (or phase) more time; every player told",
+                             **example("maild game extend venice1 2d", "maild game extend venice1 12h"))
+    extend.add_argument("name")
+    extend.add_argument("duration", help="how much longer: 30m, 12h, 2d")
     show = game.add_parser("show", help="the game's current state", **example(
         "maild game show venice1", "maild game show venice1 --json > venice1.json"))
     show.add_argument("name")
@@ -332,11 +345,15 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
             game = create_game(s, args.name, args.ruleset, setup, app.now(), app.config.game(args.name), app)
             print(f"created game {game.name} ({game.ruleset}), {len(players_of(s, game))} players")
         return 0
+    if args.game_cmd in ("pause", "resume", "extend"):
+        return _change_deadline(app, args)
     if args.game_cmd == "list":
+        from maild.deadlines import game_timezone
+
         with app.db.session() as s:
             for game in s.scalars(select(Game).order_by(Game.name)):
-                print(game_line(s, game) + "".join(f"  {line}" for line in season_lines(s, app, game)
-                                                   if not game.finished))
+                print(game_line(s, game, game_timezone(app.config, game.name))
+                      + "".join(f"  {line}" for line in season_lines(s, app, game) if not game.finished))
         return 0
     from maild.deadlines import format_deadline, game_timezone
     from maild.games import get_turn, ruleset_named
@@ -373,7 +390,27 @@ def season_lines(s: Any, app: App, game: Game) -> list[str]:
             *absence_lines(s, app, game)]
 
 
-def game_line(s: Any, game: Game) -> str:
+def _change_deadline(app: App, args: argparse.Namespace) -> int:
+    """`maild game pause|resume|extend`: one transaction, every player told (maild.deadline_changes)."""
+    from maild.config import parse_duration
+    from maild.deadline_changes import extend, pause, resume
+
+    if args.game_cmd == "extend":
+        try:
+            by = parse_duration(args.duration)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        said = app.db.transaction(lambda s: extend(s, app, args.name, by), f"extending {args.name}")
+    else:
+        change = pause if args.game_cmd == "pause" else resume
+        said = app.db.transaction(lambda s: change(s, app, args.name), f"{args.game_cmd} of {args.name}")
+    print(said)
+    return 0
+
+
+def game_line(s: Any, game: Game, tz: ZoneInfo | None = None) -> str:
+    """One line of `maild game list`; the deadline in the game's time zone `tz` (its schedule's), ISO 8601 with
+    its offset and the zone's name."""
     from maild.bounces import unreachable, unreachable_line
     from maild.games import get_turn
     from maild.orderbook import players_without_orders
@@ -381,8 +418,17 @@ def game_line(s: Any, game: Game) -> str:
     if game.finished:
         return f"{game.name}  {game.ruleset}  finished after turn {game.turn - 1}"
     turn = get_turn(s, game, game.turn)
-    deadline = turn.deadline.isoformat() if turn and turn.deadline else "no deadline"
+    deadline = "no deadline"
+    if turn and turn.deadline:
+        zone = tz or ZoneInfo("UTC")
+        deadline = f"{turn.deadline.astimezone(zone).isoformat(timespec='minutes')} {zone.key}"
     held = f"  HELD: {turn.note}" if turn and turn.status == "held" else ""
+    if game.paused_at is not None:
+        held += f"  PAUSED since {game.paused_at:%Y-%m-%d %H:%M} UTC"
+    if turn is not None and turn.extended_by:
+        from maild.extensions import span
+
+        held += f"  extended by {span(timedelta(seconds=turn.extended_by))}"
     missing = [p.name for p in players_without_orders(s, game, game.turn)]
     waiting = ", ".join(missing) if missing else "nobody"
     lost = unreachable(s, game)

@@ -146,6 +146,13 @@ class GameConfig:
     missed: MissedLadder | None = None  # None: no ladder (a silent player is what the rules make of him)
     grace: timedelta | None = None  # a deadline with players missing waits this long for them (maild/grace.py)
     absence: AbsenceRule = AbsenceRule()
+    # Press between players, relayed by the game's address (maild.press): "none", "white" (signed with the
+    # sender's player name) or "grey" (signed "someone").
+    press: str = "none"
+
+
+#: The values of a game's `press` key.
+PRESS_MODES = ("none", "white", "grey")
 
 
 @dataclass(frozen=True)
@@ -387,6 +394,9 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         over_usual=float(safety_t.get("over_usual", Safety.over_usual)),
     )
     auth = _auth(g["auth"], ctx) if "auth" in g else None
+    press = str(g.get("press", "none")).lower()
+    if press not in PRESS_MODES:
+        raise ConfigError(f"{ctx}: press: expected one of {', '.join(PRESS_MODES)}, got {g['press']!r}")
     address = g.get("address")
     try:
         setup = setup_path(str(g["setup"]), base_dir)
@@ -404,6 +414,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         missed=_missed(g["missed"], ctx) if "missed" in g else None,
         grace=_duration(g, "grace", ctx),
         absence=_absence(g.get("absence", {}), ctx),
+        press=press,
     )
 
 

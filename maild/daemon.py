@@ -235,7 +235,8 @@ class Daemon:
         with self.app.db.session() as s:
             for name, number, deadline in s.execute(
                     select(Game.name, Turn.number, Turn.deadline).join(Turn, Turn.game_id == Game.id)
-                    .where(Game.finished.is_(False), Turn.number == Game.turn, Turn.deadline.is_not(None))):
+                    .where(Game.finished.is_(False), Turn.number == Game.turn, Turn.deadline.is_not(None),
+                           Game.paused_at.is_(None))):
                 times.append((f"deadline:{name}:{number}", deadline))
         times += [(f"reminder:{name}", when) for name, when in reminder_times(self.app)]
         for job_id, when in times:

@@ -144,3 +144,25 @@ def format_deadline(when: datetime | None, tz: ZoneInfo) -> str:
         return "none set yet: the GM runs the turn"
     local = when.astimezone(tz)
     return f"{local:%A %d %B %Y, %H:%M} {local.tzname()} ({tz.key})"
+
+
+def player_zone(name: str | None) -> ZoneInfo | None:
+    """A player's own time zone (`Player.timezone`), or None for none or one this machine no longer knows."""
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError, OSError):  # ZoneInfoNotFoundError is a KeyError
+        return None
+
+
+def format_deadline_for(when: datetime | None, tz: ZoneInfo, own: str | None) -> str:
+    """A deadline in the game's zone and, for a player who set his own (`TIMEZONE`) to another, in his too:
+    'Sunday 22 November 2026, 17:15 CET (Europe/Rome); for you Sunday 22 November 2026, 11:15 EST
+    (America/New_York)'."""
+    text = format_deadline(when, tz)
+    zone = player_zone(own)
+    if when is None or zone is None or zone.key == tz.key:
+        return text
+    # On a line of its own: the two would not fit in the 78 columns of a mail's line.
+    return f"{text};\nfor you {format_deadline(when, zone)}"

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 from maild.config import Config, GameConfig
 from maild.deadlines import deadline_for, format_deadline, game_timezone
 from maild.errors import GameError
-from maild.extensions import extended
+from maild.extensions import config_changed, extension, set_deadline
+from maild.graced_deadlines import extended
 from maild.models import Game, Player, Snapshot, Turn
 from maild.passwords import stored
 from maild.phases import check_schedule, is_phased, open_first_phase, refresh_phase_deadline
@@ -97,21 +98,30 @@ def sync_games(session: Session, config: Config, now: datetime, app: App | None 
             create_game(session, gcfg.name, gcfg.ruleset, gcfg.setup, now, gcfg, app)
             created.append(gcfg.name)
         elif gcfg.schedule is not None and not game.finished:
-            refresh_deadline(session, game, gcfg)
+            refresh_deadline(session, game, gcfg, app)
     return created
 
 
-def refresh_deadline(session: Session, game: Game, gcfg: GameConfig) -> None:
+def refresh_deadline(session: Session, game: Game, gcfg: GameConfig, app: App | None = None) -> None:
+    """The open turn's deadline taken again from the config (with the GM's extensions on top); with `app`, every
+    player is told if it changed (the GM edited the schedule)."""
     turn = open_turn(session, game)
     if turn is None or gcfg.schedule is None:
         return
+    before = turn.deadline
     ruleset = ruleset_named(game.ruleset)
     if is_phased(ruleset):
         refresh_phase_deadline(session, gcfg, ruleset, game, turn)
-        return
-    previous = get_turn(session, game, turn.number - 1)
-    after = previous.deadline if previous is not None and previous.deadline is not None else game.created_at
-    turn.deadline = extended(session, game.id, turn.number, None, deadline_for(gcfg.schedule, turn.number, after))
+    else:
+        previous = get_turn(session, game, turn.number - 1)
+        after = previous.deadline if previous is not None and previous.deadline is not None else game.created_at
+        turn.deadline = extended(session, game.id, turn.number, None,
+                                 deadline_for(gcfg.schedule, turn.number, after))
+    added = extension(session, game, turn)  # the GM's extensions and pauses outlive the config read again
+    if added and turn.deadline is not None:
+        set_deadline(session, game, turn, turn.deadline + added)
+    if app is not None:
+        config_changed(session, app, game, turn, before)
 
 
 def get_game(session: Session, name: str, lock: bool = False) -> Game:

@@ -61,6 +61,11 @@ class Game(Base):
     turn: Mapped[int] = mapped_column(Integer, default=1)  # the turn now taking orders
     finished: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Since when the GM paused the game (`maild game pause`): no turn runs, no reminder goes; None when running.
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The SEQUENCE of the game's calendar file (maild/calendar.py): one more at each change of a deadline, so a
+    # player's calendar program updates the events it has in place.
+    calendar_sequence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Player(Base):
@@ -76,6 +81,9 @@ class Player(Base):
     # When he signed up by mail (a ruleset's `sign_up_word`); None for players of the setup or a GM's order.
     # What the daily cap on sign-ups counts (limits.signups_per_day).
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # His own time zone (`TIMEZONE Europe/Berlin` by mail), an IANA name: deadlines are shown in it beside the
+    # game's. None: the game's only.
+    timezone: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class InboundMail(Base):
@@ -156,6 +164,11 @@ class Turn(Base):
     note: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
+    # Seconds added to the deadline the config gives this turn (`maild game extend`, a pause's length), and in a
+    # game of phases the phase they were given for: kept apart, so a deadline taken again from the config at a
+    # start keeps them.
+    extended_by: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    extended_phase: Mapped[str | None] = mapped_column(String(50), nullable=True)
 
 
 class TurnPhase(Base):
@@ -329,3 +342,19 @@ class Absence(Base):
     starts: Mapped[date] = mapped_column(Date)
     ends: Mapped[date] = mapped_column(Date)  # BACK moves it to the day before the mail came
     declared_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PressRelay(Base):
+    """A press mail relayed to one player: its Message-ID, who wrote it and who got it, so that a reply to it
+    (In-Reply-To or References naming the id) goes back to its author without naming him (grey press)."""
+
+    __tablename__ = "press_relays"
+    __table_args__ = (Index("ix_press_relays_game_message", "game_id", "message_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    message_id: Mapped[str] = mapped_column(String(300))
+    author_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    recipient_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the press mail as received
+    grey: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)

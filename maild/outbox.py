@@ -58,7 +58,8 @@ def insert_rows(session: Session, rows: list[dict[str, object]]) -> None:
 
 def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str], subject: str, body: str,
                game_id: int | None = None, in_reply_to: str | None = None, references: tuple[str, ...] = (),
-               auto_submitted: str = AUTO_GENERATED, fresh_key: bool = False, undisclosed: bool = False) -> bool:
+               auto_submitted: str = AUTO_GENERATED, fresh_key: bool = False, undisclosed: bool = False,
+               attachments: Sequence[Attachment] = ()) -> bool:
     """Queue a mail unless one with this key was queued before (so a re-run never mails twice).
     `fresh_key` says the caller knows the key is new (an ack's key is its mail's, processed once), which
     saves a query on the intake's hot path; the unique key still guards it."""
@@ -66,7 +67,8 @@ def queue_mail(session: Session, app: App, *, key: str, kind: str, to: list[str]
         return False
     insert_rows(session, [outbound_row(app, key=key, kind=kind, to=to, subject=subject, body=body,
                                        game_id=game_id, in_reply_to=in_reply_to, references=references,
-                                       auto_submitted=auto_submitted, undisclosed=undisclosed)])
+                                       auto_submitted=auto_submitted, undisclosed=undisclosed,
+                                       attachments=attachments)])
     return True
 
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from maild.config import GameConfig, PhaseSchedule
 from maild.deadlines import format_deadline, phase_deadline
 from maild.errors import ConfigError
-from maild.extensions import extended
+from maild.graced_deadlines import extended
 from maild.models import Game, OrderSetRow, Player, Turn, TurnPhase
 from maild.ruleset import ONE_PHASE, Diagnostic, LatePolicy, Order, ParsedOrders, Phase, Ruleset
 from maild.walltime import elapsed

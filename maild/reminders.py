@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
-from maild.deadlines import format_deadline, game_timezone
+from maild.deadlines import format_deadline_for, game_timezone
 from maild.games import get_turn
 from maild.models import Game, Turn
 from maild.orderbook import players_without_orders
@@ -27,7 +27,7 @@ def _reminder_turns(s: Session, app: App) -> Iterator[tuple[timedelta, Game, Tur
                                 not any(p.remind_before for p in schedule.phases)):
             continue
         game = s.scalar(select(Game).where(Game.name == gcfg.name))
-        if game is None or game.finished:
+        if game is None or game.finished or game.paused_at is not None:  # a paused game's deadline is frozen
             continue
         turn = get_turn(s, game, game.turn)
         if turn is None or turn.deadline is None or turn.status != "open":
@@ -55,12 +55,13 @@ def queue_reminders(app: App) -> int:
             assert turn.deadline is not None
             if not (turn.deadline - before <= now < turn.deadline):
                 continue
-            deadline = format_deadline(turn.deadline, game_timezone(app.config, game.name))
+            tz = game_timezone(app.config, game.name)
             # In a turn of phases, a reminder before each phase.
             which = f"the {name} of turn {turn.number}" if name else f"turn {turn.number}"
             for player in players_without_orders(s, game, turn.number):
                 body = render(game.ruleset, "reminder.txt.j2", game=game.name, player=player.name,
-                              turn=turn.number, deadline=deadline, phase=name)
+                              turn=turn.number, deadline=format_deadline_for(turn.deadline, tz, player.timezone),
+                              phase=name)
                 queued += queue_mail(s, app, key=f"reminder:{game.name}:{turn.number}{f':{name}' if name else ''}:"
                                      f"{player.name}", kind="reminder", to=[player.email], game_id=game.id,
                                      subject=f"[{game.name}] no orders on file for {which}", body=body)

@@ -33,6 +33,7 @@ from maild.app import App
 from maild.intake.ackecho import clip
 from maild.models import InboundMail, OutboundMail, Reply
 from maild.outbox import AUTO_REPLIED, insert_rows, outbound_row
+from maild.ruleset import Attachment
 
 log = logging.getLogger("maild.replies")
 
@@ -75,6 +76,7 @@ class Answer:
     mail_id: int | None
     in_reply_to: str | None = None
     thread: tuple[str, ...] = ()  # the ids the inbound mail answers (its References and In-Reply-To)
+    attachments: tuple[Attachment, ...] = ()  # files beside the text (a calendar file)
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,12 @@ class Gate:
 def give(s: Session, app: App, answer: Answer, gate: Gate) -> str | None:
     """Queue `answer` unless a limit holds it back. Returns None if it was queued, else why not (for the
     inbound mail's note). Either way the decision is recorded."""
+    return give_tracked(s, app, answer, gate)[0]
+
+
+def give_tracked(s: Session, app: App, answer: Answer, gate: Gate) -> tuple[str | None, str | None]:
+    """`give`, with the Message-ID of the mail queued (None when held back): a relayed press mail is known
+    again by it when a reply names it."""
     address = reply_address(answer.to)
     _lock(s, address)
     if answer.kind == STRANGER:
@@ -107,9 +115,8 @@ def give(s: Session, app: App, answer: Answer, gate: Gate) -> str | None:
     reason = _blocked(s, app, address, answer.kind, echo, now, answer.game_id)
     if reason is not None:
         _hold_back(s, gate, answer, address, echo, now, "suppressed", reason)
-        return reason
-    _queue(s, app, answer, address, echo, now)
-    return None
+        return reason, None
+    return None, _queue(s, app, answer, address, echo, now)
 
 
 def give_refusal(s: Session, app: App, answer: Answer, gate: Gate,
@@ -329,10 +336,10 @@ def _span(delta: timedelta) -> str:
     return f"{minutes // 60} hour(s)" if minutes % 60 == 0 else f"{minutes} minutes"
 
 
-def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: datetime) -> None:
+def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: datetime) -> str:
     row = outbound_row(app, key=answer.key, kind=answer.outbox_kind, to=[answer.to], subject=answer.subject,
                        body=answer.body, game_id=answer.game_id, in_reply_to=answer.in_reply_to,
-                       references=answer.thread, auto_submitted=AUTO_REPLIED)
+                       references=answer.thread, auto_submitted=AUTO_REPLIED, attachments=answer.attachments)
     _defer(s, _row(answer, address, echo, now, "queued", None, str(row["message_id"])), row)
     counts = s.info.get(_COUNTED, {}).get(address)
     if counts is not None:
@@ -341,6 +348,7 @@ def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: 
     strangers = s.info.get(_STRANGERS_COUNTED, {})
     if answer.kind == STRANGER and (address, answer.game_id) in strangers:
         strangers[address, answer.game_id] += 1
+    return str(row["message_id"])
 
 
 def _hold_back(s: Session, gate: Gate, answer: Answer, address: str, echo: bool, now: datetime, status: str,

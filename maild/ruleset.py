@@ -431,6 +431,13 @@ class Ruleset:
         One attachment over 5 MB is a bug (ValueError). Default: none, and then the framework never calls it."""
         return []
 
+    def press_open(self, state: dict[str, Any], turn: int, phase: str | None) -> bool:
+        """Whether players may send press (`PRESS TO ...`, relayed by the game's address) now: `state` is the open
+        turn's, `phase` the phase taking orders (None in a game of one phase a turn). Whether a game has press
+        at all is its config's (`press`); a ruleset closes it in some phases (Diplomacy's retreats, say).
+        Default: open."""
+        return True
+
     def total_turns(self, state: dict[str, Any]) -> int | None:
         """How many turns the game lasts, or None if open-ended (the default)."""
         return None

@@ -191,8 +191,8 @@ class Table:
                     seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start game `name` of `ruleset` from a setup table, a TOML file or "example:NAME", listed in the
         config (so mail to `address` reaches it) with `schedule` if given (else the GM runs its turns) and the
-        game's other config keys in `options` (`{"grace": "24h"}`). A `seed` replaces the game's random one,
-        so a test of a game with dice plays the same rolls each run."""
+        game's other config keys in `options` (`{"grace": "24h"}`, `{"press": "grey"}`). A `seed` replaces the
+        game's random one, so a test of a game with dice plays the same rolls each run."""
         from sqlalchemy import select
 
         from maild.games import create_game, load_setup, turn_seed

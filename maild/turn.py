@@ -62,14 +62,16 @@ def due_turns(app: App) -> list[DueTurn]:
     now = app.now()
     with app.db.session() as s:
         rows = s.execute(select(Game.name, Turn.number, Turn.deadline).join(Turn, Turn.game_id == Game.id)
-                         .where(Game.finished.is_(False), Turn.number == Game.turn,
+                         .where(Game.finished.is_(False), Turn.number == Game.turn, Game.paused_at.is_(None),
                                 Turn.status.in_(("open", "released")), Turn.deadline.is_not(None))).all()
         due = [DueTurn(name, n, deadline) for name, n, deadline in rows if deadline <= now]
         passed = {(t.game, t.number) for t in due}
-        due += [DueTurn(name, n, None) for name, n in closed_early(s) if (name, n) not in passed]
+        paused = set(s.scalars(select(Game.name).where(Game.paused_at.is_not(None))))  # no turn runs (GM's pause)
+        due += [DueTurn(name, n, None) for name, n in closed_early(s) if (name, n) not in passed and name not in paused]
         passed |= {(t.game, t.number) for t in due}
         # A turn in its grace runs as soon as every late player has sent (maild/grace.py).
-        due += [DueTurn(name, n, None) for name, n in complete_in_grace(s, app) if (name, n) not in passed]
+        due += [DueTurn(name, n, None) for name, n in complete_in_grace(s, app)
+                if (name, n) not in passed and name not in paused]
     return sorted(due, key=lambda t: (t.deadline or now, t.number))
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from maild.calendar import calendar_file
 from maild.models import Game, OutboundMail, Player
 from maild.outbox import insert_rows, outbound_row
 from maild.passwords import is_hash
@@ -70,6 +71,7 @@ def queue_welcomes(s: Session, app: App, game: Game, ruleset: Ruleset, state: di
     sent = set(s.scalars(select(OutboundMail.key).where(OutboundMail.game_id == game.id,
                                                         OutboundMail.kind == "welcome")))
     rows, welcomed = [], []
+    calendar = calendar_file(s, app, game)
     for player in players:
         context = ruleset.welcome(state, player.name, turn=turn)
         if context is None:
@@ -83,6 +85,8 @@ def queue_welcomes(s: Session, app: App, game: Game, ruleset: Ruleset, state: di
         # no phase: the game has not begun.
         files = ruleset.attachments(state, turn, None, player.name, context) \
             if type(ruleset).attachments is not Ruleset.attachments else []
+        if calendar is not None:  # the game's coming deadlines, for his calendar program
+            files = [*files, calendar]
         rows.append(outbound_row(app, key=key, kind="welcome", to=[player.email], game_id=game.id, body=body,
                                  subject=f"[{game.name}] welcome, {player.name}: your position and how to send "
                                          f"orders", attachments=files))

@@ -236,7 +236,7 @@ def test_game_list_shows_unreachable_players(tmp_path: Path, capsys: pytest.Capt
     capsys.readouterr()
     assert maild("2026-11-22T09:31+01:00", "game", "list") == 0
     assert capsys.readouterr().out == (
-        "venice1  venice  turn 2  deadline 2026-11-23T16:15:00+00:00  no orders from: alice, bob, carol  "
+        "venice1  venice  turn 2  deadline 2026-11-23T17:15+01:00 Europe/Rome  no orders from: alice, bob, carol  "
         f"unreachable: carol ({USER_UNKNOWN}, 2026-11-22)\n")
     assert maild("2026-11-22T09:31+01:00", "outbox", "list") == 0
     listed = capsys.readouterr().out.splitlines()

@@ -49,7 +49,7 @@ def test_game_list_and_json_export(gm: Path, capsys: pytest.CaptureFixture[str])
     assert "mail 1: orders" in capsys.readouterr().out
     assert maild(gm, "game", "list") == 0
     line = capsys.readouterr().out
-    assert "venice1  venice  turn 1  deadline 2026-11-22T16:15:00+00:00  no orders from: bob, carol" in line
+    assert "venice1  venice  turn 1  deadline 2026-11-22T17:15+01:00 Europe/Rome  no orders from: bob, carol" in line
     assert maild(gm, "game", "show", "venice1", "--json") == 0
     export = json.loads(capsys.readouterr().out)
     assert {"game", "ruleset", "turn", "deadline", "players", "state"} <= set(export)

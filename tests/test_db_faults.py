@@ -130,7 +130,7 @@ def test_game_list_is_done_again_when_its_connection_drops(tmp_path: Path, pg_ur
         killer.close()
     out = capsys.readouterr()
     assert (killer.done, code) == (1, 0), out.err
-    assert out.out.splitlines() == ["venice1  venice  turn 1  deadline 2026-11-22T16:15:00+00:00  "
+    assert out.out.splitlines() == ["venice1  venice  turn 1  deadline 2026-11-22T17:15+01:00 Europe/Rome  "
                                     "no orders from: alice, bob, carol"]
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from maild.cli import game_export
 from maild.games import get_game
 from maild.models import InboundMail, OutboundMail, Turn
+from maild.testing import text_of
 from maild.turn import release_turn
 from tests.conftest import make_app
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
@@ -29,7 +30,7 @@ def test_orders_acks_deadline_printouts(tmp_path: Path, db_url: str, venice_setu
     # The game was created by this first pass: each player got his welcome (money, loan terms, agendas) once.
     welcomes = [m for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])]
     assert sorted(m["To"] for m in welcomes) == ["alice@example.org", "bob@example.org", "carol@example.net"]
-    assert "Your money: 0$." in welcomes[0].get_content()
+    assert "Your money: 0$." in text_of(welcomes[0])
     acks = sent(app)
     assert len(acks) == 3
     alice = next(m for m in acks if m["To"] == "alice@example.org")

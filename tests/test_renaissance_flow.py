@@ -12,6 +12,7 @@ import pytest
 
 from maild.cli import game_export
 from maild.games import get_game
+from maild.testing import text_of
 from maild.turn import rerun_turn
 from tests.mailflow import ROME, by_subject, drop, mail, run_pass, sent
 from tests.renaissance_fixtures import CONFIG_TOML, VENICE_PORT, flat, mail_game, month_passes
@@ -37,7 +38,7 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     run_pass(app, morning)
 
     # The game was created by this first pass: each player got his welcome printout once.
-    welcomes = {m["To"]: m.get_content() for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])}
+    welcomes = {m["To"]: text_of(m) for m in sent(app, welcomes=True) if "welcome" in str(m["Subject"])}
     assert set(welcomes) == {"med@example.org", "sfo@example.org", "bor@example.org"}
     assert "/BOR *BORGIA" in welcomes["bor@example.org"] and "*Florence .0301" in welcomes["bor@example.org"]
     # The code sheet the welcome includes shows its example in the reader's own families (CODESHEET too).
@@ -72,7 +73,7 @@ def test_a_month_by_mail(tmp_path: Path, db_url: str) -> None:
     deadline = datetime(2026, 12, 1, 12, 1, tzinfo=ROME)
     run_pass(app, deadline)
     mails = sent(app)[5:]
-    printouts = {m["To"]: m.get_content() for m in mails if "printout" in str(m["Subject"])}
+    printouts = {m["To"]: text_of(m) for m in mails if "printout" in str(m["Subject"])}
     assert set(printouts) == {"med@example.org", "sfo@example.org", "bor@example.org"}
     newsletter = by_subject(mails, "newsletter").get_content()
     assert "JANUARY 1493" in newsletter and "ORDERS FOR FEBRUARY 1493 ARE DUE:" in newsletter
@@ -166,7 +167,7 @@ def test_gm_payment_bulletin_and_amendment_reach_the_month(tmp_path: Path, db_ur
     assert "FAMILY CORNARO" in cornaro and "Caterina Cornaro" in cornaro
     # He is welcomed too, in the transaction that added him: his headers and the code sheet. The players
     # already in the game, whose families the amendment left alone, are not welcomed a second time.
-    welcome = by_subject(mails, "welcome, COR").get_content()
+    welcome = text_of(by_subject(mails, "welcome, COR"))
     assert "/COR *CORNARO" in welcome and "*Venice .0401" in welcome and "ITEM CODES" in welcome
     assert sorted(m["To"] for m in mails if "welcome" in str(m["Subject"])) == [
         "bor@example.org", "cor@example.org", "med@example.org", "sfo@example.org"]
@@ -292,7 +293,7 @@ def test_acks_and_printouts_say_what_became_of_a_familys_second_mail(tmp_path: P
     assert "  Account balance: 100.00\n  MEDICI ducats: 10,000\n" in status
 
     run_pass(app, datetime(2026, 12, 1, 12, 1, tzinfo=ROME))
-    printouts = {m["To"]: m.get_content() for m in sent(app) if "printout" in str(m["Subject"])}
+    printouts = {m["To"]: text_of(m) for m in sent(app) if "printout" in str(m["Subject"])}
     medici = printouts["med@example.org"].split("ORDERS NOT CARRIED OUT\n")[1]
     first, second = medici.split("  Your mail ")[1:]
     assert first.startswith('"med 1" of Wednesday 25 November 2026, 10:00 CET (Europe/Rome):\n')

@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from maild.games import get_game
+from maild.testing import text_of
 from tests.conftest import make_app
 from tests.mailcheck import long_prose_lines, repeated_lines, section
 from tests.mailflow import ROME, drop, mail, run_pass, sent
@@ -48,7 +49,7 @@ MAILS: dict[int, list[tuple[str, str]]] = {
 def _read(message: EmailMessage) -> str:
     """The mail's text; a welcome, printout or newsletter checked as its reader meets it (acks are another
     part of issue 23's)."""
-    text = message.get_content()
+    text = text_of(message)
     if str(message["Subject"]).startswith("Re: "):
         return text
     assert long_prose_lines(text) == [], (message["Subject"], long_prose_lines(text))
@@ -130,7 +131,7 @@ def test_the_welcome_names_the_real_day_of_the_opening_auction(tmp_path: Path, d
     app = make_app(tmp_path, db_url, start, venice_setup, schedule={"timezone": "Europe/Rome", "at": DEADLINES})
     run_pass(app, start)
     for message in sent(app, welcomes=True):
-        text = message.get_content()
+        text = text_of(message)
         assert "the opening auction, is due\nMonday 07 December 2026, 17:15 CET" in text
         assert "Sunday" not in text and "(Monday)" not in text
 

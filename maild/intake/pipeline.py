@@ -22,7 +22,7 @@ from maild.app import App
 from maild.controlchars import strip_controls
 from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
-from maild.deadlines import expected_deadline, format_deadline, game_timezone
+from maild.deadlines import expected_deadline, format_deadline_for, game_timezone
 from maild.games import ruleset_named
 from maild.intake import attempts, choosing, claims, guessing, oversized, refusals, stall
 from maild.intake.ackecho import Echo, clip
@@ -41,9 +41,11 @@ from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, came_before_results, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
+from maild.press import press_mail, relay
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
+from maild.timezones import set_timezone, timezone_line
 
 log = logging.getLogger("maild.intake")
 
@@ -303,6 +305,14 @@ def _read_as_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Ga
     gcfg = app.config.game(game.name)
     refusal = authenticate(player, mail, gcfg.auth if gcfg is not None else None, row.raw, run.passwords, game.name)
     if refusal is None:
+        press = press_mail(s, game, player, mail)
+        if press is not None:  # not orders: relayed to other players by the game's address
+            relay(s, app, run, row, game, player, mail, press)
+            return
+        zone = timezone_line(mail.order_text)
+        if zone is not None:  # his own time zone, answered with the deadlines in it and a calendar file
+            set_timezone(s, app, run, row, game, player, mail, zone)
+            return
         handle_orders(s, app, row, game, player, mail, run)
         return
     row.status, row.note = refusal.status, refusal.problem
@@ -626,10 +636,12 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
             phase=phase_name))
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if commands or absence else "empty")
     deadline = _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
-    deadline_text = format_deadline(deadline, tz)
+    deadline_text = format_deadline_for(deadline, tz, player.timezone)
     if phase is not None:
-        deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
+        deadline_text = format_deadline_for(phase.deadline, tz, player.timezone) if phase.phase == phase.current else \
             f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
+    if game.paused_at is not None and number == game.turn:  # frozen: the resume moves it on (maild.deadline_changes)
+        deadline_text += ",\nbut the game is paused: you will be told the new deadline when it resumes"
     in_force = ruleset.effective(on_file) if on_file else []
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
