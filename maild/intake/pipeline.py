@@ -40,6 +40,7 @@ from maild.orderbook import NOT_UNDERSTOOD, cancel_late
 from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, came_before_results, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
+from maild.receipts import ran_with, receipt_line
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
@@ -600,9 +601,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
                               diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
-    on_file: list[OrderSet] = []
-    if parsed.orders or "STATUS" in commands:
-        on_file = run.on_file(s, game, number, player, phase_name)
+    on_file = run.on_file(s, game, number, player, phase_name)  # the receipt hashes what is on file
     if turn is not None and parsed.orders:
         new = OrderSet(player=player.name, seq=row.id, orders=parsed.orders)
         refused = ruleset.accept(on_file, new)
@@ -646,7 +645,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
                   ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
                   password=signed_up.password if signed_up is not None else None,
-                  nothing=not (parsed.orders or parsed.diagnostics or commands), **echo.context())
+                  nothing=not (parsed.orders or parsed.diagnostics or commands),
+                  receipt=receipt_line(row.id, in_force),
+                  ran_with=ran_with(s, game, player.name) if "STATUS" in commands else None,
+                  **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
         subject=_answer_subject(mail.subject, game.name, "your orders"), body=body, game_id=game.id,
