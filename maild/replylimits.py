@@ -33,6 +33,7 @@ from maild.app import App
 from maild.intake.ackecho import clip
 from maild.models import InboundMail, OutboundMail, Reply
 from maild.outbox import AUTO_REPLIED, insert_rows, outbound_row
+from maild.ruleset import Attachment
 
 log = logging.getLogger("maild.replies")
 
@@ -75,6 +76,7 @@ class Answer:
     mail_id: int | None
     in_reply_to: str | None = None
     thread: tuple[str, ...] = ()  # the ids the inbound mail answers (its References and In-Reply-To)
+    attachments: tuple[Attachment, ...] = ()  # a printout's pictures, sent again (RESEND)
 
 
 @dataclass(frozen=True)
@@ -332,7 +334,7 @@ def _span(delta: timedelta) -> str:
 def _queue(s: Session, app: App, answer: Answer, address: str, echo: bool, now: datetime) -> None:
     row = outbound_row(app, key=answer.key, kind=answer.outbox_kind, to=[answer.to], subject=answer.subject,
                        body=answer.body, game_id=answer.game_id, in_reply_to=answer.in_reply_to,
-                       references=answer.thread, auto_submitted=AUTO_REPLIED)
+                       references=answer.thread, auto_submitted=AUTO_REPLIED, attachments=answer.attachments)
     _defer(s, _row(answer, address, echo, now, "queued", None, str(row["message_id"])), row)
     counts = s.info.get(_COUNTED, {}).get(address)
     if counts is not None:
