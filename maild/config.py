@@ -115,6 +115,8 @@ class GameConfig:
     schedule: Schedule | None
     safety: Safety
     auth: AuthCheck | None = None
+    # [games.substitutes] extension: how far a handover to a substitute moves the open deadline (docs/season.md).
+    substitute_extension: timedelta = timedelta(days=2)
 
 
 @dataclass(frozen=True)
@@ -356,6 +358,10 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         over_usual=float(safety_t.get("over_usual", Safety.over_usual)),
     )
     auth = _auth(g["auth"], ctx) if "auth" in g else None
+    substitutes = g.get("substitutes", {})
+    if not isinstance(substitutes, dict):
+        raise ConfigError(f"{ctx}: [games.substitutes] must be a table")
+    extension = _duration(substitutes, "extension", f"{ctx}: substitutes")
     address = g.get("address")
     try:
         setup = setup_path(str(g["setup"]), base_dir)
@@ -370,6 +376,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         schedule=schedule,
         safety=safety,
         auth=auth,
+        substitute_extension=extension if extension is not None else GameConfig.substitute_extension,
     )
 
 

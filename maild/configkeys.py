@@ -28,7 +28,7 @@ _SCHEDULE: Schema = {"timezone": None, "at": None, "cron": None, "remind_before"
                      "phases": (FREE, _PHASE)}
 GAME: Schema = {"name": None, "ruleset": None, "setup": None, "address": None, "aliases": None,
                 "schedule": _SCHEDULE, "safety": {"missing_fraction": None, "over_usual": None},
-                "auth": {"authserv_id": None, "require_for": None}}
+                "auth": {"authserv_id": None, "require_for": None}, "substitutes": {"extension": None}}
 TOP: Schema = {
     "database": {"url": None},
     "mail": {"inbound": _INBOUND, "outbound": _OUTBOUND},

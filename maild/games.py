@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import tomllib
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,7 +110,13 @@ def refresh_deadline(session: Session, game: Game, gcfg: GameConfig) -> None:
         return
     previous = get_turn(session, game, turn.number - 1)
     after = previous.deadline if previous is not None and previous.deadline is not None else game.created_at
-    turn.deadline = deadline_for(gcfg.schedule, turn.number, after)
+    turn.deadline = extended(deadline_for(gcfg.schedule, turn.number, after), turn)
+
+
+def extended(deadline: datetime | None, turn: Turn) -> datetime | None:
+    """A deadline from the schedule, moved on as far as a handover to a substitute moved the turn's."""
+    seconds = turn.extended_seconds or 0
+    return deadline + timedelta(seconds=seconds) if deadline is not None and seconds else deadline
 
 
 def get_game(session: Session, name: str, lock: bool = False) -> Game:

@@ -75,6 +75,10 @@ class Player(Base):
     # When he signed up by mail (a ruleset's `sign_up_word`); None for players of the setup or a GM's order.
     # What the daily cap on sign-ups counts (limits.signups_per_day).
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Since when his position is open to a substitute (None: it is not): set by the GM (`maild player open`),
+    # or by whatever puts a position in civil disorder; a volunteer of the standby list may then TAKEOVER it.
+    # Cleared when a substitute takes it (maild/substitutes.py).
+    open_to_substitute_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class InboundMail(Base):
@@ -155,6 +159,9 @@ class Turn(Base):
     note: Mapped[str | None] = mapped_column(Text)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # events and who had orders
+    # Seconds the open deadline was moved on past the schedule's (a substitute's handover): the deadline taken
+    # again from the config (at each start) keeps them.
+    extended_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TurnPhase(Base):
@@ -282,3 +289,21 @@ class Bounce(Base):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Substitute(Base):
+    """A volunteer of a game's standby list (STANDBY by mail), and every handover of a position: a volunteer's
+    TAKEOVER or the GM's `maild player replace` (then without a standby row before it). The addresses stay
+    here for the GM; players are told names only (maild/substitutes.py)."""
+
+    __tablename__ = "substitutes"
+    __table_args__ = (Index("ix_substitutes_game_status", "game_id", "status"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    email: Mapped[str] = mapped_column(String(320))  # the volunteer's, lower case
+    status: Mapped[str] = mapped_column(String(20))  # standby / took_over
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    player: Mapped[str | None] = mapped_column(String(100))  # the position he took over
+    previous_email: Mapped[str | None] = mapped_column(String(320))  # the address of the player he replaced
+    turn: Mapped[int | None] = mapped_column(Integer)  # the open turn when he took it over
+    took_over_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -187,8 +187,9 @@ def refresh_phase_deadline(s: Session, gcfg: GameConfig, ruleset: Ruleset, game:
     previous = s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.number == turn.number - 1))
     after = max((r.deadline for r in before if r.deadline is not None),
                 default=previous.deadline if previous is not None and previous.deadline else game.created_at)
-    row.deadline = turn.deadline = deadline_of(gcfg, declared(ruleset, row.name), turn.number,
-                                               after, row.opened_at)
+    deadline = deadline_of(gcfg, declared(ruleset, row.name), turn.number, after, row.opened_at)
+    seconds = turn.extended_seconds or 0  # a handover to a substitute moved it on (maild/substitutes.py)
+    row.deadline = turn.deadline = deadline + timedelta(seconds=seconds) if deadline and seconds else deadline
 
 
 def closed_early(s: Session) -> list[tuple[str, int]]:

@@ -44,6 +44,7 @@ from maild.receipts import ran_with, receipt_line
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
+from maild.services import SERVICE_WORDS, answer_services
 
 log = logging.getLogger("maild.intake")
 
@@ -625,6 +626,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         deadline_text = format_deadline(phase.deadline, tz) if phase.phase == phase.current else \
             f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
     in_force = ruleset.effective(on_file) if on_file else []
+    services = answer_services(s, app, run.gate, game, player, commands, mail.command_args, row.id,
+                               mail.message_id, mail.thread) if commands & SERVICE_WORDS else None
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
@@ -646,7 +649,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
                   password=signed_up.password if signed_up is not None else None,
                   nothing=not (parsed.orders or parsed.diagnostics or commands),
-                  receipt=receipt_line(row.id, in_force),
+                  receipt=receipt_line(row.id, in_force), services=services,
                   ran_with=ran_with(s, game, player.name) if "STATUS" in commands else None,
                   **echo.context())
     _answered(row, give(s, app, Answer(
