@@ -27,7 +27,7 @@ from maild.ruleset import Attachment
 if TYPE_CHECKING:
     from maild.app import App
 
-SERVICE_WORDS = frozenset({"RESEND", "HISTORY"})
+SERVICE_WORDS = frozenset({"RESEND", "HISTORY", "STANDBY", "TAKEOVER"})
 # How many turns HISTORY lists (the newest); a long game's whole list would make a long ack.
 HISTORY_TURNS = 60
 
@@ -123,4 +123,7 @@ def answer_services(s: Session, app: App, gate: Gate, game: Game, player: Player
                 said.append(f"HISTORY {int(wanted)}: turn {int(wanted)} has no newsletter (it has not run).")
             else:
                 send(letter, f"history:{mail_id}", f"HISTORY {int(wanted)}, the newsletter of turn {int(wanted)}")
+    for word in sorted(commands & {"STANDBY", "TAKEOVER"}):  # a volunteer's words, from a player
+        said.append(f"{word}: you play {player.name} in {game.name} already; {word} is for volunteers who play "
+                    "no position in it.")
     return "\n".join(said) if said else None

@@ -28,12 +28,16 @@ from sqlalchemy.orm import Session
 
 from maild.deadlines import format_deadline, game_timezone
 from maild.errors import GameError
-from maild.games import open_turn, players_of, ruleset_named
+from maild.games import open_turn, players_of, ruleset_named, state_before
 from maild.models import Game, Player, Substitute, TurnPhase
+from maild.orderbook import accepted_sets
 from maild.outbox import notify_gm
 from maild.passwords import stored
+from maild.phases import open_row
 from maild.render import render
 from maild.replylimits import Answer, Gate, give, held_back_lines
+from maild.services import last_printout, text_and_files
+from maild.welcome import password_note
 
 if TYPE_CHECKING:
     from maild.app import App
@@ -203,11 +207,7 @@ def handover_text(s: Session, app: App, game: Game, player: Player, previous: st
                   deadline: str) -> str:
     """The new player's handover: his password line, the orders on file, the last printout (the old
     address taken out of it), and the rules summary of HELP."""
-    from maild.intake.pipeline import help_text  # intake's HELP, rendered as a HELP mail gets it
-    from maild.orderbook import accepted_sets
-    from maild.phases import open_row
-    from maild.services import last_printout, text_and_files
-    from maild.welcome import password_note
+    from maild.intake.pipeline import help_text  # intake's HELP; intake answers TAKEOVER from here (a cycle)
 
     ruleset = ruleset_named(game.ruleset)
     phase = open_row(s, game.id, game.turn)
@@ -215,8 +215,6 @@ def handover_text(s: Session, app: App, game: Game, player: Player, previous: st
     on_file = [p.order.summary for p in ruleset.effective(book.get(player.name, []))]
     last = last_printout(s, game, player.name)
     printout = text_and_files(last)[0].replace(previous, FORMER_ADDRESS) if last is not None else None
-    from maild.games import state_before
-
     state = state_before(s, game, game.turn) if not game.finished else {}
     context = ruleset.template_context(state, game.turn) if state else {}
     rules = help_text(game, ruleset, game.turn, context, frozenset({"HELP"}), player.name, state=state)

@@ -32,6 +32,7 @@ from maild.phases import closed_early, is_phased, open_first_phase
 from maild.receipts import RESULT_KEY, turn_hashes
 from maild.render import render
 from maild.ruleset import GM_ORDERS, Attachment, PlacedOrder, Ruleset, TurnResult
+from maild.substitutes import newsletter_lines
 from maild.turnplan import not_open
 from maild.welcome import queue_welcomes, signed_up_unwelcomed
 
@@ -359,6 +360,9 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
                              ruleset_named(game.ruleset), phase)
     printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed, phase,
                                         hashes)
+    handed = newsletter_lines(s, game, number)  # positions a substitute took over: names, never addresses
+    if handed:
+        newsletter = newsletter.rstrip("\n") + "\n\nSubstitutes:\n" + "".join(f"  {line}\n" for line in handed)
     attach = turn_attachments(ruleset, result, number, phase)
     rows = []
     for player in players:

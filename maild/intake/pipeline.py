@@ -34,6 +34,7 @@ from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.rereading import forced_turn
 from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.intake.signup import Joined, sign_up, sign_up_lines
+from maild.intake.volunteers import VOLUNTEER_WORDS, names_a_game, volunteer
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
@@ -246,6 +247,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
             _ask_which_game(s, app, run, row, mail, found)
             return
         routed = Routed(best.game, best.player)
+    elif routed.player is None and routed.shared and (named := names_a_game(mail, routed.shared)) is not None:
+        routed = Routed(named, None)  # a volunteer's STANDBY or TAKEOVER names its game
     elif routed.player is None and routed.shared:
         joining = [g for g in routed.shared if sign_up_lines(ruleset_named(g.ruleset), mail)]
         if len(joining) != 1:  # no one game to answer for: the answer names them all
@@ -259,6 +262,9 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     row.game_id = game.id
     if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
         mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
+    if player is None and mail.commands & VOLUNTEER_WORDS:
+        volunteer(s, app, run, row, game, mail)
+        return
     if player is None:
         joined = sign_up(s, app, run, row, game, mail)
         if isinstance(joined, Joined):  # a newcomer's JOIN: his mail is his first orders
