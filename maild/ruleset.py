@@ -247,12 +247,12 @@ CANCEL = MailCommand("CANCEL", "withdraw orders that came after a deadline and w
 #: The player's own mail services of a season (docs/season.md): answered by maild/services.py.
 SERVICE_COMMANDS = (
     MailCommand("RESEND", "your last printout and the newsletter again", None),
-    MailCommand("HISTORY", "the game's turns; HISTORY 12: turn 12's newsletter again", None, "[N]"),
+    MailCommand("HISTORY", "the game's turns; HISTORY 12 sends turn 12's newsletter again", None, "[N]"),
 )
 #: A volunteer's commands, for a game whose ruleset takes substitutes (`Ruleset.takes_substitutes`).
 SUBSTITUTE_COMMANDS = (
-    MailCommand("STANDBY", "offer to take over a position that falls vacant (from any address)", None, "GAME"),
-    MailCommand("TAKEOVER", "take over a position the GM opened to a substitute (standby list only)", None,
+    MailCommand("STANDBY", "offer to take over a position that falls vacant", None, "GAME"),
+    MailCommand("TAKEOVER", "take over a position opened to the standby list", None,
                 "GAME PLAYER"),
 )
 #: Command words that may have words after them on their line ("HISTORY 12").

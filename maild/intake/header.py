@@ -115,7 +115,7 @@ def line_command(line: str, words: frozenset[str] | None = None) -> str | None:
         m = _ARG_COMMAND.fullmatch(text)
         if m is None or m.group(1).upper() not in ARG_COMMANDS:
             return None
-        args = " " + " ".join(m.group(2).split())
+        args = " " + " ".join(m.group(2).split()).rstrip(".!")
     word = m.group(1).upper()
     return word.lower() + args if word in (command_words() if words is None else words) else None
 
