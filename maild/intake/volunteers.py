@@ -56,6 +56,8 @@ def volunteer(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, ma
     elif refused is None:
         offer = on_standby(s, game, address)
         taker = next((p for p in players_of(s, game) if p.name.lower() == args[1].lower()), None)
+        if offer is not None:
+            kind = "ack"  # a volunteer the list knows: his answers count as a player's do
         if offer is None:
             refused = f"this address is not on the standby list of {game.name}: mail STANDBY {game.name} first"
         elif taker is None:
@@ -72,7 +74,6 @@ def volunteer(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, ma
             row.player_id = taker.id
             row.note = f"{address} took over {taker.name} of {game.name}"
             context.update(what="took_over", player=taker.name)
-            kind = "ack"
     if refused is not None:
         context.update(what="refused", reason=refused)
         row.note = f"{word} refused: {refused}"
