@@ -27,6 +27,8 @@ from maild.ruleset import Attachment
 if TYPE_CHECKING:
     from maild.app import App
 
+# What a player's old address is shown as wherever a text made for him goes to his substitute.
+FORMER_ADDRESS = "(the former player's address)"
 SERVICE_WORDS = frozenset({"RESEND", "HISTORY", "STANDBY", "TAKEOVER"})
 # How many turns HISTORY lists (the newest); a long game's whole list would make a long ack.
 HISTORY_TURNS = 60
@@ -93,6 +95,9 @@ def answer_services(s: Session, app: App, gate: Gate, game: Game, player: Player
 
     def send(row: OutboundMail, key: str, what: str) -> None:
         text, files = text_and_files(row)
+        for address in row.recipients:  # a printout of the position's former player: never his address
+            if address != player.email and row.kind == "printout":
+                text = text.replace(address, FORMER_ADDRESS)
         held = give(s, app, Answer(kind="ack", key=key, outbox_kind="resend", to=player.email,
                                    subject=f"{row.subject} (sent again)", body=text, game_id=game.id,
                                    mail_id=mail_id, in_reply_to=in_reply_to, thread=thread, attachments=files),

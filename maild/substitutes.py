@@ -36,7 +36,7 @@ from maild.passwords import stored
 from maild.phases import open_row
 from maild.render import render
 from maild.replylimits import Answer, Gate, give, held_back_lines
-from maild.services import last_printout, text_and_files
+from maild.services import FORMER_ADDRESS, last_printout, text_and_files
 from maild.welcome import password_note
 
 if TYPE_CHECKING:
@@ -46,8 +46,6 @@ log = logging.getLogger("maild.substitutes")
 
 STANDBY = "standby"
 TOOK_OVER = "took_over"
-# What a player's old address is shown as wherever a text made for him goes to his substitute.
-FORMER_ADDRESS = "(the former player's address)"
 
 
 @dataclass(frozen=True)
@@ -162,23 +160,24 @@ def hand_over(s: Session, app: App, gate: Gate, game: Game, player: Player, addr
             s.delete(other_offer)
     gcfg = app.config.game(game.name)
     extension = gcfg.substitute_extension if gcfg is not None else timedelta(days=2)
-    extend_open_deadline(s, game, extension)
+    moved = extend_open_deadline(s, game, extension) is not None
     s.flush()
     deadline = _deadline_text(s, app, game)
     key = f"handover:{game.name}:{player.name}:{now.isoformat()}"
     tell = _Teller(s, app, gate, game)
     tell(address, f"{key}:new", f"[{game.name}] you take over {player.name}",
-         handover_text(s, app, game, player, previous, password, deadline))
+         handover_text(s, app, game, player, previous, password, deadline, moved))
     tell(previous, f"{key}:old", f"[{game.name}] your position {player.name} is handed on",
          render(None, "substitute_old.txt.j2", game=game.name, player=player.name))
     for p in players_of(s, game):
         if p.id != player.id:
             tell(p.email, f"{key}:all:{p.name}", f"[{game.name}] {player.name} has a new player; deadline moved",
                  render(None, "substitute_announce.txt.j2", game=game.name, player=player.name,
-                        reader=p.name, deadline=deadline, extension=_span(extension)))
+                        reader=p.name, deadline=deadline, extension=_span(extension) if moved else None))
     notify_gm(s, app, f"{key}:gm", f"{game.name}: {player.name} handed over",
               f"{player.name} of {game.name} is now played from {address} (was {previous}), from turn {game.turn}.\n"
-              f"The open deadline moved on by {_span(extension)}: {deadline}.\n", game.id)
+              f"The open deadline: {deadline}" + (f" (moved on by {_span(extension)})" if moved else "") + ".\n",
+              game.id)
     log.info("%s: %s handed over from %s to %s", game.name, player.name, previous, address)
     return Handover(player.name, previous, address, password, deadline, held_back_lines(gate))
 
@@ -204,7 +203,7 @@ def change_address(s: Session, app: App, gate: Gate, game: Game, player: Player,
 
 
 def handover_text(s: Session, app: App, game: Game, player: Player, previous: str, password: str | None,
-                  deadline: str) -> str:
+                  deadline: str, moved: bool) -> str:
     """The new player's handover: his password line, the orders on file, the last printout (the old
     address taken out of it), and the rules summary of HELP."""
     from maild.intake.pipeline import help_text  # intake's HELP; intake answers TAKEOVER from here (a cycle)
@@ -220,7 +219,8 @@ def handover_text(s: Session, app: App, game: Game, player: Player, previous: st
     rules = help_text(game, ruleset, game.turn, context, frozenset({"HELP"}), player.name, state=state)
     note = password_note(game, player, {player.email: password} if password else None)
     return render(None, "substitute_new.txt.j2", game=game.name, player=player.name, turn=game.turn,
-                  deadline=deadline, password_note=note, on_file=on_file, printout=printout, rules=rules)
+                  deadline=deadline, password_note=note, on_file=on_file, printout=printout, rules=rules,
+                  moved=moved)
 
 
 def newsletter_lines(s: Session, game: Game, turn: int) -> list[str]:

@@ -104,6 +104,11 @@ def test_a_volunteer_takes_over_an_open_position_and_the_gm_replaces_another(tmp
         table.send("cat@example.org", "throw scissors")
         table.intake()
         assert "Hello cat," not in table.ack("cat@example.org")
+        # His RESEND brings the position's last printout, the one mailed to cat.
+        table.send("dan@example.org", "RESEND")
+        fresh = table.intake()
+        (again,) = [m for m in fresh if str(m["Subject"]) == "[rps1] turn 1 printout for cat (sent again)"]
+        assert str(again["To"]) == "dan@example.org" and text_of(again) == table.printout("rps1", 1, "cat")
 
         # The GM replaces bob, who has a password: his substitute gets a new one, the old no longer works.
         player(table, "replace", "rps1", "bob", "eve@example.org")
@@ -193,3 +198,12 @@ def test_a_replace_to_an_address_in_the_game_is_refused(tmp_path: Path) -> None:
             player(table, "replace", "rps1", "cat", "ann@example.org")
         with pytest.raises(GameError, match="no player"):
             player(table, "open", "rps1", "zed")
+        # A game without deadlines (the GM runs its turns) has none to move: the others hear of the new player only.
+        table.intake()
+        player(table, "replace", "rps1", "cat", "dan@example.org")
+        fresh = table.intake()
+        (notice,) = mails_to(fresh, "ann@example.org")
+        assert "a substitute has taken over the position cat." in text_of(notice)
+        assert "moved" not in text_of(notice)
+        (handover,) = mails_to(fresh, "dan@example.org")
+        assert "moved on" not in text_of(handover)
