@@ -207,3 +207,12 @@ def test_a_replace_to_an_address_in_the_game_is_refused(tmp_path: Path) -> None:
         assert "moved" not in text_of(notice)
         (handover,) = mails_to(fresh, "dan@example.org")
         assert "moved on" not in text_of(handover)
+
+
+@pytest.mark.parametrize("command", ["replace", "open", "address", "standby"])
+def test_each_player_command_has_help_with_an_example(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from maild.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["player", command, "--help"])
+    assert f"example:\n  maild player {command} " in capsys.readouterr().out
