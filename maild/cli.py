@@ -13,6 +13,7 @@ from maild import __version__
 from maild.errors import ConfigError, GameError
 from maild.logs import setup_logging
 from maild.paths import EXAMPLE_PREFIX
+from maild.playerargs import add_player_parser
 from maild.ruleset import SetupError
 
 if TYPE_CHECKING:
@@ -162,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "turn (maild gm --help lists them)")
     gm.add_argument("words", nargs=argparse.REMAINDER)
 
+    add_player_parser(sub)
+
     orders = sub.add_parser("orders", help="orders", **example("maild orders check --ruleset venice bids.txt")
                             ).add_subparsers(dest="orders_cmd", required=True)
     check = orders.add_parser("check", help="check a file of orders as the daemon would", **example(
@@ -308,11 +311,17 @@ def dispatch(args: argparse.Namespace) -> int:
     try:
         handler = {
             "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
-            "outbox": cmd_outbox, "replies": cmd_replies,
+            "outbox": cmd_outbox, "replies": cmd_replies, "player": cmd_player,
         }[args.command]
         return handler(app, args)
     finally:
         app.db.close()
+
+
+def cmd_player(app: App, args: argparse.Namespace) -> int:
+    from maild.playercli import run_player_command
+
+    return run_player_command(app, args)
 
 
 def cmd_init(app: App, args: argparse.Namespace) -> int:

@@ -150,6 +150,8 @@ class GameConfig:
     # sender's player name) or "grey" (signed "someone").
     press: str = "none"
 
+    # [games.substitutes] extension: how far a handover to a substitute moves the open deadline (docs/season.md).
+    substitute_extension: timedelta = timedelta(days=2)
 
 #: The values of a game's `press` key.
 PRESS_MODES = ("none", "white", "grey")
@@ -397,6 +399,10 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
     press = str(g.get("press", "none")).lower()
     if press not in PRESS_MODES:
         raise ConfigError(f"{ctx}: press: expected one of {', '.join(PRESS_MODES)}, got {g['press']!r}")
+    substitutes = g.get("substitutes", {})
+    if not isinstance(substitutes, dict):
+        raise ConfigError(f"{ctx}: [games.substitutes] must be a table")
+    extension = _duration(substitutes, "extension", f"{ctx}: substitutes")
     address = g.get("address")
     try:
         setup = setup_path(str(g["setup"]), base_dir)
@@ -415,6 +421,7 @@ def _game(g: Any, base_dir: Path, where: str) -> GameConfig:
         grace=_duration(g, "grace", ctx),
         absence=_absence(g.get("absence", {}), ctx),
         press=press,
+        substitute_extension=extension if extension is not None else GameConfig.substitute_extension,
     )
 
 

@@ -30,7 +30,8 @@ GAME: Schema = {"name": None, "ruleset": None, "setup": None, "address": None, "
                 "schedule": _SCHEDULE, "safety": {"missing_fraction": None, "over_usual": None},
                 "auth": {"authserv_id": None, "require_for": None},
                 "missed": {"defaults_after": None, "disorder_after": None, "remove_after": None},
-                "grace": None, "absence": {"rule": None, "max_days": None, "announce": None}, "press": None}
+                "grace": None, "absence": {"rule": None, "max_days": None, "announce": None}, "press": None,
+                "substitutes": {"extension": None}}
 TOP: Schema = {
     "database": {"url": None},
     "mail": {"inbound": _INBOUND, "outbound": _OUTBOUND},

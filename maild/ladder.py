@@ -150,6 +150,9 @@ def climb(s: Session, app: App, game: Game, ruleset: Ruleset, turn: int, missing
                                                        "substitute.\n" if step == DISORDER else ""), game.id)
         st.step = step
         st.open_to_substitute = step == DISORDER
+        if step == DISORDER and player.open_to_substitute_at is None:
+            # The one "open to a substitute" state a volunteer's TAKEOVER reads (maild/substitutes.py).
+            player.open_to_substitute_at = app.now()
         following = next_step(st.missed, ladder, ruleset.removes_silent_players)
         queue_mail(s, app, key=f"missed:{game.name}:{turn}:{player.name}", kind="reminder", to=[player.email],
                    game_id=game.id, subject=f"[{game.name}] you missed turn {turn}",

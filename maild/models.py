@@ -84,6 +84,10 @@ class Player(Base):
     # His own time zone (`TIMEZONE Europe/Berlin` by mail), an IANA name: deadlines are shown in it beside the
     # game's. None: the game's only.
     timezone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Since when his position is open to a substitute (None: it is not): set by the GM (`maild player open`),
+    # or by whatever puts a position in civil disorder; a volunteer of the standby list may then TAKEOVER it.
+    # Cleared when a substitute takes it (maild/substitutes.py).
+    open_to_substitute_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class InboundMail(Base):
@@ -358,3 +362,21 @@ class PressRelay(Base):
     mail_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mails.id"))  # the press mail as received
     grey: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Substitute(Base):
+    """A volunteer of a game's standby list (STANDBY by mail), and every handover of a position: a volunteer's
+    TAKEOVER or the GM's `maild player replace` (then without a standby row before it). The addresses stay
+    here for the GM; players are told names only (maild/substitutes.py)."""
+
+    __tablename__ = "substitutes"
+    __table_args__ = (Index("ix_substitutes_game_status", "game_id", "status"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    email: Mapped[str] = mapped_column(String(320))  # the volunteer's, lower case
+    status: Mapped[str] = mapped_column(String(20))  # standby / took_over
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    player: Mapped[str | None] = mapped_column(String(100))  # the position he took over
+    previous_email: Mapped[str | None] = mapped_column(String(320))  # the address of the player he replaced
+    turn: Mapped[int | None] = mapped_column(Integer)  # the open turn when he took it over
+    took_over_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -76,7 +76,7 @@ class Answer:
     mail_id: int | None
     in_reply_to: str | None = None
     thread: tuple[str, ...] = ()  # the ids the inbound mail answers (its References and In-Reply-To)
-    attachments: tuple[Attachment, ...] = ()  # files beside the text (a calendar file)
+    attachments: tuple[Attachment, ...] = ()  # files beside the text (a calendar file; a printout's pictures)
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,9 @@ class MailCommand:
     word: str  # upper case: "CODESHEET"
     help: str  # what it sends, for HELP
     template: str | None  # e.g. "codesheet.txt.j2"
+    # What may follow the word on its line, as HELP shows it ("[N]", "GAME PLAYER"); empty for a word alone.
+    # Only the framework's commands take words after them (`ARG_COMMANDS`): a game's order could start so.
+    args: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,19 @@ FRAMEWORK_COMMANDS = (
 )
 CANCEL = MailCommand("CANCEL", "withdraw orders that came after a deadline and were kept for the next turn",
                      None)
+#: The player's own mail services of a season (docs/season.md): answered by maild/services.py.
+SERVICE_COMMANDS = (
+    MailCommand("RESEND", "your last printout and the newsletter again", None),
+    MailCommand("HISTORY", "the game's turns; HISTORY 12 sends turn 12's newsletter again", None, "[N]"),
+)
+#: A volunteer's commands, for a game whose ruleset takes substitutes (`Ruleset.takes_substitutes`).
+SUBSTITUTE_COMMANDS = (
+    MailCommand("STANDBY", "offer to take over a position that falls vacant", None, "GAME"),
+    MailCommand("TAKEOVER", "take over a position opened to the standby list", None,
+                "GAME PLAYER"),
+)
+#: Command words that may have words after them on their line ("HISTORY 12").
+ARG_COMMANDS = frozenset(c.word for c in (*SERVICE_COMMANDS, *SUBSTITUTE_COMMANDS) if c.args)
 #: Words `maild gm` keeps for itself: a ruleset's GM order may not be named so.
 GM_RESERVED = frozenset({"list", "withdraw"})
 
@@ -316,6 +332,9 @@ class Ruleset:
     gm_orders: tuple[GmOrderSpec, ...] = ()
     #: The mail commands the ruleset adds to HELP and STATUS (and CANCEL, with `late_cancel_days`).
     mail_commands: tuple[MailCommand, ...] = ()
+    # Whether a position can be handed to a substitute (`maild player replace`, a volunteer's TAKEOVER): a game
+    # whose positions are a person's own (a sign-up game where the name is the player) may say no.
+    takes_substitutes: bool = True
     #: The orders a player may send, for the framework's HELP and code sheet templates.
     order_kinds: tuple[OrderKind, ...] = ()
     #: A paragraph on the game for HELP; default: the class's docstring.
@@ -347,7 +366,8 @@ class Ruleset:
         """Every mail command this game answers: the framework's, CANCEL where late orders can be cancelled,
         and the ruleset's own."""
         cancel = (CANCEL,) if self.late_cancel_days else ()
-        return (*FRAMEWORK_COMMANDS, *cancel, *self.mail_commands)
+        substitutes = SUBSTITUTE_COMMANDS if self.takes_substitutes else ()
+        return (*FRAMEWORK_COMMANDS, *cancel, *SERVICE_COMMANDS, *substitutes, *self.mail_commands)
 
     def command(self, word: str) -> MailCommand | None:
         return next((c for c in self.commands() if c.word == word.upper()), None)
@@ -622,7 +642,7 @@ def command_words(ruleset: Ruleset | None = None) -> frozenset[str]:
     if ruleset is not None:
         return frozenset(c.word for c in ruleset.commands())
     if not _WORDS:
-        words = {c.word for c in (*FRAMEWORK_COMMANDS, CANCEL)}
+        words = {c.word for c in (*FRAMEWORK_COMMANDS, CANCEL, *SERVICE_COMMANDS, *SUBSTITUTE_COMMANDS)}
         for name in installed_names():
             try:
                 words |= command_words(load_ruleset(name))

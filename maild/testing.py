@@ -268,6 +268,7 @@ class Table:
         from maild.games import get_game, get_turn, players_of, ruleset_named, state_before
         from maild.ladder import place_defaults
         from maild.orderbook import accepted_sets, orders_for_turn
+        from maild.receipts import turn_hashes
         from maild.turn import render_turn, resolve
 
         with self.app.db.session() as s:
@@ -283,7 +284,8 @@ class Table:
             following = get_turn(s, g, turn + 1)  # none after the last turn
             deadline = format_deadline(following.deadline if following else None,
                                        game_timezone(self.app.config, game))
-            texts = render_turn(g, turn, result, following is None, deadline, players)
+            texts = render_turn(g, turn, result, following is None, deadline, players,
+                                hashes=turn_hashes(orders, [p.name for p in players]))
             s.rollback()
         return texts
 
@@ -292,8 +294,10 @@ class Table:
         before, with its recorded seed and its orders on file, and its mail rendered, by phase name."""
         from maild.deadlines import format_deadline, game_timezone
         from maild.games import get_game, get_turn, players_of, ruleset_named
+        from maild.orderbook import accepted_sets, orders_in_force
         from maild.phased_turn import resolve_row
         from maild.phases import rows_of
+        from maild.receipts import turn_hashes
         from maild.turn import render_turn
 
         out: dict[str, tuple[dict[str, str], str]] = {}
@@ -307,8 +311,11 @@ class Table:
             tz = game_timezone(self.app.config, game)
             for row, deadline in zip(rows, deadlines, strict=True):
                 result, _missing, _share = resolve_row(s, ruleset, g, turn, rows, row)
+                book = accepted_sets(s, g, turn, phase=row.name)
+                names = [p.name for p in players]
                 out[row.name] = render_turn(g, turn, result, False, format_deadline(deadline, tz), players,
-                                            phase=row.name)
+                                            phase=row.name,
+                                            hashes=turn_hashes(orders_in_force(ruleset, book, names), names))
             s.rollback()
         return out
 

@@ -29,11 +29,13 @@ from maild.intake.pipeline import new_mail, process_new
 from maild.ladder import climb, on_defaults, place_defaults
 from maild.models import Game, InboundMail, Player, Snapshot, Turn
 from maild.notcarried import not_carried_out
-from maild.orderbook import accepted_sets, gm_orders, orders_for_turn
+from maild.orderbook import accepted_sets, gm_orders, orders_for_turn, orders_in_force
 from maild.outbox import insert_rows, notify_gm, outbound_row
 from maild.phases import closed_early, is_phased, open_first_phase
+from maild.receipts import RESULT_KEY, turn_hashes
 from maild.render import render
 from maild.ruleset import GM_ORDERS, Attachment, PlacedOrder, Ruleset, TurnResult
+from maild.substitutes import newsletter_lines
 from maild.turnplan import not_open
 from maild.welcome import queue_welcomes, signed_up_unwelcomed
 
@@ -300,7 +302,8 @@ def finish_turn(s: Session, app: App, game: Game, turn: Turn, result: TurnResult
                   + "\n".join(json.dumps(e, sort_keys=True, default=str) for e in errors) + "\n", game.id)
         log.error("%s turn %d: %d orders failed with an error", game.name, turn.number, len(errors))
     deadline_text = format_deadline(next_deadline, game_timezone(app.config, game.name))
-    queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text, phase=phase)
+    hashes = queue_turn_mail(s, app, game, turn.number, result, finished, deadline_text, phase=phase)
+    turn.result = {**turn.result, RESULT_KEY: hashes}  # what STATUS shows the turn ran with
     if not finished:
         everyone = players_of(s, game)
         welcome = list(everyone) if gm_orders else [p for p in everyone if p.name in joined]
@@ -333,16 +336,19 @@ NEWSLETTER_RECIPIENTS = 50
 
 
 def render_turn(game: Game, number: int, result: TurnResult, finished: bool, next_deadline: str,
-                players: list[Player], missed: dict[str, Any] | None = None, phase: str | None = None
-                ) -> tuple[dict[str, str], str]:
+                players: list[Player], missed: dict[str, Any] | None = None, phase: str | None = None,
+                hashes: dict[str, str] | None = None) -> tuple[dict[str, str], str]:
     """The texts of a turn's mail: each player's printout (by name; for those the result has one, with the
-    orders of his that were not carried out, `missed`) and the newsletter. In a game of several phases a turn,
-    each phase's results go out on their own (`phase` names it; templates get it, None otherwise)."""
+    orders of his that were not carried out, `missed`, and the hash of his orders the turn ran with, `hashes`:
+    `maild.receipts`) and the newsletter. In a game of several phases a turn, each phase's results go out on
+    their own (`phase` names it; templates get it, None otherwise)."""
     common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline,
               "phase": phase}
     missed = missed or {}
+    hashes = hashes or {}
     printouts = {p.name: render(game.ruleset, "printout.txt.j2", **common, player=p.name,
-                                not_carried_out=missed.get(p.name), **result.printouts[p.name])
+                                not_carried_out=missed.get(p.name), orders_hash=hashes.get(p.name),
+                                **result.printouts[p.name])
                  for p in players if p.name in result.printouts}
     return printouts, render(game.ruleset, "newsletter.txt.j2", **common, **result.newsletter)
 
@@ -363,20 +369,28 @@ def turn_attachments(ruleset: Ruleset, result: TurnResult, number: int, phase: s
 
 def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
                     next_deadline: str, key_suffix: str = "", subject_note: str = "", phase: str | None = None
-                    ) -> None:
+                    ) -> dict[str, str]:
     """Every player's printout, the newsletter to everyone, and the GM's report when the result has one
     (`TurnResult.gm_report`). The turn runs once (its keys are new), so the rows go in with one INSERT; a rerun
     gives them keys of their own. In a game of several phases a turn, each phase's results go out on their
-    own (`phase` names it; templates get it, None otherwise)."""
+    own (`phase` names it; templates get it, None otherwise). Returns each player's hash of the orders on
+    file the turn ran with (`maild.receipts`), which his printout shows."""
     players = players_of(s, game)
+    ruleset = ruleset_named(game.ruleset)
+    book = accepted_sets(s, game, number, phase=phase)
+    hashes = turn_hashes(orders_in_force(ruleset, book, [p.name for p in players]), [p.name for p in players])
     if phase is not None:
         key_suffix = f":{phase}{key_suffix}"
         subject_note = f" ({phase}){subject_note}"
     # In a game of phases, each phase's printout lists what was booked for that phase only.
     missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits,
                              ruleset_named(game.ruleset), phase)
-    printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed, phase)
-    attach = turn_attachments(ruleset_named(game.ruleset), result, number, phase)
+    printouts, newsletter = render_turn(game, number, result, finished, next_deadline, players, missed, phase,
+                                        hashes)
+    handed = newsletter_lines(s, game, number)  # positions a substitute took over: names, never addresses
+    if handed:
+        newsletter = newsletter.rstrip("\n") + "\n\nSubstitutes:\n" + "".join(f"  {line}\n" for line in handed)
+    attach = turn_attachments(ruleset, result, number, phase)
     rows = []
     for player in players:
         if player.name in printouts:
@@ -399,6 +413,7 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
                                  body=render(game.ruleset, "gm_report.txt.j2", **common, **result.gm_report),
                                  subject=f"[{game.name}] turn {number} report for the GM{subject_note}"))
     insert_rows(s, rows)
+    return hashes
 
 
 def release_turn(app: App, name: str) -> TurnOutcome:

@@ -16,12 +16,18 @@ from maild.testing import Table
 from tests.conftest import VENICE_SETUP
 from tests.rps_game import EXAMPLE_SETUP, RockPaperScissors
 
+# The services of a season every game has (docs/season.md), and a volunteer's words where the game takes
+# substitutes (every game here does: `Ruleset.takes_substitutes` defaults to True).
+SEASON = {"RESEND", "HISTORY", "STANDBY", "TAKEOVER"}
+
 
 def test_each_game_has_the_framework_words_and_its_own() -> None:
-    assert command_words(load_ruleset("venice")) == {"HELP", "STATUS"}  # no late_cancel_days: no CANCEL
-    assert command_words(load_ruleset("renaissance")) == {"HELP", "STATUS", "CANCEL", "CODESHEET"}
-    assert command_words(RockPaperScissors()) == {"HELP", "STATUS", "SCORES"}
+    assert command_words(load_ruleset("venice")) == {"HELP", "STATUS", *SEASON}  # no late_cancel_days: no CANCEL
+    assert command_words(load_ruleset("renaissance")) == {"HELP", "STATUS", "CANCEL", "CODESHEET", *SEASON}
+    assert command_words(RockPaperScissors()) == {"HELP", "STATUS", "SCORES", *SEASON}
     assert {c.word for c in FRAMEWORK_COMMANDS} == {"HELP", "STATUS"}
+    assert line_command("History 12.") == "history 12" and line_command("TAKEOVER rps1 ann") == "takeover rps1 ann"
+    assert line_command("status 12") is None  # only the words that take words after them
 
 
 def test_before_routing_every_installed_games_words_are_recognised() -> None:
@@ -51,7 +57,8 @@ def test_a_word_the_routed_game_lacks_is_named_not_answered(table: Table) -> Non
     table.intake()
     ack = table.ack("alice@example.org")
     assert "held no orders" in ack
-    assert "CODESHEET is not a command of venice1 (it has HELP, STATUS)" in ack
+    assert ("CODESHEET is not a command of venice1 (it has HELP, HISTORY, RESEND, STANDBY, STATUS, TAKEOVER)"
+            in " ".join(ack.split()))
     assert "ACTION CODES" not in ack
     # CANCEL is the late-cancel service's, and Venice keeps no late orders to cancel.
     table.send("alice@example.org", "cancel")

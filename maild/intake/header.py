@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from maild.intake.normalize import without_bullet
 from maild.intake.quotes import plain
-from maild.ruleset import command_words
+from maild.ruleset import ARG_COMMANDS, command_words
 
 _GAME = re.compile(r"[A-Za-z][\w.-]{0,63}", re.ASCII)
 _PLAYER = re.compile(r"[\w.@+-]{1,64}")
@@ -43,6 +43,7 @@ _PLAYER = re.compile(r"[\w.@+-]{1,64}")
 _TOKEN = re.compile(r'"([^"]*)"|“([^”]*)”|„([^“”]*)[“”]|«\s?([^»]*?)\s?»|(\S+)')
 _END = re.compile(r"#end\.?", re.IGNORECASE)
 _COMMAND = re.compile(r"([A-Za-z]{2,30})[.!]?")
+_ARG_COMMAND = re.compile(r"([A-Za-z]{2,30})[ \t]+([\w.@+-]{1,64}(?:[ \t]+[\w.@+-]{1,64}){0,2})[.!]?")
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|antw|r|i)\s*(?:\[\d+\])?\s*:|\[[^\]]*\])\s*",
                              re.IGNORECASE)
 
@@ -105,12 +106,18 @@ def is_end_line(line: str) -> bool:
 
 def line_command(line: str, words: frozenset[str] | None = None) -> str | None:
     """The command word, lower case ("help", "codesheet"), if the line is just one of `words` (upper case;
-    default: every installed ruleset's, `command_words()`)."""
-    m = _COMMAND.fullmatch(_unemphasized(line))
+    default: every installed ruleset's, `command_words()`). A word of `ARG_COMMANDS` may have up to three
+    words after it, kept after a blank ("history 12", "takeover venice1 alice")."""
+    text = _unemphasized(line)
+    m = _COMMAND.fullmatch(text)
+    args = ""
     if m is None:
-        return None
+        m = _ARG_COMMAND.fullmatch(text)
+        if m is None or m.group(1).upper() not in ARG_COMMANDS:
+            return None
+        args = " " + " ".join(m.group(2).split()).rstrip(".!")
     word = m.group(1).upper()
-    return word.lower() if word in (command_words() if words is None else words) else None
+    return word.lower() + args if word in (command_words() if words is None else words) else None
 
 
 def subject_command(subject: str, words: frozenset[str] | None = None) -> str | None:

@@ -136,7 +136,7 @@ def extract(text: str, subject: str = "", commands: frozenset[str] | None = None
     indices: list[int] = []
     command = None
     for i in kept.indices:
-        word = line_command(lines[i], commands) if len(lines[i]) < 40 else None
+        word = line_command(lines[i], commands) if len(lines[i]) < 100 else None
         if word:
             command = command or word
         else:

@@ -35,6 +35,7 @@ from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.rereading import forced_turn
 from maild.intake.run import IntakeRun, MailRow, iter_new
 from maild.intake.signup import Joined, sign_up, sign_up_lines
+from maild.intake.volunteers import VOLUNTEER_WORDS, names_a_game, volunteer
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
 from maild.orderbook import NOT_UNDERSTOOD, cancel_late
@@ -42,9 +43,11 @@ from maild.outbox import notify_gm
 from maild.phases import PhaseTarget, came_before_results, is_phased, keep_phase_orders, open_phase_note, target_phase
 from maild.policies import second_mail_words
 from maild.press import press_mail, relay
+from maild.receipts import ran_with, receipt_line
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
 from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
+from maild.services import SERVICE_WORDS, answer_services
 from maild.timezones import set_timezone, timezone_line
 
 log = logging.getLogger("maild.intake")
@@ -247,6 +250,8 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
             _ask_which_game(s, app, run, row, mail, found)
             return
         routed = Routed(best.game, best.player)
+    elif routed.player is None and routed.shared and (named := names_a_game(mail, routed.shared)) is not None:
+        routed = Routed(named, None)  # a volunteer's STANDBY or TAKEOVER names its game
     elif routed.player is None and routed.shared:
         joining = [g for g in routed.shared if sign_up_lines(ruleset_named(g.ruleset), mail)]
         if len(joining) != 1:  # no one game to answer for: the answer names them all
@@ -260,6 +265,9 @@ def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
     row.game_id = game.id
     if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
         mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
+    if player is None and mail.commands & VOLUNTEER_WORDS:
+        volunteer(s, app, run, row, game, mail)
+        return
     if player is None:
         joined = sign_up(s, app, run, row, game, mail)
         if isinstance(joined, Joined):  # a newcomer's JOIN: his mail is his first orders
@@ -615,9 +623,7 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
         bad_lines = {d.line for d in checks if not d.warning}
         parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
                               diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
-    on_file: list[OrderSet] = []
-    if parsed.orders or "STATUS" in commands:
-        on_file = run.on_file(s, game, number, player, phase_name)
+    on_file = run.on_file(s, game, number, player, phase_name)  # the receipt hashes what is on file
     if turn is not None and parsed.orders:
         new = OrderSet(player=player.name, seq=row.id, orders=parsed.orders)
         refused = ruleset.accept(on_file, new)
@@ -643,6 +649,8 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
     if game.paused_at is not None and number == game.turn:  # frozen: the resume moves it on (maild.deadline_changes)
         deadline_text += ",\nbut the game is paused: you will be told the new deadline when it resumes"
     in_force = ruleset.effective(on_file) if on_file else []
+    services = answer_services(s, app, run.gate, game, player, commands, mail.command_args, row.id,
+                               mail.message_id, mail.thread) if commands & SERVICE_WORDS else None
     state = run.state(s, game, state_turn)
     context = ruleset.template_context(state, number) if not game.finished else {}
     echo = Echo(app.config.limits)
@@ -663,7 +671,10 @@ def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
                   ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
                   password=signed_up.password if signed_up is not None else None,
-                  nothing=not (parsed.orders or parsed.diagnostics or commands or absence), **echo.context())
+                  nothing=not (parsed.orders or parsed.diagnostics or commands or absence),
+                  receipt=receipt_line(row.id, in_force), services=services,
+                  ran_with=ran_with(s, game, player.name) if "STATUS" in commands else None,
+                  **echo.context())
     _answered(row, give(s, app, Answer(
         kind="ack", key=f"ack:{row.id}", outbox_kind="ack", to=player.email,
         subject=_answer_subject(mail.subject, game.name, "your orders"), body=body, game_id=game.id,

@@ -20,6 +20,7 @@ class ReadMail:
     order_text: str  # as the mail had it, emphasis and all (`intake.orders.read_orders` cleans it)
     subject_tags: list[str] = field(default_factory=list)
     commands: frozenset[str] = frozenset()  # "HELP", "STATUS"
+    command_args: tuple[str, ...] = ()  # the words after the command word ("HISTORY 12": ("12",))
     problems: list[str] = field(default_factory=list)
     from_display: str | None = None  # the From header's display name: a bare name signed with it is prose
     in_reply_to: str | None = None
@@ -56,7 +57,8 @@ def read_mail(raw: bytes, prefer: tuple[str, str] = ("plain", "html")) -> ReadMa
         header=d.header,
         order_text=d.text,
         subject_tags=list(d.subject_tags),
-        commands=frozenset({d.command.upper()}) if d.command else frozenset(),
+        commands=frozenset({d.command.split(" ", 1)[0].upper()}) if d.command else frozenset(),
+        command_args=tuple(d.command.split()[1:]) if d.command else (),
         problems=list(d.problems),
         from_display=d.from_display,
         in_reply_to=d.in_reply_to,

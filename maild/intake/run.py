@@ -74,6 +74,10 @@ class IntakeRun:
             self._players[game.id] = PlayerIndex(players_of(s, game))
         return self._players[game.id]
 
+    def forget_players(self, game: Game) -> None:
+        """Drop the cached players of a game whose addresses changed (a substitute's TAKEOVER)."""
+        self._players.pop(game.id, None)
+
     def turn(self, s: Session, game: Game, number: int) -> Turn | None:
         key = (game.id, number)
         if key not in self._turns:
