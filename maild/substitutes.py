@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from maild.deadlines import format_deadline, game_timezone
+from maild.calendar import calendar_file
+from maild.deadlines import format_deadline, format_deadline_for, game_timezone
 from maild.errors import GameError
 from maild.extensions import lengthen
 from maild.games import open_turn, players_of, ruleset_named, state_before
@@ -38,6 +39,7 @@ from maild.passwords import stored
 from maild.phases import open_row
 from maild.render import render
 from maild.replylimits import Answer, Gate, give, held_back_lines
+from maild.ruleset import Attachment
 from maild.services import FORMER_ADDRESS, last_printout, text_and_files
 from maild.welcome import password_note
 
@@ -162,16 +164,24 @@ def hand_over(s: Session, app: App, gate: Gate, game: Game, player: Player, addr
     s.flush()
     deadline = _deadline_text(s, app, game)
     key = f"handover:{game.name}:{player.name}:{now.isoformat()}"
+    if moved:  # a deadline change as any other: the calendar updates its events in place (a higher SEQUENCE)
+        game.calendar_sequence += 1
+    calendar = calendar_file(s, app, game)  # the new player's, as a welcome's; the others' when it moved
     tell = _Teller(s, app, gate, game)
     tell(address, f"{key}:new", f"[{game.name}] you take over {player.name}",
-         handover_text(s, app, game, player, previous, password, deadline, moved))
+         handover_text(s, app, game, player, previous, password, deadline, moved),
+         (calendar,) if calendar is not None else ())
     tell(previous, f"{key}:old", f"[{game.name}] your position {player.name} is handed on",
          render(None, "substitute_old.txt.j2", game=game.name, player=player.name))
+    tz = game_timezone(app.config, game.name)
+    open_now = open_turn(s, game)
     for p in players_of(s, game):
         if p.id != player.id:
+            own = format_deadline_for(open_now.deadline if open_now else None, tz, p.timezone)
             tell(p.email, f"{key}:all:{p.name}", f"[{game.name}] {player.name} has a new player; deadline moved",
                  render(None, "substitute_announce.txt.j2", game=game.name, player=player.name,
-                        reader=p.name, deadline=deadline, extension=_span(extension) if moved else None))
+                        reader=p.name, deadline=own, extension=_span(extension) if moved else None),
+                 (calendar,) if calendar is not None and moved else ())
     notify_gm(s, app, f"{key}:gm", f"{game.name}: {player.name} handed over",
               f"{player.name} of {game.name} is now played from {address} (was {previous}), from turn {game.turn}.\n"
               f"The open deadline: {deadline}" + (f" (moved on by {_span(extension)})" if moved else "") + ".\n",
@@ -234,9 +244,10 @@ class _Teller:
     def __init__(self, s: Session, app: App, gate: Gate, game: Game) -> None:
         self.s, self.app, self.gate, self.game = s, app, gate, game
 
-    def __call__(self, to: str, key: str, subject: str, body: str) -> None:
+    def __call__(self, to: str, key: str, subject: str, body: str, attachments: tuple[Attachment, ...] = ()) -> None:
         give(self.s, self.app, Answer(kind="notice", key=key[:300], outbox_kind="notice", to=to, subject=subject,
-                                      body=body, game_id=self.game.id, mail_id=None), self.gate)
+                                      body=body, game_id=self.game.id, mail_id=None, attachments=attachments),
+             self.gate)
 
 
 def _span(delta: timedelta) -> str:
