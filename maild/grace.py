@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from maild.absences import announce_moved, excused, moved_deadline
 from maild.app import App
-from maild.deadlines import format_deadline, game_timezone
+from maild.deadlines import format_deadline, format_deadline_for, game_timezone
 from maild.games import players_of
 from maild.ladder import DISORDER, REMOVED, standings
 from maild.models import Game, Grace, Player, Turn
@@ -77,13 +77,14 @@ def _set_deadline(turn: Turn, row: object, when: datetime) -> None:
 
 def _tell(s: Session, app: App, game: Game, number: int, phase: str, names: list[str], late: list[Player],
           until: datetime) -> None:
-    deadline = format_deadline(until, game_timezone(app.config, game.name))
+    tz = game_timezone(app.config, game.name)
+    deadline = format_deadline(until, tz)
     which = f"the {phase} of turn {number}" if phase else f"turn {number}"
-    for player in late:
+    for player in late:  # a reminder of his own: in his own time zone too (TIMEZONE)
         queue_mail(s, app, key=f"grace:{game.name}:{number}:{phase}:{player.name}", kind="reminder",
                    to=[player.email], game_id=game.id, subject=f"[{game.name}] late for {which}",
                    body=render(game.ruleset, "grace_late.txt.j2", game=game.name, player=player.name,
-                               which=which, deadline=deadline))
+                               which=which, deadline=format_deadline_for(until, tz, player.timezone)))
     others = [p.email for p in players_of(s, game) if p.name not in names]
     queue_to_many(s, app, key=f"grace-others:{game.name}:{number}:{phase}", kind="reminder", to=others,
                   game_id=game.id, subject=f"[{game.name}] {which} waits for late players",

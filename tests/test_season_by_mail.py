@@ -131,6 +131,7 @@ def test_a_season_by_mail(tmp_path: Path, db_url: str) -> None:
 
         # --- Thursday 25 March, morning: ann's time zone, a volunteer, an absence declared, white press ---
         table.send(PEOPLE["ann"], "TIMEZONE America/New_York")
+        table.send(PEOPLE["bob"], BOB + "TIMEZONE Asia/Tokyo")
         table.send(PEOPLE["eve"], "STANDBY season1", subject="standby")
         table.send(PEOPLE["dan"], "throw rock\nABSENT 2027-03-29 TO 2027-03-30")
         table.send(PEOPLE["ann"], "PRESS TO bob, fay\nShall we gang up on cat?\nAnn <ann@example.org>")
@@ -259,7 +260,9 @@ def test_a_season_by_mail(tmp_path: Path, db_url: str) -> None:
 
         # --- The deadline passes with bob late; the grace ends as soon as he sends ---
         mails = at(table, utc(4, 1, 2, 1))
-        one(mails, PEOPLE["bob"], "[season1] late for turn 5")
+        late = flat(text_of(one(mails, PEOPLE["bob"], "[season1] late for turn 5")))
+        assert ("waits for you until Thursday 01 April 2027, 10:00 CEST (Europe/Berlin); for you Thursday 01 April "
+                "2027, 17:00 JST (Asia/Tokyo)") in late  # 08:00 UTC, the grace's end, in his zone too
         assert "missing from: bob." in text_of(one(mails, "undisclosed-recipients:;", "waits for late players"))
         table.advance(hours=1)
         mails = throw(table, {"bob": "rock"})
