@@ -269,7 +269,15 @@ def test_a_season_by_mail(tmp_path: Path, db_url: str) -> None:
         assert "[season1] turn 5 newsletter" in subjects(mails)
         assert deadline(table)[0] == 6
 
+        # HISTORY: the turns so far, each with when it ran in the game's zone; turn 1 ran at the grace's end.
+        table.send(PEOPLE["fay"], "HISTORY")
+        table.intake()
+        history = table.ack(PEOPLE["fay"])
+        assert "turn 1: ran 2027-03-26 00:01 CET" in history and "turn 6: open" in history
+
         assert_no_address_leaked(table)
+        # The scan reads where an address would be: the GM's notice of the handover names both (his to read).
+        assert "cat@example.org" in text_of(one(table.mails(), GM, "season1: cat handed over"))
 
         # PREVIEW AND RERUN (issue 26, acceptance 1, its last two items): `maild turn preview season1` before
         # turn 6's deadline, and `maild turn rerun season1 N --mail` mailing only the players whose printout
