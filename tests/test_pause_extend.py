@@ -158,7 +158,9 @@ def test_an_extension_in_a_game_of_phases_is_the_open_phases(tmp_path: Path, db_
                     select(TurnPhase).where(TurnPhase.turn == 1).order_by(TurnPhase.position))]
 
         assert phases() == [("morning", "open", MORNING + timedelta(hours=2))]
-        for who, pick in (("alice", 3), ("bob", 5)):  # different picks: no vote
+        # Different picks, and above the 1 to 10 drawn for silent carol: no vote; carol's silence keeps the
+        # morning open until its deadline.
+        for who, pick in (("alice", 11), ("bob", 12)):
             send(app, who, f"pick {pick}", START)
         run_pass(app, MORNING + timedelta(minutes=30))  # past the config's noon: the morning waits (and is kept)
         assert phases() == [("morning", "open", MORNING + timedelta(hours=2))]
