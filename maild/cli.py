@@ -113,7 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
         "maild turn rerun venice1 3 --yes --mail # stores it and mails corrected printouts"))
     rerun.add_argument("name")
     rerun.add_argument("number", type=int)
-    rerun.add_argument("--mail", action="store_true", help="mail corrected printouts if the result changed")
+    rerun.add_argument("--mail", action="store_true",
+                       help="mail the corrected printouts to the players whose printout changed (the changed lines "
+                            "first), and the newsletter if it changed; the output names who was mailed and why")
     rerun.add_argument("--yes", action="store_true",
                        help="store the results (without it, the rerun only says what it would change)")
     release = turn.add_parser("release", help="run a turn the safety gate held",
@@ -546,6 +548,9 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
               f"({', '.join(map(str, later))}) are recomputed, each from the state the one before leaves")
     for o in outcomes:
         print(f"{o.game} turn {o.turn}: {'same result as before' if o.status == 'same' else 'result changed'}")
+        if args.yes and o.mailed is not None:
+            for line in o.mailed.lines():
+                print(line)
     if not args.yes and any(o.status != "same" for o in outcomes):
         raise UsageError(f"nothing was stored; to store these results, run it again with --yes: "
                          f"maild turn rerun {args.name} {args.number} --yes" + (" --mail" if args.mail else ""))
