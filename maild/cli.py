@@ -570,7 +570,9 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
               f"({', '.join(map(str, later))}) are recomputed, each from the state the one before leaves")
     for o in outcomes:
         print(f"{o.game} turn {o.turn}: {'same result as before' if o.status == 'same' else 'result changed'}")
-        if args.yes and o.mailed is not None:
+        if o.mailed is not None:
+            if not args.yes:
+                print("  with --yes:")
             for line in o.mailed.lines():
                 print(line)
     if not args.yes and any(o.status != "same" for o in outcomes):

@@ -30,7 +30,7 @@ from maild.phases import is_phased, open_row, rows_of
 from maild.ruleset import Ruleset, TurnResult
 
 # What the dry run's next deadline reads in the printouts: the run sets it.
-NEXT_DEADLINE = "(set when the turn runs)"
+NEXT_DEADLINE = "set when the turn runs"
 
 
 @dataclass
@@ -187,7 +187,8 @@ def report(p: Preview, printout: str | None = None) -> str:
              f"  safety gate: {p.gate}"]
     dry = p.dry_run
     if dry is not None:
-        lines += ["", "dry run with the orders on file now (nothing stored, nothing sent):"]
+        held = " (if it ran: the gate would hold it)" if p.gate.startswith("would HOLD") else ""
+        lines += ["", f"dry run with the orders on file now{held} (nothing stored, nothing sent):"]
         if dry.error:
             lines.append(f"  the ruleset could not compute it: {dry.error}")
         else:

@@ -104,7 +104,8 @@ def test_a_silent_player_on_the_ladder_plays_on_defaults_in_the_dry_run(tmp_path
         assert "rps1: turn 3, deadline Thursday 07 January 2027, 12:00 UTC (UTC)" in text
         assert "  on default orders if still silent: cat" in text
         assert "  safety gate: would HOLD the turn" in text
-        assert "dry run with the orders on file now (nothing stored, nothing sent):" in text
+        assert ("dry run with the orders on file now (if it ran: the gate would hold it) (nothing stored, nothing "
+                "sent):") in text
         assert "printout for cat:\n" in text and "rock" in text.split("printout for cat:")[1]
 
 
