@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,6 +19,7 @@ from maild.app import App
 from maild.models import Game, OutboundMail
 from maild.outbox import insert_rows
 from maild.ruleset import TurnResult
+from maild.services import text_and_files
 
 HEAD = "What changed since the last mail of this turn:\n"
 # Ends the list of changes, so that a second correction compares the printout, not the first one's list.
@@ -85,27 +84,20 @@ def last_mailed(s: Session, game: Game, kind: str, name: str, number: int, phase
     """The last text mailed of each of a turn's printouts (by player; `kind` "printout") or of its newsletter
     (`name` "1", its first part; `kind` "newsletter"), the turn's run or a rerun's."""
     prefix = f"{kind}:{game.name}:{number}:"
-    rows = s.execute(select(OutboundMail.key, OutboundMail.raw).where(
+    rows = s.scalars(select(OutboundMail).where(
         OutboundMail.game_id == game.id, OutboundMail.key.startswith(prefix, autoescape=True))
-        .order_by(OutboundMail.id)).all()
+        .order_by(OutboundMail.id))
     found = {}
-    for key, raw in rows:
-        rest = key.removeprefix(prefix)
+    for row in rows:
+        rest = row.key.removeprefix(prefix)
         who, suffix = (rest.split(":", 1) + [""])[:2]
         if name and who != name:
             continue
         its_phase = "" if suffix.startswith("rerun:") else suffix.split(":rerun:", 1)[0]  # ":rerun:" + a time
         if (its_phase or None) != phase:
             continue
-        found[who] = text_without_head(_text(raw))
+        found[who] = text_without_head(text_and_files(row)[0])
     return found
-
-
-def _text(raw: bytes) -> str:
-    message = message_from_bytes(raw, policy=policy.default)
-    assert isinstance(message, EmailMessage)
-    body = message.get_body(("plain",))
-    return body.get_content() if body is not None else ""
 
 
 def queue_corrected_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
