@@ -113,9 +113,24 @@ def build_parser() -> argparse.ArgumentParser:
         "maild turn rerun venice1 3 --yes --mail # stores it and mails corrected printouts"))
     rerun.add_argument("name")
     rerun.add_argument("number", type=int)
-    rerun.add_argument("--mail", action="store_true", help="mail corrected printouts if the result changed")
+    rerun.add_argument("--mail", action="store_true",
+                       help="mail the corrected printouts to the players whose printout changed (the changed lines "
+                            "first), and the newsletter if it changed; the output names who was mailed and why")
     rerun.add_argument("--yes", action="store_true",
                        help="store the results (without it, the rerun only says what it would change)")
+    preview = turn.add_parser(
+        "preview", help="before the deadline: who has nothing on file, the defaults and ladder steps that would "
+                        "apply, what the safety gate would do, and the turn's result as a dry run (nothing stored, "
+                        "nothing sent)", **example(
+                            "maild turn preview venice1",
+                            "maild turn preview venice1 --printout alice   # her printout of the dry run in full",
+                            "maild turn preview venice1 --json > preview.json"))
+    preview.add_argument("name")
+    preview.add_argument("--printout", metavar="PLAYER", default=None,
+                         help="show this player's printout of the dry run in full")
+    preview.add_argument("--no-dry-run", dest="dry_run", action="store_false",
+                         help="leave the dry run out (a big game's turn can take a while to resolve)")
+    preview.add_argument("--json", action="store_true", help="the machine-readable preview")
     release = turn.add_parser("release", help="run a turn the safety gate held",
                               **example("maild turn release venice1"))
     release.add_argument("name")
@@ -536,6 +551,15 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
         return cmd_turn_run(app, args)
     if args.turn_cmd == "release":
         return turn_outcome(app, release_turn(app, args.name))
+    if args.turn_cmd == "preview":
+        import json
+
+        from maild.preview import preview, report
+
+        p = preview(app, args.name, dry_run=args.dry_run)
+        print(json.dumps(p.as_json(), indent=2, sort_keys=True) if args.json else report(p, args.printout),
+              end="\n" if args.json else "")
+        return 0
     try:
         outcomes = rerun_turn(app, args.name, args.number, mail=args.mail, store=args.yes)
     except ValueError as exc:
@@ -546,6 +570,11 @@ def cmd_turn(app: App, args: argparse.Namespace) -> int:
               f"({', '.join(map(str, later))}) are recomputed, each from the state the one before leaves")
     for o in outcomes:
         print(f"{o.game} turn {o.turn}: {'same result as before' if o.status == 'same' else 'result changed'}")
+        if o.mailed is not None:
+            if not args.yes:
+                print("  with --yes:")
+            for line in o.mailed.lines():
+                print(line)
     if not args.yes and any(o.status != "same" for o in outcomes):
         raise UsageError(f"nothing was stored; to store these results, run it again with --yes: "
                          f"maild turn rerun {args.name} {args.number} --yes" + (" --mail" if args.mail else ""))

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from maild.app import App
+from maild.corrections import Correction, queue_corrected_mail
 from maild.deadlines import format_deadline, game_timezone
 from maild.games import players_of, state_before
 from maild.models import Game, Snapshot, Turn, TurnPhase
@@ -111,18 +112,19 @@ def rerun_phases(s: Session, app: App, game: Game, turn: Turn, ruleset: Ruleset,
     deadlines = [r.deadline for r in rows[1:]] + [following.deadline if following is not None else None]
     tz = game_timezone(app.config, game.name)
     changed = False
+    mailed = Correction() if mail else None
     for row, next_deadline in zip(rows, deadlines, strict=True):
         result, _missing, _share = resolve_row(s, ruleset, game, turn.number, rows, row)
         if row.state == json.loads(json.dumps(result.state)):
             continue
         changed = True
         row.state = result.state
-        if mail:
-            queue_turn_mail(s, app, game, turn.number, result, game.finished and row is rows[-1],
-                            format_deadline(next_deadline, tz), key_suffix=f":rerun:{app.now().isoformat()}",
-                            subject_note=" (corrected)", phase=row.name)
+        if mailed is not None:
+            mailed.add(row.name, queue_corrected_mail(s, app, game, turn.number, result,
+                                                      game.finished and row is rows[-1],
+                                                      format_deadline(next_deadline, tz), phase=row.name))
     after = s.scalar(select(Snapshot).where(Snapshot.game_id == game.id, Snapshot.turn == turn.number + 1))
     if after is not None and rows and after.state != rows[-1].state:
         after.state = rows[-1].state
         changed = True
-    return TurnOutcome(game.name, turn.number, "changed" if changed else "same")
+    return TurnOutcome(game.name, turn.number, "changed" if changed else "same", mailed=mailed)

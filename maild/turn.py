@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from maild.absences import excused
 from maild.app import App
 from maild.config import Safety
+from maild.corrections import Correction, queue_corrected_mail
 from maild.crashpoints import crashpoint
 from maild.db import is_transient, retry_transient
 from maild.deadlines import deadline_for, format_deadline, game_timezone
@@ -50,6 +51,7 @@ class TurnOutcome:
     # the caller named is not the open one: nothing ran)
     status: str
     message: str = ""
+    mailed: Correction | None = None  # a rerun with mail: whom the corrected results went to, and why
 
 
 class DueTurn(NamedTuple):
@@ -367,21 +369,25 @@ def turn_attachments(ruleset: Ruleset, result: TurnResult, number: int, phase: s
     return attach
 
 
-def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
-                    next_deadline: str, key_suffix: str = "", subject_note: str = "", phase: str | None = None
-                    ) -> dict[str, str]:
-    """Every player's printout, the newsletter to everyone, and the GM's report when the result has one
-    (`TurnResult.gm_report`). The turn runs once (its keys are new), so the rows go in with one INSERT; a rerun
-    gives them keys of their own. In a game of several phases a turn, each phase's results go out on their
-    own (`phase` names it; templates get it, None otherwise). Returns each player's hash of the orders on
-    file the turn ran with (`maild.receipts`), which his printout shows."""
+class TurnTexts(NamedTuple):
+    """What a turn's mail says, before it is composed: each player's printout by name, the newsletter, the GM's
+    report (None if the result has none), each player's hash of the orders the turn ran with, and what each
+    reader's mail carries beside its text."""
+
+    players: list[Player]
+    printouts: dict[str, str]
+    newsletter: str
+    gm_report: str | None
+    hashes: dict[str, str]
+    attach: Callable[[str | None], list[Attachment]]
+
+
+def turn_texts(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
+               next_deadline: str, phase: str | None = None) -> TurnTexts:
     players = players_of(s, game)
     ruleset = ruleset_named(game.ruleset)
     book = accepted_sets(s, game, number, phase=phase)
     hashes = turn_hashes(orders_in_force(ruleset, book, [p.name for p in players]), [p.name for p in players])
-    if phase is not None:
-        key_suffix = f":{phase}{key_suffix}"
-        subject_note = f" ({phase}){subject_note}"
     # In a game of phases, each phase's printout lists what was booked for that phase only.
     missed = not_carried_out(s, game.id, number, game_timezone(app.config, game.name), app.config.limits,
                              ruleset_named(game.ruleset), phase)
@@ -390,30 +396,54 @@ def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnR
     handed = newsletter_lines(s, game, number)  # positions a substitute took over: names, never addresses
     if handed:
         newsletter = newsletter.rstrip("\n") + "\n\nSubstitutes:\n" + "".join(f"  {line}\n" for line in handed)
-    attach = turn_attachments(ruleset, result, number, phase)
-    rows = []
-    for player in players:
-        if player.name in printouts:
-            rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
-                                     kind="printout", to=[player.email], game_id=game.id,
-                                     body=printouts[player.name], attachments=attach(player.name),
-                                     subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))
-    pictures = attach(None)  # once: every part of the newsletter carries the same
-    for part, start in enumerate(range(0, len(players), NEWSLETTER_RECIPIENTS), start=1):
-        readers = [p.email for p in players[start:start + NEWSLETTER_RECIPIENTS]]
-        rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{part}{key_suffix}", kind="newsletter",
-                                 to=readers, game_id=game.id, body=newsletter, undisclosed=True,
-                                 attachments=pictures,
-                                 subject=f"[{game.name}] turn {number} newsletter{subject_note}"))
+    report = None
     if result.gm_report is not None:
         common = {"game": game.name, "turn": number, "finished": finished, "next_deadline": next_deadline,
                   "phase": phase}
+        report = render(game.ruleset, "gm_report.txt.j2", **common, **result.gm_report)
+    return TurnTexts(players, printouts, newsletter, report, hashes, turn_attachments(ruleset, result, number, phase))
+
+
+def queue_turn_mail(s: Session, app: App, game: Game, number: int, result: TurnResult, finished: bool,
+                    next_deadline: str, key_suffix: str = "", subject_note: str = "", phase: str | None = None
+                    ) -> dict[str, str]:
+    """Every player's printout, the newsletter to everyone, and the GM's report when the result has one
+    (`TurnResult.gm_report`). The turn runs once (its keys are new), so the rows go in with one INSERT; a rerun
+    gives them keys of their own. In a game of several phases a turn, each phase's results go out on their
+    own (`phase` names it; templates get it, None otherwise). Returns each player's hash of the orders on
+    file the turn ran with (`maild.receipts`), which his printout shows."""
+    texts = turn_texts(s, app, game, number, result, finished, next_deadline, phase)
+    insert_rows(s, turn_rows(app, game, number, texts, key_suffix, subject_note, phase))
+    return texts.hashes
+
+
+def turn_rows(app: App, game: Game, number: int, texts: TurnTexts, key_suffix: str = "", subject_note: str = "",
+              phase: str | None = None, newsletter: bool = True) -> list[dict[str, object]]:
+    """The outbox rows of `texts`: a printout for each player in `texts.printouts`, the newsletter (unless
+    `newsletter` is False) to every player, the GM's report if there is one."""
+    if phase is not None:
+        key_suffix = f":{phase}{key_suffix}"
+        subject_note = f" ({phase}){subject_note}"
+    players, attach = texts.players, texts.attach
+    rows = []
+    for player in players:
+        if player.name in texts.printouts:
+            rows.append(outbound_row(app, key=f"printout:{game.name}:{number}:{player.name}{key_suffix}",
+                                     kind="printout", to=[player.email], game_id=game.id,
+                                     body=texts.printouts[player.name], attachments=attach(player.name),
+                                     subject=f"[{game.name}] turn {number} printout for {player.name}{subject_note}"))
+    pictures = attach(None) if newsletter else []  # once: every part of the newsletter carries the same
+    for part, start in enumerate(range(0, len(players) if newsletter else 0, NEWSLETTER_RECIPIENTS), start=1):
+        readers = [p.email for p in players[start:start + NEWSLETTER_RECIPIENTS]]
+        rows.append(outbound_row(app, key=f"newsletter:{game.name}:{number}:{part}{key_suffix}", kind="newsletter",
+                                 to=readers, game_id=game.id, body=texts.newsletter, undisclosed=True,
+                                 attachments=pictures,
+                                 subject=f"[{game.name}] turn {number} newsletter{subject_note}"))
+    if texts.gm_report is not None:
         rows.append(outbound_row(app, key=f"gm_report:{game.name}:{number}{key_suffix}", kind="gm",
-                                 to=[app.config.gm_addr], game_id=game.id,
-                                 body=render(game.ruleset, "gm_report.txt.j2", **common, **result.gm_report),
+                                 to=[app.config.gm_addr], game_id=game.id, body=texts.gm_report,
                                  subject=f"[{game.name}] turn {number} report for the GM{subject_note}"))
-    insert_rows(s, rows)
-    return hashes
+    return rows
 
 
 def release_turn(app: App, name: str) -> TurnOutcome:
@@ -469,14 +499,16 @@ def _rerun(app: App, name: str, number: int, mail: bool, store: bool) -> list[Tu
                                                     Snapshot.turn == turn.number + 1))
             assert after is not None
             same = after.state == json.loads(json.dumps(result.state))
+            mailed = None
             if not same:
                 after.state = result.state
                 turn.result = {**(turn.result or {}), "events": result.events}
-                if mail:
-                    queue_turn_mail(s, app, game, turn.number, result, game.finished, "see your next mail",
-                                    key_suffix=f":rerun:{app.now().isoformat()}",
-                                    subject_note=" (corrected)")
-            outcomes.append(TurnOutcome(name, turn.number, "same" if same else "changed"))
+                if mail:  # the deadline the printouts named: the next turn's
+                    following = get_turn(s, game, turn.number + 1)
+                    deadline = format_deadline(following.deadline if following is not None else None,
+                                               game_timezone(app.config, game.name))
+                    mailed = queue_corrected_mail(s, app, game, turn.number, result, game.finished, deadline)
+            outcomes.append(TurnOutcome(name, turn.number, "same" if same else "changed", mailed=mailed))
         if not store:
             raise _DryRun(outcomes)
     return outcomes

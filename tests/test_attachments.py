@@ -164,13 +164,14 @@ def test_a_turns_printouts_and_newsletter_carry_the_rulesets_pictures(tmp_path: 
         assert sorted(pictured.asked, key=str) == sorted([(1, None, "ann"), (1, None, "bob"), (1, None, "cat"),
                                                           (1, None, None)], key=str)
 
-        # A rerun with --mail mails the corrected results with their pictures.
+        # A rerun with --mail mails the corrected results with their pictures (to every player: the scores
+        # before the turn are made different, so every printout and the newsletter change).
         table.advance(hours=1)
         assert [o.status for o in rerun_turn(table.app, "pics", 1, mail=True)] == ["same"]
         with table.app.db.session() as s:
-            after = s.scalar(select(Snapshot).where(Snapshot.turn == 2))
-            assert after is not None
-            after.state = {**after.state, "scores": {"ann": 99, "bob": 0, "cat": 0}}
+            before = s.scalar(select(Snapshot).where(Snapshot.turn == 1))
+            assert before is not None
+            before.state = {**before.state, "scores": {"ann": 99, "bob": 50, "cat": 20}}
         assert [o.status for o in rerun_turn(table.app, "pics", 1, mail=True)] == ["changed"]
         corrected = {k: m for k, m in outbox(table).items() if ":rerun:" in k}
         assert sorted(k.split(":rerun:")[0] for k in corrected) == sorted(mails)
