@@ -279,7 +279,18 @@ def test_a_season_by_mail(tmp_path: Path, db_url: str) -> None:
         # The scan reads where an address would be: the GM's notice of the handover names both (his to read).
         assert "cat@example.org" in text_of(one(table.mails(), GM, "season1: cat handed over"))
 
-        # PREVIEW AND RERUN (issue 26, acceptance 1, its last two items): `maild turn preview season1` before
-        # turn 6's deadline, and `maild turn rerun season1 N --mail` mailing only the players whose printout
-        # changed, belong here, at the end of this season; they are another helper's (not written here).
+        # PREVIEW AND RERUN (issue 26, acceptance 1, its last two items). Before turn 6's deadline the GM's
+        # preview says who has nothing on file and what the deadline would bring, and resolves the turn as a dry
+        # run: nothing stored, nothing sent.
+        from maild.preview import preview
+        from maild.turn import rerun_turn
+
+        ahead = preview(table.app, "season1")
+        assert ahead.turn == 6 and ahead.with_orders == [] and "ann" in ahead.without_orders
+        assert ahead.dry_run is not None and ahead.dry_run.error is None
+        assert table.intake() == []
+        # A rerun of turn 5 with the orders as they stand gives the same printouts: nobody is mailed again
+        # (tests/test_rerun_changed.py mails the one printout a GM's correction changed, its changes first).
+        assert [o.status for o in rerun_turn(table.app, "season1", 5, mail=True)] == ["same"]
+        assert not [m for m in table.intake() if "(corrected)" in str(m["Subject"])]
 
