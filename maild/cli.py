@@ -172,6 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
                                **example("maild replies list", "maild replies list --all"))
     rlist.add_argument("--all", action="store_true")
 
+    site = sub.add_parser("site", help="the game's public record as a static site", **example(
+        "maild site build venice1 public/venice1")).add_subparsers(dest="site_cmd", required=True)
+    sbuild = site.add_parser(
+        "build", help="write the game's public record (each turn's newsletter as mailed, its pictures, the "
+                      "public ledger) as static HTML pages into DIR; never a printout, never an address",
+        **example("maild site build venice1 public/venice1",
+                  "maild site build venice1 public/venice1 --force   # again, over the pages it wrote before"))
+    sbuild.add_argument("name", metavar="GAME")
+    sbuild.add_argument("dir", type=Path, metavar="DIR")
+    sbuild.add_argument("--force", action="store_true",
+                        help="write into DIR though it is not empty: maild's files are replaced, no other file is "
+                             "touched or deleted")
+
     # The GM's orders are the installed rulesets' (maild/gmcli.py): read there, so that `maild --help` imports
     # no game. Its words, --help and --note included, go there as they are ("+" is a prefix nobody types).
     gm = sub.add_parser("gm", add_help=False, prefix_chars="+", help="the GM's own orders for a game's open "
@@ -326,7 +339,7 @@ def dispatch(args: argparse.Namespace) -> int:
     try:
         handler = {
             "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
-            "outbox": cmd_outbox, "replies": cmd_replies, "player": cmd_player,
+            "outbox": cmd_outbox, "replies": cmd_replies, "player": cmd_player, "site": cmd_site,
         }[args.command]
         return handler(app, args)
     finally:
@@ -337,6 +350,23 @@ def cmd_player(app: App, args: argparse.Namespace) -> int:
     from maild.playercli import run_player_command
 
     return run_player_command(app, args)
+
+
+def cmd_site(app: App, args: argparse.Namespace) -> int:
+    from maild.site import build_site, summary
+
+    folder: Path = args.dir
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file, not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not args.force:
+        raise UsageError(f"{folder} is not empty; --force writes the site into it (maild's own files replaced, "
+                         "no other touched)")
+    try:
+        record = build_site(app, args.name, folder)
+    except OSError as exc:
+        raise UsageError(f"{folder}: {exc.strerror}") from None
+    print(summary(record, folder))
+    return 0
 
 
 def cmd_init(app: App, args: argparse.Namespace) -> int:

@@ -505,6 +505,12 @@ class Ruleset:
         each player's address."""
         return {p.name: {"email": p.email} for p in self.players(state)}
 
+    def public_ledger(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """The figures of each player that every player may see (scores, a ranking, what the newsletter prints
+        anyway), as player name -> label -> value, for the ledger page of `maild site build`. Never an address
+        nor anything private. Default: nothing, and the site has no ledger page."""
+        return {}
+
     def status(self, state: dict[str, Any], turn: int, player: str) -> dict[str, Any]:
         """What the ack to STATUS shows of `player`'s standing in `state` (the state before `turn`), as
         label -> value lines in this order (e.g. his money and holdings). Default: nothing."""

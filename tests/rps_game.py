@@ -207,6 +207,10 @@ class RockPaperScissors(Ruleset):
     def export_players(self, state: State) -> dict[str, dict[str, Any]]:
         return {p["name"]: {"email": p["email"], "score": state["scores"][p["name"]]} for p in state["players"]}
 
+    def public_ledger(self, state: State) -> dict[str, dict[str, Any]]:
+        # The standings the newsletter prints anyway.
+        return {p["name"]: {"score": state["scores"][p["name"]]} for p in state["players"]}
+
 
 def _standings(state: State) -> list[str]:
     ranked = sorted(state["scores"].items(), key=lambda kv: (-kv[1], kv[0]))
