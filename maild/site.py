@@ -45,10 +45,9 @@ class SiteFile:
     name: str
     content_type: str
     data: bytes
-
-    @property
-    def picture(self) -> bool:
-        return self.content_type in PICTURE_TYPES
+    # Shown in the page: a picture, and the first of its name (a board sent as PNG and SVG shows once, the SVG
+    # a link beside it).
+    picture: bool = False
 
 
 @dataclass
@@ -140,7 +139,9 @@ def _turn_pages(s: Session, app: App, game: Game, blot: Any) -> list[TurnPage]:
         when = ran.get(number)
         page = pages.setdefault(number, TurnPage(number, f"{when.astimezone(tz):%Y-%m-%d %H:%M %Z}" if when else ""))
         text, attached = text_and_files(row)
-        files, used = [], set()
+        files: list[SiteFile] = []
+        used: set[str] = set()
+        pictured: set[str] = set()
         for f in attached:
             name = first = safe_name((f"{phase}-" if phase else "") + f.filename)
             while name in used:  # two files of one name in a turn: the second gets a number
@@ -149,7 +150,11 @@ def _turn_pages(s: Session, app: App, game: Game, blot: Any) -> list[TurnPage]:
             data = f.data
             if f.content_type.startswith("text/") or f.content_type == "image/svg+xml":
                 data = blot(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
-            files.append(SiteFile(f"turn-{number}/{name}", name, f.content_type, data))
+            stem = name.rsplit(".", 1)[0]
+            picture = f.content_type in PICTURE_TYPES and stem not in pictured
+            if picture:
+                pictured.add(stem)
+            files.append(SiteFile(f"turn-{number}/{name}", name, f.content_type, data, picture))
         page.letters.append(Letter(phase, blot(text), files, corrected))
     return [pages[n] for n in sorted(pages)]
 

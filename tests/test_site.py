@@ -174,7 +174,7 @@ def test_the_record_is_the_newsletters_mailed_the_newest_correction_and_their_fi
         (letter,) = record.turns[0].letters
         assert letter.corrected and "Round 1 of 3, corrected" in letter.text
         assert [(f.path, f.content_type, f.picture) for f in letter.files] == [
-            ("turn-1/board.png", "image/png", True), ("turn-1/board.svg", "image/svg+xml", True)]
+            ("turn-1/board.png", "image/png", True), ("turn-1/board.svg", "image/svg+xml", False)]
         assert letter.files[1].data == svg.replace(b"cat@example.org", WITHHELD.encode())
         assert record.ledger_labels == ["score"]
         assert dict((p, v) for p, v in record.ledger) == {"ann": ["6"], "bob": ["3"], "cat": ["3"]}
@@ -184,7 +184,9 @@ def test_the_record_is_the_newsletters_mailed_the_newest_correction_and_their_fi
     assert sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()) == [
         "index.html", "ledger.html", "turn-1.html", "turn-1/board.png", "turn-1/board.svg"]
     page = (site / "turn-1.html").read_text(encoding="utf-8")
-    assert '<img src="turn-1/board.png" alt="board.png">' in page and "Corrected" in page
+    # The board is shown once, as PNG; its SVG is a link beside it.
+    assert '<img src="turn-1/board.png" alt="board.png">' in page and "<img" not in page.split("board.png")[-1]
+    assert '<a href="turn-1/board.svg">board.svg</a>' in page and "Corrected" in page
     no_address_in(site)
 
 
