@@ -103,6 +103,10 @@ def test_a_game_runs_from_an_empty_directory(installed: Path, tmp_path: Path) ->
     galilei = run([maild, *now, "game", "create", "gal", "--ruleset", "galilei"], cwd=work)
     assert galilei.returncode == 0, galilei.stderr
     assert "created game gal (galilei), 6 players" in galilei.stdout
+    # The Grand Game from the wheel: its example setup (the map under [map]) and its board's fonts.
+    grand = run([maild, *now, "game", "create", "gg", "--ruleset", "grand-game"], cwd=work)
+    assert grand.returncode == 0, grand.stderr
+    assert "created game gg (grandgame), 8 players" in grand.stdout
 
     order = work / "order.eml"
     order.write_text("From: bob@example.org\nTo: gm@localhost\nSubject: bids\nMessage-ID: <o1@example.org>\n\n"
