@@ -70,21 +70,22 @@ def finish(kind: str, args: dict[str, Any]) -> None:
         args["office"] = _OFFICE_WORDS.get(word.lower(), word)
 
 
-def _loc(name: str) -> str:
-    return name.replace(" ", "")
+def loc(name: str | None) -> str:
+    """A location's name as a code writes it: without blanks ("San Marino" -> "SanMarino")."""
+    return (name or "").replace(" ", "")
 
 
 def format_code(kind: str, a: dict[str, Any]) -> str:
     if kind in ("invest_archbishop", "appoint_bishop"):
-        return f"O{'I' if kind == 'invest_archbishop' else 'P'}{a['appointee']}{_loc(a['location'])}"
+        return f"O{'I' if kind == 'invest_archbishop' else 'P'}{a['appointee']}{loc(a['location'])}"
     if kind == "grant_hat":
         return f"OK{a['appointee']}"
     if kind in ("accept_office", "resign_office"):
-        return f"O{'A' if kind == 'accept_office' else 'Q'}{_loc(a['office'])}"
+        return f"O{'A' if kind == 'accept_office' else 'Q'}{loc(a['office'])}"
     if kind == "papal_vote":
         return f"VP{a['candidate']}"
     if kind == "congress_vote":
-        return f"VS{a['candidate']}{_loc(a['location'])}"
+        return f"VS{a['candidate']}{loc(a['location'])}"
     return f"HX{a['target']}"
 
 

@@ -730,10 +730,6 @@ def resolve_item_or_error(word: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------- code, words
-def _loc(name: str | None) -> str:
-    return (name or "").replace(" ", "")
-
-
 def format_code(kind: str, args: dict[str, Any]) -> str:
     """The canonical code of an order: what the player would write (item codes lower case)."""
     a = args
@@ -750,7 +746,7 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "instruct":
         return f"I{a['trainee']}{_LETTER_OF_SKILL[a['skill']]}"
     if kind in ("build_road", "lengthen_road"):
-        return f"P{'R' if kind == 'build_road' else 'L'}{_loc(a['to'])}"
+        return f"P{'R' if kind == 'build_road' else 'L'}{church.loc(a['to'])}"
     if kind == "fortify":
         return {"fas": "PFS", "far": "PFR"}.get(a["measure"], f"PFT{a.get('tower', 1)}")
     if kind in ("fabricate", "colonize"):
@@ -764,17 +760,17 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "sermon":
         return "UP" if a["target"] == "populace" else f"UT{a['target']}"
     if kind in ("appoint_tax_collector", "appoint_tithe_collector"):
-        return f"O{'T' if kind == 'appoint_tax_collector' else 'B'}{a['appointee']}{_loc(a['location'])}"
+        return f"O{'T' if kind == 'appoint_tax_collector' else 'B'}{a['appointee']}{church.loc(a['location'])}"
     if kind == "appoint_magistrate":
         return f"OM{a['appointee']}"
     if kind == "magistrate_selection":
         return f"OS{a['method']}"
     if kind == "elevate":
-        return f"OE{a['target']}{a['rank'].replace(' ', '')}" + (f"/{_loc(a['place'])}" if a.get("place") else "")
+        return f"OE{a['target']}{a['rank'].replace(' ', '')}" + (f"/{church.loc(a['place'])}" if a.get("place") else "")
     if kind == "tariff":
         return f"R{'I' if a['which'] == 'import' else 'E'}{a['change']:+d}"
     if kind == "access":
-        return f"{'A' if a['allow'] else 'D'}{_ACCESS_LETTERS[a['what']]}{_loc(a['target_family'])}"
+        return f"{'A' if a['allow'] else 'D'}{_ACCESS_LETTERS[a['what']]}{church.loc(a['target_family'])}"
     if kind == "external_market":
         return "XO" if a["open"] else "XC"
     if kind == "vote":
@@ -782,13 +778,13 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "vote_ruler":
         return f"VR{a['candidate']}"
     if kind == "vote_grandmaster":
-        return f"VG{a['candidate']}" + (f"/{_loc(a['order'])}" if a.get("order") else "")
+        return f"VG{a['candidate']}" + (f"/{church.loc(a['order'])}" if a.get("order") else "")
     if kind == "accept_grandmastership":
-        return "OGA" + (f"/{_loc(a['order'])}" if a.get("order") else "")
+        return "OGA" + (f"/{church.loc(a['order'])}" if a.get("order") else "")
     if kind == "found_order":
-        return f"OGF{_loc(a['order'])}/{_loc(a['seat'])}"
+        return f"OGF{church.loc(a['order'])}/{church.loc(a['seat'])}"
     if kind == "order_office":
-        return f"OG{'T' if a['office'] == 'tenant' else 'V'}{_loc(a['order'])}/{_loc(a['location'])}"
+        return f"OG{'T' if a['office'] == 'tenant' else 'V'}{church.loc(a['order'])}/{church.loc(a['location'])}"
     if kind == "guild":
         return f"G{_STEP_LETTERS[a['step']]}{a['candidate']}"
     if kind == "permit_boarding":
@@ -798,13 +794,13 @@ def format_code(kind: str, args: dict[str, Any]) -> str:
     if kind == "move":
         return _move_code(a)
     if kind == "ask_address":
-        return f"?A{_loc(a['target_family'])}"
+        return f"?A{church.loc(a['target_family'])}"
     if kind == "convert":
         return f"HR{a['religion']}"
     if kind == "name_successor":
         return f"OH{a['member']}"
     if kind in ("ask_depth", "ask_coordinates"):
-        return f"?{'D' if kind == 'ask_depth' else 'C'}{_loc(a['location'])}"
+        return f"?{'D' if kind == 'ask_depth' else 'C'}{church.loc(a['location'])}"
     if kind == "execute_day":
         return f"!DAY{a['day']}"
     if kind == "for_turn":
@@ -823,7 +819,7 @@ def _move_code(a: dict[str, Any]) -> str:
     head = f"M{_MODE_LETTERS[a['mode']]}"
     if a.get("lat") is not None:
         return f"{head}{a['lat']:+06.2f}{a['lon']:+07.2f}"
-    return head + _loc(a["to"]) + "".join(f"/{_loc(v)}" for v in a.get("via") or ())
+    return head + church.loc(a["to"]) + "".join(f"/{church.loc(v)}" for v in a.get("via") or ())
 
 
 def summary(kind: str, args: dict[str, Any]) -> str:
