@@ -123,21 +123,24 @@ def prefill(app: App, stored: int, players: int, rng: random.Random) -> None:
     now = app.now()
     chunk = 5000
     for first in range(0, stored, chunk):
-        mails, sets, replies, out = [], [], [], []
+        mails = []
+        for n in range(first, min(stored, first + chunk)):
+            player = n % players
+            address = f"p{player:03d}@example.org"
+            raw = order_mail(-100_000 - n, player, rng)
+            at = now - timedelta(seconds=(stored - n) * 0.5)  # within the day: the caps count them all
+            mails.append(dict(source="prefill", uidvalidity=1, uid=str(n), raw=raw, size=len(raw),
+                              message_id=f"<pass-{-100_000 - n}@example.org>",
+                              digest=hashlib.sha256(raw).hexdigest(), received_at=at, status="orders",
+                              attempts=1, sender=address, subject=f"orders {n}", game_id=game_id,
+                              player_id=ids[address]))
         with app.db.session() as s:
-            base = (s.scalar(sa.select(sa.func.max(InboundMail.id))) or 0) + 1
-            for n in range(first, min(stored, first + chunk)):
-                player = n % players
-                address = f"p{player:03d}@example.org"
-                raw = order_mail(-100_000 - n, player, rng)
-                at = now - timedelta(seconds=(stored - n) * 0.5)  # within the day: the caps count them all
-                mid = base + n - first
-                mails.append(dict(id=mid, source="prefill", uidvalidity=1, uid=str(n), raw=raw, size=len(raw),
-                                  message_id=f"<pass-{-100_000 - n}@example.org>",
-                                  digest=hashlib.sha256(raw).hexdigest(), received_at=at, status="orders",
-                                  attempts=1, sender=address, subject=f"orders {n}", game_id=game_id,
-                                  player_id=ids[address]))
-                sets.append(dict(game_id=game_id, player_id=ids[address], turn=turn, mail_id=mid, seq=mid,
+            table = InboundMail.__table__
+            mail_ids = s.scalars(sa.insert(table).returning(table.c.id, sort_by_parameter_order=True), mails).all()
+            sets, replies, out = [], [], []
+            for n, (mid, mail) in enumerate(zip(mail_ids, mails, strict=True), start=first):
+                at, address, player_id = mail["received_at"], mail["sender"], mail["player_id"]
+                sets.append(dict(game_id=game_id, player_id=player_id, turn=turn, mail_id=mid, seq=mid,
                                  orders=samples[n % len(samples)], diagnostics=[], status="accepted"))
                 replies.append(dict(address=address, kind="ack", game_id=game_id, mail_id=mid, created_at=at,
                                     status="queued", message_id=f"<prefill-{n}@example.org>", echo=False))
@@ -145,8 +148,8 @@ def prefill(app: App, stored: int, players: int, rng: random.Random) -> None:
                                 game_id=game_id, sender="gm@example.org", recipients=[address],
                                 subject=f"Re: orders {n} [bench]", raw=b"(sent)", status="sent", attempts=1,
                                 next_attempt_at=at, created_at=at, sent_at=at))
-            for table, rows in ((InboundMail, mails), (OrderSetRow, sets), (Reply, replies), (OutboundMail, out)):
-                s.execute(sa.insert(table.__table__), rows)
+            for model, rows in ((OrderSetRow, sets), (Reply, replies), (OutboundMail, out)):
+                s.execute(sa.insert(model.__table__), rows)
             s.commit()
     if app.db.engine.dialect.name == "postgresql":
         with app.db.engine.connect() as conn:  # as autovacuum would have, long before 50,000 mails
