@@ -33,7 +33,7 @@ from maild.intake.identity import Routed, authenticate, plus_address, route
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
 from maild.intake.rereading import forced_turn
-from maild.intake.run import IntakeRun, MailRow, iter_new
+from maild.intake.run import IntakeRun, MailRow, claim, iter_new, with_raw
 from maild.intake.signup import Joined, sign_up, sign_up_lines
 from maild.intake.volunteers import VOLUNTEER_WORDS, names_a_game, volunteer
 from maild.mail.compose import SUBJECT_CHARS, subject_line
@@ -117,13 +117,28 @@ def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str
     return run
 
 
-def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
+def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun, mail: ReadMail | None = None) -> None:
     """`process_mail` under the stall guard's time budget (`stall`)."""
     stall.guard.watch(row.id, app.config.intake_mail_seconds)
     try:
-        process_mail(s, app, row, run)
+        process_mail(s, app, row, run, mail)
     finally:
         stall.guard.clear()
+
+
+def _read_watched(app: App, rows: list[MailRow]) -> dict[int, ReadMail]:
+    """The batch's mails read (`read_mail`), each under the stall guard's time budget: those whose bytes came
+    with the batch's and that are not too big to read."""
+    read: dict[int, ReadMail] = {}
+    for row in rows:
+        if row.alone or oversized.is_oversized(row, app.config.max_mail_bytes):
+            continue
+        stall.guard.watch(row.id, app.config.intake_mail_seconds)
+        try:
+            read[row.id] = read_mail(row.raw)
+        finally:
+            stall.guard.clear()
+    return read
 
 
 # Mails in a row that still fail transiently, alone, before intake leaves the rest of a batch for the next pass:
@@ -168,8 +183,11 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
         run.begin(s)
-        for row in iter_new(s, ids, app.config.max_mail_bytes):
-            _process_watched(s, app, row, run)
+        rows = claim(s, ids, app.config.max_mail_bytes)
+        read = _read_watched(app, rows)
+        run.prepare(s, app, list(read.values()))
+        for row in with_raw(s, rows):
+            _process_watched(s, app, row, run, read.pop(row.id, None))
             run.save(row)
             statuses.append(row.status)
             # Later mails of the same batch must see this one's orders on file.
@@ -223,12 +241,13 @@ def _mark_error(s: Session, app: App, mail_id: int, note: str) -> None:
               f"{mail_id}` reads it again once the cause is mended.\n\n{failed.note}")
 
 
-def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
-    """Decide what becomes of one mail. Its writes wait in `run` until the caller's `run.flush(s)`."""
+def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun, mail: ReadMail | None = None) -> None:
+    """Decide what becomes of one mail (`mail`: its bytes read already). Its writes wait in `run` until the
+    caller's `run.flush(s)`."""
     if oversized.is_oversized(row, app.config.max_mail_bytes):
         _hold(run, row, "oversized", oversized.refuse(s, app, row, run.gate))
         return
-    mail = read_mail(row.raw)
+    mail = mail or read_mail(row.raw)
     row.read_from(mail)
     if mail.auto_reason and _bounce(s, app, row, mail.auto_reason):
         return

@@ -88,8 +88,9 @@ _UIDS = select(_INBOUND.c.source, _INBOUND.c.uidvalidity, _INBOUND.c.uid).where(
 _FIRST_OF = (select(_INBOUND.c.digest, func.min(_INBOUND.c.id))
              .where(_INBOUND.c.digest.in_(bindparam("digests", expanding=True)), _INBOUND.c.status != "duplicate")
              .group_by(_INBOUND.c.digest))
-# Many rows in one statement, their ids in the order given.
-_INSERT = insert(_INBOUND).returning(_INBOUND.c.id, sort_by_parameter_order=True)
+# Many rows in one statement, their ids known by their source ids (asking them in the order given would cost
+# SQLite a statement a row).
+_INSERT = insert(_INBOUND).returning(_INBOUND.c.source, _INBOUND.c.uidvalidity, _INBOUND.c.uid, _INBOUND.c.id)
 
 
 def _source_key(mail: FetchedMail) -> tuple[str, int, str]:
@@ -118,8 +119,9 @@ def _store_all(s: Session, mails: list[FetchedMail], now: datetime, limit: int) 
         first = firsts.get(row["digest"])
         if first is not None:
             _mark_duplicate(row, first)
-    ids = iter(s.scalars(_INSERT, rows).all() if rows else [])
-    return [None if _source_key(m) in found else int(next(ids)) for m in mails]
+    ids = {(source, validity, uid): row_id for source, validity, uid, row_id in
+           (s.execute(_INSERT, rows).all() if rows else [])}
+    return [ids.get(_source_key(m)) for m in mails]
 
 
 def _row(mail: FetchedMail, now: datetime, limit: int) -> dict[str, Any]:
