@@ -1,6 +1,7 @@
 """Benchmark (not a test): one whole daemon pass against the bare stdlib parse of the same mails.
 
-    .venv/bin/python bench/bench_pass.py [--mails 2000] [--players 40] [--stored N] [--db URL] [--profile FILE]
+    .venv/bin/python bench/bench_pass.py [--mails 2000] [--players 40] [--stored N [--stored-turns K]] [--db URL]
+                                         [--profile FILE]
 
 A generated setup makes the game, and a first pass with an empty inbox creates it and delivers its welcome
 mails (untimed: the pass measured is intake's, not the game's creation). `--stored N` then writes N mails
@@ -93,10 +94,13 @@ def create_game(app: App) -> None:
     asyncio.run(daemon_of(app).run(once=True))
 
 
-def prefill(app: App, stored: int, players: int, rng: random.Random) -> None:
+def prefill(app: App, stored: int, players: int, rng: random.Random, turns: int = 1) -> None:
     """`stored` mails already read, as intake leaves them: the mail row processed, its order set accepted on
     file, its ack recorded by the reply limits and sent. Written in bulk (reading them would take long); their
-    orders are those of a few hundred mails parsed for real, received in the hours before the bench's clock."""
+    orders are those of a few hundred mails parsed for real. With `turns` 1 (the worst case) every one is in
+    the open turn's book and was received in the hours before the bench's clock, so that the reply caps count
+    them all; with more, they are spread evenly over that many turns, a day each, up to the open one (a long
+    season: the turns before it are numbered down from it, as past turns of the game)."""
     if not stored:
         return
     import hashlib
@@ -128,7 +132,8 @@ def prefill(app: App, stored: int, players: int, rng: random.Random) -> None:
             player = n % players
             address = f"p{player:03d}@example.org"
             raw = order_mail(-100_000 - n, player, rng)
-            at = now - timedelta(seconds=(stored - n) * 0.5)  # within the day: the caps count them all
+            back = stored - n  # the last one stored is the newest
+            at = now - (timedelta(seconds=back * 0.5) if turns == 1 else timedelta(days=back * turns / stored))
             mails.append(dict(source="prefill", uidvalidity=1, uid=str(n), raw=raw, size=len(raw),
                               message_id=f"<pass-{-100_000 - n}@example.org>",
                               digest=hashlib.sha256(raw).hexdigest(), received_at=at, status="orders",
@@ -140,7 +145,8 @@ def prefill(app: App, stored: int, players: int, rng: random.Random) -> None:
             sets, replies, out = [], [], []
             for n, (mid, mail) in enumerate(zip(mail_ids, mails, strict=True), start=first):
                 at, address, player_id = mail["received_at"], mail["sender"], mail["player_id"]
-                sets.append(dict(game_id=game_id, player_id=player_id, turn=turn, mail_id=mid, seq=mid,
+                book_turn = turn - (stored - 1 - n) * turns // stored
+                sets.append(dict(game_id=game_id, player_id=player_id, turn=book_turn, mail_id=mid, seq=mid,
                                  orders=samples[n % len(samples)], diagnostics=[], status="accepted"))
                 replies.append(dict(address=address, kind="ack", game_id=game_id, mail_id=mid, created_at=at,
                                     status="queued", message_id=f"<prefill-{n}@example.org>", echo=False))
@@ -251,6 +257,8 @@ def main() -> None:
     ap.add_argument("--mails", type=int, default=2000)
     ap.add_argument("--players", type=int, default=40)
     ap.add_argument("--stored", type=int, default=0, help="mails already processed in the database before the pass")
+    ap.add_argument("--stored-turns", type=int, default=1, help="spread the stored mails over this many daily turns "
+                                                                 "up to the open one (default 1: all in its book)")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in the temp dir); PostgreSQL "
                                                "gets a fresh schema, dropped afterwards")
     ap.add_argument("--profile", type=Path, default=None, help="write cProfiles of the pass to FILE and FILE.db")
@@ -266,7 +274,7 @@ def main() -> None:
             app = make_app(root, url, args.players)
             create_game(app)
             welcomes = {f.name for f in (root / "out" / "new").iterdir()}
-            prefill(app, args.stored, args.players, rng)
+            prefill(app, args.stored, args.players, rng, args.stored_turns)
             for n in range(args.mails):
                 deliver(root / "in", order_mail(n, rng.randrange(args.players), rng), name=f"{n:06d}.bench")
             statements = Statements(app)
@@ -286,7 +294,8 @@ def main() -> None:
     assert acks == args.mails, f"{acks} acks delivered for {args.mails} mails"
     parse_wall, parse_cpu = (before.wall + after.wall) / 2, (before.cpu + after.cpu) / 2
     print(f"database: {'PostgreSQL' if schema else 'SQLite'}; {args.mails} Venice order mails from "
-          f"{args.players} players; {args.stored} mails stored before")
+          f"{args.players} players; {args.stored} mails stored before"
+          + (f" over {args.stored_turns} turns" if args.stored_turns > 1 else ""))
     print(f"bare parse (email.policy.default + get_body): {parsed / parse_wall:7.0f} mails/s  "
           f"({parse_wall:.2f} s; CPU {parse_cpu:.2f} s)")
     print(f"whole pass (store, intake, ack, delivery):    {args.mails / passed.wall:7.0f} mails/s  "
