@@ -687,7 +687,7 @@ def _ack(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player:
     services = answer_services(s, app, run.gate, game, player, commands, mail.command_args, row.id,
                                mail.message_id, mail.thread) if commands & SERVICE_WORDS else None
     state = run.state(s, game, target.state_turn)
-    context = ruleset.template_context(state, number) if not game.finished else {}
+    context = run.context(s, game, target.state_turn, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     lists = ack_lists(parsed.diagnostics, parsed.orders)
     tz = game_timezone(app.config, game.name)

@@ -39,6 +39,7 @@ class IntakeRun:
         self._players: dict[int, PlayerIndex] = {}
         self._turns: dict[tuple[int, int], Turn | None] = {}
         self._states: dict[tuple[int, int], dict[str, Any]] = {}
+        self._contexts: dict[tuple[int, int, int], dict[str, Any]] = {}
         self.books = Books()
         # Set by the mail just processed: game, turn, player, order set, phase.
         self.pending: tuple[Game, int, Player, OrderSet, str | None] | None = None
@@ -150,6 +151,14 @@ class IntakeRun:
             phased = state_after_phases(s, game.id, turn)
             self._states[key] = phased if phased is not None else state_before(s, game, turn)
         return self._states[key]
+
+    def context(self, s: Session, game: Game, state_turn: int, turn: int) -> dict[str, Any]:
+        """`Ruleset.template_context` of the state orders of `turn` are checked against (`state`): the same for
+        every ack of a turn, so worked out once a run."""
+        key = (game.id, state_turn, turn)
+        if key not in self._contexts:
+            self._contexts[key] = ruleset_named(game.ruleset).template_context(self.state(s, game, state_turn), turn)
+        return self._contexts[key]
 
 
 _INBOUND = InboundMail.__table__
