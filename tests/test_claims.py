@@ -61,11 +61,11 @@ _PAUSED_INGEST = textwrap.dedent("""
     real = pipeline._process_batch_retrying
     began, go = Path(sys.argv[1]), Path(sys.argv[2])
 
-    def paused(app, batch, run):
+    def paused(app, batch, run, *senders):
         began.touch()
         while not go.exists():
             time.sleep(0.02)
-        return real(app, batch, run)
+        return real(app, batch, run, *senders)
 
     pipeline._process_batch_retrying = paused
     from maild.cli import main

@@ -113,7 +113,8 @@ def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str
                         for status in _process_one(app, mail_id)]
             run = IntakeRun()
         else:
-            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run)
+            keys = dict(zip(ids, senders, strict=True)) if senders else {}
+            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run, keys)
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     return run
@@ -133,10 +134,13 @@ def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun) -> None
 GIVE_UP_AFTER = 3
 
 
-def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple[list[str], IntakeRun]:
+def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun, senders: dict[int, str | None] | None = None
+                            ) -> tuple[list[str], IntakeRun]:
     """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
-    lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
-    with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    lost connection); if it still fails, one mail per transaction, where a mail left new holds back the later
+    mails of its sender (`senders`: each mail's key), which are read in order after it. Returns the statuses and
+    the run to go on with (a new one after a rollback: the old one may hold orders of the batch that was rolled
+    back)."""
     if not batch:
         return [], run
     runs = [run]
@@ -155,9 +159,20 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
         log.warning("a batch of %d mails failed (%s); processing them one by one", len(batch),
                     str(exc).splitlines()[0][:200], exc_info=not is_transient(exc))
     statuses: list[str] = []
+    tried: list[str] = []  # the outcomes of the mails tried alone
+    waiting: set[str] = set()  # senders with a mail left new
     for n, mail_id in enumerate(batch):
-        statuses += _process_one(app, mail_id)
-        if statuses[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
+        key = (senders or {}).get(mail_id)
+        if key in waiting:
+            attempts.forgive(app, [mail_id])
+            statuses.append("retry")
+            continue
+        outcome = _process_one(app, mail_id)
+        statuses += outcome
+        tried += outcome
+        if key and outcome == ["retry"]:
+            waiting.add(key)
+        if tried[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
             left = batch[n + 1:]
             log.warning("intake of %d more mails left for the next pass", len(left))
             attempts.forgive(app, left)
