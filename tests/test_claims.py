@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 
 from maild.app import App
 from maild.db import Database
-from maild.intake import attempts, claims, pipeline
+from maild.intake import attempts, claims
 from maild.intake.pipeline import process_new
 from maild.intake.store import store_batch
 from maild.mail.maildir import deliver
@@ -73,8 +73,7 @@ _PAUSED_INGEST = textwrap.dedent("""
 """)
 
 
-def test_a_mail_another_process_began_is_its_own(tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch
-                                                 ) -> None:
+def test_a_mail_another_process_began_is_its_own(tmp_path: Path, db_url: str) -> None:
     """While the GM's `mail ingest` has counted its attempt on a mail and not yet read it, the daemon's intake
     leaves the mail alone: it neither counts an attempt of its own nor reads it (before, it took the count for a
     crash, counted again and read the mail as a retry; a few such looks made a good mail poison)."""
@@ -91,9 +90,6 @@ def test_a_mail_another_process_began_is_its_own(tmp_path: Path, db_url: str, mo
         from maild.cli import build_parser, make_app
 
         app = make_app(build_parser().parse_args(["--config", str(config), "--now", NOW, "game", "list"]))
-        # process_new stands for the daemon's intake here, which goes on without waiting for mail another
-        # process holds; process_new waits a while for it (`pipeline.OTHERS_STALL_S`).
-        monkeypatch.setattr(pipeline, "OTHERS_STALL_S", 0.2)
         try:
             for _ in range(3):  # three passes of the daemon meanwhile
                 assert process_new(app) == {}

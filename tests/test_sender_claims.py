@@ -188,36 +188,3 @@ def test_a_mail_left_unread_holds_back_its_senders_later_mails_of_the_batch(
         assert read == [1, 2, 4]
     finally:
         app.db.close()
-
-
-@pytest.mark.postgres
-def test_intake_waits_for_the_senders_another_process_reads_ahead_of_it(
-        tmp_path: Path, pg_url: str, venice_setup: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`turn run` (and every `process_new`) beside an intake that has alice's backlog in hand: it cannot read
-    her mails beside it (they are read in order), so it waits until they are read, and returns with none unread
-    (before, it returned at once and the turn ran without them)."""
-    apps = [answering_every_mail(game_app(tmp_path / name, pg_url, venice_setup)) for name in ("a", "b")]
-    try:
-        ids = store_batch(apps[0], [fetched_from(ALICE, n, f"bid {n + 1}$ for 1 of silk tax") for n in range(12)])
-        monkeypatch.setattr(pipeline, "INTAKE_BATCH", 4)
-        real = pipeline.process_mail
-        started = threading.Event()
-
-        def slow(s, app, row, run):  # type: ignore[no-untyped-def]
-            started.set()
-            time.sleep(0.1)
-            real(s, app, row, run)
-
-        monkeypatch.setattr(pipeline, "process_mail", slow)
-        other = threading.Thread(target=pipeline.process_new, args=(apps[1],))
-        other.start()
-        try:
-            assert started.wait(30)
-            pipeline.process_new(apps[0], up_to=ids[-1])
-            with apps[0].db.session() as s:
-                assert s.scalar(select(func.count()).where(InboundMail.status == "new")) == 0
-        finally:
-            other.join(timeout=60)
-    finally:
-        for app in apps:
-            app.db.close()

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import time
 import traceback
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from maild import bounces
@@ -64,39 +63,15 @@ def public_commands(ruleset: Ruleset) -> frozenset[str]:
     return frozenset(c.word for c in ruleset.commands() if c.template is not None)
 
 
-# How long `process_new` waits for mail that another process's intake reads ahead of it (a sender's mails are read
-# in order, by one process at a time) while that one makes no progress, and how often it looks.
-OTHERS_STALL_S = 10.0
-OTHERS_LOOK_S = 0.1
-
-
 def process_new(app: App, up_to: int | None = None, received_by: datetime | None = None) -> dict[str, int]:
     """Process every stored mail not yet processed (with `up_to`, those stored up to that receipt sequence;
     with `received_by`, those received by then), in receipt order. Counts the outcomes by status; "retry"
-    counts mails left new after transient failures, for the next pass.
-
-    Mail that another process is reading (its sender's earlier mails in hand) is waited for, and what it
-    leaves read here, as long as that process gets on (a mail read every OTHERS_STALL_S): a turn must count it
-    (`run_turn`), and with a few players' backlog there is nothing to read beside it in the meantime."""
+    counts mails left new after transient failures, for the next pass."""
     counts: dict[str, int] = {}
     run = IntakeRun()
-    left, since = None, time.monotonic()
-    count = select(func.count()).where(new_mail(up_to, received_by))
-    while True:
-        planned, before = 0, sum(counts.values())
-        for step in intake_steps(app, up_to, received_by):
-            planned += len(step.ids)
-            run = process_step(app, step, run, counts)
-        if sum(counts.values()) - before == planned or "retry" in counts:  # all read; or the database in the way
-            return counts
-        now_left = app.db.transaction(lambda s: s.scalar(count) or 0, "counting unread mail")
-        if not now_left:
-            return counts
-        if left is None or now_left < left:
-            left, since = now_left, time.monotonic()
-        elif time.monotonic() - since >= OTHERS_STALL_S:
-            return counts
-        time.sleep(OTHERS_LOOK_S)
+    for step in intake_steps(app, up_to, received_by):
+        run = process_step(app, step, run, counts)
+    return counts
 
 
 def new_mail(up_to: int | None = None, received_by: datetime | None = None) -> ColumnElement[bool]:
