@@ -99,10 +99,11 @@ def intake_steps(app: App, up_to: int | None = None, received_by: datetime | Non
     tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first, each on its
     own: one that cannot be queued is set aside, never in the way of the mail (`refusals.send_owed`)."""
     refusals.send_owed(app)
-    query = select(InboundMail.id, InboundMail.attempts).where(new_mail(up_to, received_by)).order_by(InboundMail.id)
+    query = (select(InboundMail.id, InboundMail.attempts, InboundMail.sender_key).where(new_mail(up_to, received_by))
+             .order_by(InboundMail.id))
 
-    def pending(s: Session) -> list[tuple[int, int]]:
-        return [(r.id, r.attempts) for r in s.execute(query)]
+    def pending(s: Session) -> list[tuple[int, int, str | None]]:
+        return [(r.id, r.attempts, r.sender_key) for r in s.execute(query)]
 
     attempts.settle(app)  # attempts owed back first: the plan must see the counts as they are meant
     return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
@@ -112,7 +113,8 @@ def intake_steps(app: App, up_to: int | None = None, received_by: datetime | Non
 def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
     """Do one step of `intake_steps`, adding the mails' statuses to `counts`. Returns the run to go on with:
     a fresh one where a transaction of its own booked orders the run's cached books lack."""
-    with claims.holding(app.db, step.ids) as held:  # the others are another live process's work
+    ids, senders = attempts.in_turn(app, step)  # a sender's mails in receipt order (maild/intake/attempts.py)
+    with claims.holding(app.db, ids, senders) as held:  # the others are another live process's work
         if step.poison:
             statuses = [attempts.set_aside(app, mail_id, step.seen) for mail_id in held]
         elif step.retry:
@@ -120,7 +122,8 @@ def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str
                         for status in _process_one(app, mail_id)]
             run = IntakeRun()
         else:
-            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run)
+            keys = dict(zip(ids, senders, strict=True)) if senders else {}
+            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run, keys)
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     return run
@@ -155,10 +158,13 @@ def _read_watched(app: App, rows: list[MailRow]) -> dict[int, ReadMail]:
 GIVE_UP_AFTER = 3
 
 
-def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple[list[str], IntakeRun]:
+def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun, senders: dict[int, str | None] | None = None
+                            ) -> tuple[list[str], IntakeRun]:
     """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
-    lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
-    with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    lost connection); if it still fails, one mail per transaction, where a mail left new holds back the later
+    mails of its sender (`senders`: each mail's key), which are read in order after it. Returns the statuses and
+    the run to go on with (a new one after a rollback: the old one may hold orders of the batch that was rolled
+    back)."""
     if not batch:
         return [], run
     runs = [run]
@@ -177,9 +183,20 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
         log.warning("a batch of %d mails failed (%s); processing them one by one", len(batch),
                     str(exc).splitlines()[0][:200], exc_info=not is_transient(exc))
     statuses: list[str] = []
+    tried: list[str] = []  # the outcomes of the mails tried alone
+    waiting: set[str] = set()  # senders with a mail left new
     for n, mail_id in enumerate(batch):
-        statuses += _process_one(app, mail_id)
-        if statuses[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
+        key = (senders or {}).get(mail_id)
+        if key in waiting:
+            attempts.forgive(app, [mail_id])
+            statuses.append("retry")
+            continue
+        outcome = _process_one(app, mail_id)
+        statuses += outcome
+        tried += outcome
+        if key and outcome == ["retry"]:
+            waiting.add(key)
+        if tried[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
             left = batch[n + 1:]
             log.warning("intake of %d more mails left for the next pass", len(left))
             attempts.forgive(app, left)

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from email.parser import BytesHeaderParser
-from email.policy import compat32
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select
@@ -24,21 +22,15 @@ from sqlalchemy.orm import Session
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.intake.decode import decode_mail
+from maild.intake.senders import headers_of, key_of_from
 from maild.mail.base import FetchedMail, header_block
 from maild.models import InboundMail
 
-_HEADERS = BytesHeaderParser(policy=compat32)
 
-
-def message_id_of(raw: bytes) -> str | None:
-    # Headers only, with the cheap compat32 policy: this runs for every mail fetched.
-    try:
-        value = _HEADERS.parsebytes(header_block(raw)).get("Message-ID")
-    except Exception:
-        return None
+def _message_id(value: str | None) -> str | None:
     if not value:
         return None
-    value = " ".join(strip_controls(str(value)).split())
+    value = " ".join(strip_controls(value).split())
     return value[:998] or None
 
 
@@ -127,7 +119,8 @@ def _store_all(s: Session, mails: list[FetchedMail], now: datetime, limit: int) 
 def _row(mail: FetchedMail, now: datetime, limit: int) -> dict[str, Any]:
     """The inbound row of a fetched mail, as stored unless its bytes are another's."""
     received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
-    message_id = message_id_of(mail.raw)
+    heads = headers_of(mail.raw)  # parsed once for both
+    message_id = _message_id(heads.get("Message-ID"))
     size = mail.size if mail.size is not None else len(mail.raw)
     # An oversized mail read whole all the same (`mail ingest`, a server that misstated its size) is cut
     # here: its header block is kept, never the whole of it.
@@ -136,7 +129,8 @@ def _row(mail: FetchedMail, now: datetime, limit: int) -> dict[str, Any]:
     size = max(size, len(mail.raw))
     digest = None if truncated else hashlib.sha256(raw).hexdigest()
     return dict(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id, raw=raw,
-                size=size, digest=digest, received_at=received, status="new", attempts=0)
+                size=size, digest=digest, received_at=received, status="new", attempts=0,
+                sender_key=key_of_from(heads.get("From")))
 
 
 def _mark_duplicate(row: dict[str, Any], first: int) -> None:
