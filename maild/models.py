@@ -146,6 +146,25 @@ class OrderSetRow(Base):
     phase: Mapped[str | None] = mapped_column(String(50))
 
 
+class OrdersInForce(Base):
+    """A player's orders in force for a turn (and phase), as the running result intake keeps of his book
+    (`Ruleset.in_force_sets`, maild/inforce.py): read instead of the book, so that a mail's check costs the same
+    however many sets he sent. Anything that changes the book's accepted sets writes or empties it; a missing
+    or emptied row is rebuilt from the book."""
+
+    __tablename__ = "orders_in_force"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    # The phase ("" in a one-phase game: a key's column cannot be NULL).
+    phase: Mapped[str] = mapped_column(String(50), primary_key=True, default="")
+    # [[seq, [order, ...]], ...]: the sets that stand for the player's accepted ones, in receipt order; NULL
+    # once something else changed the book (`inforce.invalidate`): rebuilt from it when next asked for.
+    sets: Mapped[list[Any] | None] = mapped_column(JSON)
+    # Moves with every write: another process's intake tells by it that its copy is stale.
+    version: Mapped[int] = mapped_column(Integer)
+
+
 class GmOrder(Base):
     """An order the GM gives a game himself (a payment recorded, a bulletin, an amendment of the world): it
     counts for one turn like a player's orders, and stays on file so a re-run of that turn sees it too."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
+from maild import inforce
 from maild.games import players_of
 from maild.models import Game, GmOrder, InboundMail, OrderSetRow, Player, Turn
 from maild.phases import open_row, still_owed
@@ -34,11 +35,6 @@ _BOOKS = (select(OrderSetRow.player_id, OrderSetRow.id, OrderSetRow.seq, OrderSe
           .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
                  OrderSetRow.status == "accepted", OrderSetRow.player_id.in_(bindparam("players", expanding=True)))
           .order_by(OrderSetRow.seq))
-_PRINTS = (select(OrderSetRow.player_id, func.count(), func.max(OrderSetRow.id), func.sum(OrderSetRow.id))
-           .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
-                  OrderSetRow.status == "accepted",
-                  OrderSetRow.player_id.in_(bindparam("players", expanding=True)))
-           .group_by(OrderSetRow.player_id))
 
 
 def _of_phase(query: Select[Any], phase: str | None) -> Select[Any]:
@@ -56,16 +52,6 @@ def accepted_books(session: Session, game: Game, turn: int, players: dict[int, s
         sets.append(OrderSet(player=players[pid], seq=seq, orders=[Order.from_json(o) for o in orders]))
         books[pid] = sets, (count + 1, max(top, row_id), total + row_id)
     return books
-
-
-def book_prints(session: Session, game: Game, turn: int, players: list[int], phase: str | None = None
-                ) -> dict[int, Print]:
-    """The `Print` of each of `players`' accepted sets of a turn (with `phase`, of that phase), in one query."""
-    prints = dict.fromkeys(players, NO_SETS)
-    for pid, count, top, total in session.execute(_of_phase(_PRINTS, phase),
-                                                  {"game": game.id, "turn": turn, "players": sorted(players)}):
-        prints[pid] = (int(count), int(top), int(total))
-    return prints
 
 
 def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None,
@@ -115,6 +101,7 @@ def cancel_late(session: Session, game: Game, player: Player, turn: int, receive
     for row in rows:
         row.status = "cancelled"
         row.reason = "cancelled by the player"
+    inforce.invalidate(session, game.id, turn, player.id)
     return f"cancelled the orders of {len(rows)} late mail(s); nothing of yours is on file for turn {turn} now"
 
 

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from maild import inforce
 from maild.absences import excused
 from maild.app import App
 from maild.config import Safety
@@ -511,4 +512,7 @@ def _rerun(app: App, name: str, number: int, mail: bool, store: bool) -> list[Tu
             outcomes.append(TurnOutcome(name, turn.number, "same" if same else "changed", mailed=mailed))
         if not store:
             raise _DryRun(outcomes)
+        # The book is not changed by a rerun, but whatever correction the GM made to it before is: intake's
+        # stored results of the game are worked out anew from it (rare, and cheap).
+        inforce.invalidate(s, game.id)
     return outcomes

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import event, func, select
 
+from maild import inforce
 from maild.games import sync_games
 from maild.intake.pipeline import INTAKE_BATCH, process_new
 from maild.intake.run import BULK_RAW_BYTES, iter_new
@@ -98,8 +99,9 @@ def test_a_book_read_in_an_earlier_transaction_is_checked_not_trusted(tmp_path: 
         run.begin(s)
         # The book is kept as the orders in force: her later bid for silk tax replaced the earlier one.
         assert [o.seq for o in run.on_file(s, game, 1, alice)] == [second]
-    with app.db.session() as s:  # a CANCEL elsewhere
+    with app.db.session() as s:  # a CANCEL elsewhere: it empties the stored orders in force (orderbook.cancel_late)
         s.execute(OrderSetRow.__table__.update().values(status="cancelled"))
+        inforce.invalidate(s, game.id, 1)
     with app.db.session() as s:
         run.begin(s)
         assert run.on_file(s, game, 1, alice) == []

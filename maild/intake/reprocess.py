@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from maild import inforce
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.intake.pipeline import notify_held, process_mail, process_new
@@ -96,7 +97,11 @@ def reprocess_into(app: App, mail_id: int, turn: int) -> Reread:
             raise RefusedReprocess(f"no mail {mail_id}")
         if row.status in UNREADABLE:
             raise RefusedReprocess(f"mail {mail_id} cannot be read again ({row.status})")
+        old = s.execute(select(OrderSetRow.game_id, OrderSetRow.turn, OrderSetRow.player_id)
+                        .where(OrderSetRow.mail_id == mail_id, OrderSetRow.status == "accepted")).first()
         s.execute(delete(OrderSetRow).where(OrderSetRow.mail_id == mail_id))
+        if old is not None:  # the set gives way: the orders in force it was part of are worked out anew
+            inforce.invalidate(s, old.game_id, old.turn, old.player_id)
         row.status, row.note, row.game_id, row.player_id, row.attempts = "new", None, None, None, 0
         s.flush()
         run = IntakeRun()

@@ -132,12 +132,9 @@ class IntakeRun:
     def flush(self, s: Session) -> None:
         """Write what is held back: before the commit, and before anything reads those rows back."""
         if self._order_sets:
-            ids = dict(s.execute(_BOOK, self._order_sets).all())
-            for row in self._order_sets:
-                if row["status"] == "accepted":
-                    self.books.booked((row["game_id"], row["turn"], row["player_id"], row["phase"]),
-                                      ids[row["mail_id"]])
+            s.execute(_BOOK, self._order_sets)
             self._order_sets = []
+        self.books.store(s)
         if self._saved:
             s.execute(_SAVE, [dict(mid=r.id, status=r.status, note=r.note, sender=r.sender, subject=r.subject,
                                    game_id=r.game_id, player_id=r.player_id) for r in self._saved])
@@ -163,9 +160,7 @@ class IntakeRun:
 
 _INBOUND = InboundMail.__table__
 _ORDER_SETS = OrderSetRow.__table__
-# The rows' ids come back, known by their mails (a mail has one set): a book's print moves with each
-# (`Books.booked`). Asking them in the order given would cost SQLite a statement a row.
-_BOOK = insert(_ORDER_SETS).returning(_ORDER_SETS.c.mail_id, _ORDER_SETS.c.id)
+_BOOK = insert(_ORDER_SETS)
 # The bindparam names differ from the columns': SQLAlchemy reserves those for the SET values.
 _SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
     status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
