@@ -108,6 +108,7 @@ def prefill(app: App, stored: int, players: int, rng: random.Random, turns: int 
     import sqlalchemy as sa
 
     from maild.games import ruleset_named
+    from maild.inforce import rebuild
     from maild.intake.orders import names_of, read_orders
     from maild.intake.read import read_mail
     from maild.models import Game, InboundMail, OrderSetRow, OutboundMail, Player, Reply
@@ -115,7 +116,8 @@ def prefill(app: App, stored: int, players: int, rng: random.Random, turns: int 
     ruleset = ruleset_named("venice")
     with app.db.session() as s:
         game = s.scalars(sa.select(Game)).one()
-        ids = {p.email: p.id for p in s.scalars(sa.select(Player).where(Player.game_id == game.id))}
+        everyone = list(s.scalars(sa.select(Player).where(Player.game_id == game.id)))
+        ids, names = {p.email: p.id for p in everyone}, {p.id: p.name for p in everyone}
         game_id, turn = game.id, game.turn
     samples = []
     for n in range(min(stored, 300)):
@@ -157,6 +159,8 @@ def prefill(app: App, stored: int, players: int, rng: random.Random, turns: int 
             for model, rows in ((OrderSetRow, sets), (Reply, replies), (OutboundMail, out)):
                 s.execute(sa.insert(model.__table__), rows)
             s.commit()
+    with app.db.session() as s:  # the orders in force intake stored as it booked them (maild/inforce.py)
+        rebuild(s, ruleset, game_id, turn, names)
     if app.db.engine.dialect.name == "postgresql":
         with app.db.engine.connect() as conn:  # as autovacuum would have, long before 50,000 mails
             conn.execution_options(isolation_level="AUTOCOMMIT").execute(sa.text("ANALYZE"))

@@ -269,7 +269,10 @@ class Reply(Base):
 
     __tablename__ = "replies"
     __table_args__ = (Index("ix_replies_address_created", "address", "created_at"),
-                      Index("ix_replies_kind_created", "kind", "created_at"))
+                      Index("ix_replies_kind_created", "kind", "created_at"),
+                      # The caps' counts of an address's answers sent (replylimits._COUNTS_OF) read this index
+                      # alone: no row looked up for its status, none held back visited.
+                      Index("ix_replies_address_status_created", "address", "status", "created_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     address: Mapped[str] = mapped_column(String(320))  # lower case, without a +tag (see replylimits)
     kind: Mapped[str] = mapped_column(String(30))  # ack / stranger / refusal

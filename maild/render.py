@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
@@ -30,12 +30,16 @@ def wordwrap(environment: jinja2.Environment, s: str, width: int = 79, break_lon
     through Jinja's own filter."""
     sep = environment.newline_sequence if wrapstring is None else wrapstring
     return sep.join(line if not line or (len(line) <= width and not line[0].isspace() and not line[-1].isspace())
-                    else str(_JINJA_WORDWRAP(environment, line, width, break_long_words, wrapstring,
-                                             break_on_hyphens))
+                    else _wrapped(environment, line, width, break_long_words, wrapstring, break_on_hyphens)
                     for line in s.splitlines())
 
 
-_JINJA_WORDWRAP = jinja2.filters.do_wordwrap
+@lru_cache(maxsize=4096)
+def _wrapped(environment: jinja2.Environment, line: str, width: int, break_long_words: bool, wrapstring: str | None,
+             break_on_hyphens: bool) -> str:
+    # A line that does not fit, wrapped by Jinja's own filter, kept: most acks wrap the same lines (the game's
+    # note on second mails, the same orders' summaries), and textwrap was the template's dearest part.
+    return str(jinja2.filters.do_wordwrap(environment, line, width, break_long_words, wrapstring, break_on_hyphens))
 
 
 @cache

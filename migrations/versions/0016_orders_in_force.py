@@ -1,6 +1,7 @@
 """Each player's orders in force stored as a running result (issue 27): intake checks a mail against it instead
 of reading his whole book (maild/inforce.py, maild/intake/books.py). Filled here for every unfinished game's open
-turn, so that a database upgraded mid-season reads no book at its first pass.
+turn, so that a database upgraded mid-season reads no book at its first pass. And an index that lets the reply
+caps count an address's answers without reading their rows.
 
 Revision ID: 0016_orders_in_force
 Revises: 0015_outbox_claims
@@ -30,6 +31,9 @@ def upgrade() -> None:
         sa.Column("sets", sa.JSON(), nullable=True),
         sa.Column("version", sa.Integer(), nullable=False),
     )
+    # The reply caps' counts, read from the index alone (a season's answers to an address no longer looked up
+    # row by row for their status).
+    op.create_index("ix_replies_address_status_created", "replies", ["address", "status", "created_at"])
     # The book is read once more, here, for the open turns: by game, turn and status (accepted), in receipt order.
     conn = op.get_bind()
     games = conn.execute(sa.text("SELECT id, ruleset, turn FROM games WHERE NOT finished ORDER BY id")).all()
@@ -43,4 +47,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_replies_address_status_created", table_name="replies")
     op.drop_table("orders_in_force")
