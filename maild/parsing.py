@@ -119,13 +119,21 @@ def parse_orders(parser: Lark | str, text: str, build: Builder, syntax: SyntaxHe
             result.diagnostics.append(too_long)
             continue
         try:
-            tree = lark.parse(line)
+            tree = _parsed(lark, line)
             result.orders.append(build(tree, number, line))
         except UnexpectedInput as exc:
             result.diagnostics.append(Diagnostic(number, line, describe_error(lark, line, exc, syntax)))
         except OrderError as exc:
             result.diagnostics.append(Diagnostic(number, line, with_example(str(exc), line, syntax)))
     return result
+
+
+@lru_cache(maxsize=8192)
+def _parsed(lark: Lark, line: str) -> Tree:
+    # A line's tree depends on the line alone, and players send the same lines again and again (a standing
+    # bid, the same orders each turn): the parse was a sixth of intake's time a mail. The builders only read
+    # a tree. A line that fails is not kept (its error is described from the parser's state each time).
+    return lark.parse(line)
 
 
 def format_diagnostic(d: Diagnostic) -> str:

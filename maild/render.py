@@ -62,6 +62,12 @@ def environment() -> jinja2.Environment:
 
 def render(game_ruleset: str | None, template: str, **context: Any) -> str:
     """Render templates/<ruleset>/<template>, falling back to templates/<template> if the game has none."""
-    env = environment()
+    return _template(game_ruleset, template).render(**context)
+
+
+@lru_cache(maxsize=256)
+def _template(game_ruleset: str | None, template: str) -> jinja2.Template:
+    # Looked up once: Jinja's own cache still tried the ruleset's folder (missing, mostly) at every render, an
+    # exception each ack.
     names = [f"{game_ruleset}/{template}", template] if game_ruleset else [template]
-    return env.select_template(names).render(**context)
+    return environment().select_template(names)

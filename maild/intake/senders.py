@@ -13,6 +13,7 @@ import re
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import getaddresses
+from functools import lru_cache
 
 from maild.controlchars import strip_controls
 from maild.mail.base import header_block
@@ -75,8 +76,10 @@ def _plain_headers(block: bytes) -> dict[str, str] | None:
     return found
 
 
+@lru_cache(maxsize=4096)
 def key_of_from(value: str | None) -> str | None:
-    """The sender key of a From header's value (see the module's docstring), None without an address."""
+    """The sender key of a From header's value (see the module's docstring), None without an address. Kept:
+    a player's From line is the same in every mail he sends, and getaddresses was most of storing one."""
     if not value:
         return None
     for _name, address in getaddresses([strip_controls(value)]):
