@@ -198,6 +198,15 @@ def test_late_orders_go_to_next_month_unless_cancelled_and_orders_ahead_wait(tmp
 
         assert "MED" not in accepted_sets(s, game, 2)
         assert [o.kind for o in accepted_sets(s, game, 3)["SFO"][0].orders] == ["for_turn", "charity"]
+        # The orders in force intake stored for him were emptied by the CANCEL (or rebuilt since): none stand.
+        from sqlalchemy import select
+
+        from maild.models import OrdersInForce, Player
+
+        med = s.scalars(select(Player).where(Player.game_id == game.id, Player.name == "MED")).one()
+        stored = s.scalars(select(OrdersInForce.sets).where(OrdersInForce.player_id == med.id,
+                                                              OrdersInForce.turn == 2)).all()
+        assert stored and all(sets in (None, []) for sets in stored)
 
 
 def test_a_cancel_after_ten_days_leaves_late_orders_standing(tmp_path: Path, db_url: str) -> None:
