@@ -28,9 +28,13 @@ _VERSIONS = select(_C.player_id, _C.version).where(*_OF_PLAYERS)
 _ROWS = select(_C.player_id, _C.sets, _C.version).where(*_OF_PLAYERS)
 _INSERT = insert(_TABLE)
 # The bindparam names differ from the columns': SQLAlchemy reserves those for the SET values.
+# Only the version this process read is replaced: a row another process wrote meanwhile is left to `write`.
 _UPDATE = update(_TABLE).where(_C.game_id == bindparam("g"), _C.turn == bindparam("t"),
-                               _C.player_id == bindparam("p"), _C.phase == bindparam("ph")).values(
-    sets=bindparam("s"), version=bindparam("v"))
+                               _C.player_id == bindparam("p"), _C.phase == bindparam("ph"),
+                               _C.version == bindparam("was")).values(sets=bindparam("s"), version=bindparam("v"))
+_EMPTY = update(_TABLE).where(_C.game_id == bindparam("g"), _C.turn == bindparam("t"),
+                              _C.player_id == bindparam("p"), _C.phase == bindparam("ph")).values(
+    sets=None, version=_C.version + 1)
 
 
 def phase_key(phase: str | None) -> str:
@@ -63,17 +67,24 @@ def stored(s: Session, game: int, turn: int, players: dict[int, str], phase: str
     return {pid: (None if sets is None else decode(players[pid], sets), int(version)) for pid, sets, version in rows}
 
 
-def write(s: Session, rows: list[tuple[tuple[int, int, int, str | None], list[OrderSet], int]]) -> None:
+def write(s: Session, rows: list[tuple[tuple[int, int, int, str | None], list[OrderSet], int]]) -> bool:
     """Store each (key, sets, version): version 1 is a new row (one INSERT for them all), a later one replaces
-    the row of the version before it (one UPDATE for them all)."""
+    the row of the version before it (one UPDATE for them all). False if a row had moved on meanwhile (another
+    process booked for the same player, which the sender claims make rare): then the rows given are emptied
+    instead, to be rebuilt from the book, which holds both processes' sets."""
     new = [dict(game_id=g, turn=t, player_id=p, phase=phase_key(ph), sets=encode(sets), version=v)
            for (g, t, p, ph), sets, v in rows if v == 1]
-    changed = [dict(g=g, t=t, p=p, ph=phase_key(ph), s=encode(sets), v=v)
+    changed = [dict(g=g, t=t, p=p, ph=phase_key(ph), s=encode(sets), v=v, was=v - 1)
                for (g, t, p, ph), sets, v in rows if v != 1]
     if new:
         s.execute(_INSERT, new)
-    if changed:
-        s.execute(_UPDATE, changed)
+    if not changed:
+        return True
+    done = s.execute(_UPDATE, changed).rowcount
+    if not s.get_bind().dialect.supports_sane_multi_rowcount or done == len(changed):
+        return True
+    s.execute(_EMPTY, changed)
+    return False
 
 
 def invalidate(s: Session | Connection, game: int, turn: int | None = None, player: int | None = None) -> None:

@@ -128,3 +128,26 @@ def test_the_migration_fills_an_existing_games_open_turn(app: App) -> None:
     upgrade(app.db.engine)
     assert [(pid, ok) for pid, ok, _v in stored_rows(app)] == [(pid, ok) for pid, ok, _v in stored]
     in_force(app)
+
+
+def test_a_result_another_process_wrote_meanwhile_is_emptied_not_overwritten(app: App) -> None:
+    """Between a run's check of a result and its write, another process booked for the same player (the sender
+    claims make it rare: a mail naming the player from another address): the write leaves the row emptied, to
+    be rebuilt from the book, rather than overwriting the other's."""
+    intake(app, 0, 6)
+    run = IntakeRun()
+    with app.db.session() as s:
+        run.begin(s)
+        game = s.scalars(select(Game)).one()
+        alice = next(p for p in players_of(s, game) if p.name == "alice")
+        mine = run.on_file(s, game, game.turn, alice)
+        run.flush(s)
+    with app.db.session() as s:  # the other process
+        s.execute(OrdersInForce.__table__.update().where(OrdersInForce.player_id == alice.id)
+                  .values(version=OrdersInForce.version + 1))
+    with app.db.session() as s:  # the run goes on without a new check (`begin`): the race's window
+        run.accepted(game, game.turn, alice, mine[0])
+        run.flush(s)
+    with app.db.session() as s:
+        assert s.scalar(select(OrdersInForce.sets).where(OrdersInForce.player_id == alice.id)) is None
+    in_force(app)

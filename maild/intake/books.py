@@ -95,7 +95,9 @@ class Books:
             version = (self._versions.get(key) or 0) + 1
             rows.append((key, self._sets[key], version))
             self._versions[key] = version
-        inforce.write(s, rows)
+        if not inforce.write(s, rows):  # emptied, as another process changed one: read again when asked for
+            for key, _sets, _version in rows:
+                self._drop(key)
         self._dirty.clear()
 
     def forget(self, game: Game, turn: int, player: Player) -> None:
