@@ -119,13 +119,18 @@ def parse_orders(parser: Lark | str, text: str, build: Builder, syntax: SyntaxHe
             result.diagnostics.append(too_long)
             continue
         try:
-            tree = _parsed(lark, line)
+            tree = _parsed(lark, line) if len(line) <= _KEPT_LINE_CHARS else lark.parse(line)
             result.orders.append(build(tree, number, line))
         except UnexpectedInput as exc:
             result.diagnostics.append(Diagnostic(number, line, describe_error(lark, line, exc, syntax)))
         except OrderError as exc:
             result.diagnostics.append(Diagnostic(number, line, with_example(str(exc), line, syntax)))
     return result
+
+
+# Lines up to this long are kept (an order line is short; a long one is parsed each time, so that the cache
+# stays small whatever is mailed).
+_KEPT_LINE_CHARS = 200
 
 
 @lru_cache(maxsize=8192)

@@ -30,8 +30,13 @@ def wordwrap(environment: jinja2.Environment, s: str, width: int = 79, break_lon
     through Jinja's own filter."""
     sep = environment.newline_sequence if wrapstring is None else wrapstring
     return sep.join(line if not line or (len(line) <= width and not line[0].isspace() and not line[-1].isspace())
-                    else _wrapped(environment, line, width, break_long_words, wrapstring, break_on_hyphens)
+                    else (_wrapped if len(line) <= _KEPT_LINE_CHARS else _wrapped.__wrapped__)(
+                        environment, line, width, break_long_words, wrapstring, break_on_hyphens)
                     for line in s.splitlines())
+
+
+# Lines up to this long are kept once wrapped (an ack's lines are clipped well below it): the cache stays small.
+_KEPT_LINE_CHARS = 2000
 
 
 @lru_cache(maxsize=4096)

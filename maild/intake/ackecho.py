@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass, replace
+from functools import cache
 from typing import Any, TypeVar
 
 from maild.config import ReplyLimits
@@ -77,12 +78,17 @@ def _clipped(item: T, width: int) -> T:
     if isinstance(item, str):
         return clip(item, width)  # type: ignore[return-value]
     if is_dataclass(item) and not isinstance(item, type):
-        changes = {f.name: _echo(f.name, getattr(item, f.name), width)
-                   for f in fields(item)
-                   if f.name in _ECHOED and isinstance(getattr(item, f.name), str)
-                   and len(getattr(item, f.name)) > width}
+        changes = {name: _echo(name, getattr(item, name), width)
+                   for name in _echoed_fields(type(item))
+                   if isinstance(getattr(item, name), str) and len(getattr(item, name)) > width}
         return replace(item, **changes) if changes else item  # type: ignore[type-var]
     return item
+
+
+@cache
+def _echoed_fields(kind: type) -> tuple[str, ...]:
+    # Asked of every item of every list of every ack: `fields` works it out afresh each time.
+    return tuple(f.name for f in fields(kind) if f.name in _ECHOED)
 
 
 class Echo:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from email.message import Message
 from email.parser import BytesHeaderParser
+from functools import lru_cache
 
 from maild.intake.charsets import decode_header_value
 
@@ -162,13 +163,26 @@ def _by_sender_name(h: Headers) -> str | None:
     """A bounce or a no-reply robot by the mailbox names of From and Sender."""
     for name in ("from", "sender"):
         for value in h.get(name, []):
-            # Only the mailbox names matter here, so a cheap scan beats parsing the address list.
-            for local, domain in _mailboxes(decode_header_value(value)):
-                words = _words(local)
-                if any(tuple(words[:len(w)]) == w for w in _BOUNCE_WORDS):
-                    return f"bounce ({_pretty(name)}: {local}@{domain})"
-                if any(_contains(words, w) for w in _NOREPLY_WORDS):
-                    return f"automatic mail ({_pretty(name)}: {local}@{domain})"
+            # A long value (a flood of addresses) is not kept: the cache holds a player's usual From lines.
+            reason = _robot_name(name, value) if len(value) <= _KEPT_CHARS else _robot_name.__wrapped__(name, value)
+            if reason is not None:
+                return reason
+    return None
+
+
+_KEPT_CHARS = 500
+
+
+@lru_cache(maxsize=4096)
+def _robot_name(name: str, value: str) -> str | None:
+    # Kept: a player's From line is the same in every mail he sends.
+    # Only the mailbox names matter here, so a cheap scan beats parsing the address list.
+    for local, domain in _mailboxes(decode_header_value(value)):
+        words = _words(local)
+        if any(tuple(words[:len(w)]) == w for w in _BOUNCE_WORDS):
+            return f"bounce ({_pretty(name)}: {local}@{domain})"
+        if any(_contains(words, w) for w in _NOREPLY_WORDS):
+            return f"automatic mail ({_pretty(name)}: {local}@{domain})"
     return None
 
 

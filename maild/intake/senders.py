@@ -76,12 +76,17 @@ def _plain_headers(block: bytes) -> dict[str, str] | None:
     return found
 
 
-@lru_cache(maxsize=4096)
 def key_of_from(value: str | None) -> str | None:
-    """The sender key of a From header's value (see the module's docstring), None without an address. Kept:
-    a player's From line is the same in every mail he sends, and getaddresses was most of storing one."""
+    """The sender key of a From header's value (see the module's docstring), None without an address. Kept
+    (up to 500 characters, a player's usual From line: a flood of addresses is not): a player's From line is
+    the same in every mail he sends, and getaddresses was most of storing one."""
     if not value:
         return None
+    return _key_of(value) if len(value) <= 500 else _key_of.__wrapped__(value)
+
+
+@lru_cache(maxsize=4096)
+def _key_of(value: str) -> str | None:
     for _name, address in getaddresses([strip_controls(value)]):
         address = address.strip().lower()
         local, at, domain = address.rpartition("@")
