@@ -23,8 +23,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from maild.intake.senders import sender_key_default
-
 
 class UTCDateTime(TypeDecorator[datetime]):
     """Aware UTC datetimes on every backend (SQLite keeps no time zone)."""
@@ -126,9 +124,8 @@ class InboundMail(Base):
     subject: Mapped[str | None] = mapped_column(Text)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
-    # Whose mail it is for intake's claims, from the raw bytes when the row is inserted (maild/intake/senders.py);
-    # None: no address.
-    sender_key: Mapped[str | None] = mapped_column(String(320), default=sender_key_default)
+    # Whose mail it is for intake's claims, set when stored (maild/intake/senders.py); None: no address.
+    sender_key: Mapped[str | None] = mapped_column(String(320))
 
 
 class OrderSetRow(Base):
