@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from functools import cache
-from typing import Any
-
-import jinja2
+from typing import TYPE_CHECKING, Any
 
 from maild.paths import TEMPLATE_DIR
 
@@ -21,8 +19,14 @@ def hang(text: str, width: int = 78, first: int = 4, rest: int = 13) -> str:
     return "\n".join(lines)[first:]
 
 
+if TYPE_CHECKING:
+    import jinja2
+
+
 @cache
 def environment() -> jinja2.Environment:
+    import jinja2  # at the first mail rendered: commands that render none (`game list`) do without it
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         autoescape=False,  # plain-text mail, not HTML
