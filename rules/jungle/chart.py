@@ -6,6 +6,7 @@ in one pass over the reports and the characters, so rendering stays linear in th
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 from .captains import captained, word_limit
@@ -31,13 +32,19 @@ def wrap(lines: list[str], width: int = WIDTH) -> list[str]:
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip())]
-        current = lead
+        # The line being made as its pieces and its length: a session's mail is megabytes of these lines.
+        parts, length, words = [lead], len(lead), False
         for word in line.split():
-            if current.strip() and len(current) + 1 + len(word) > width:
-                out.append(current)
-                current = lead + "    "
-            current = f"{current} {word}" if current.strip() else current + word
-        out.append(current)
+            if words and length + 1 + len(word) > width:
+                out.append("".join(parts))
+                parts, length, words = [lead, "    "], len(lead) + 4, False
+            if words:
+                parts.append(" ")
+                length += 1
+            parts.append(word)
+            length += len(word)
+            words = True
+        out.append("".join(parts))
     return out
 
 
@@ -115,6 +122,8 @@ class Places:
             if place is not None:
                 self.members.setdefault(place, []).append(c.name)
         self._linked: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._sorted: dict[tuple[str, str], list[str]] = {}  # place -> who is in its location, by name
+        self._sets: dict[tuple[str, str], set[str]] = {}
 
     def place(self, c: Character) -> tuple[str, str] | None:
         if c.unit is not None:
@@ -151,10 +160,11 @@ class Places:
         lines = []
         for (_, name), group in sorted(groups.items(), key=lambda kv: key(kv[0][1])):
             ours = {c.name for c in group}
-            others = [n for n in self.nearby(group[0]) if n not in ours]
-            shown = others[:PLACE_NAMES]
-            more = f" and {len(others) - len(shown)} more (the chart says where)" if len(others) > len(shown) \
-                else ""
+            # The first names of the place's list, not the whole list: a city holds a share of every character.
+            everyone = self._around(group[0])
+            shown = list(islice((n for n in everyone if n not in ours), PLACE_NAMES))
+            count = len(everyone) - sum(1 for n in ours if n in self._names_around(group[0]))
+            more = f" and {count - len(shown)} more (the chart says where)" if count > len(shown) else ""
             who = " and ".join(sorted(ours, key=key))
             lines.append(f"With {who} in {name} (whom they may attack or give to): "
                          f"{', '.join(shown) or 'nobody'}{more}")
@@ -162,12 +172,25 @@ class Places:
 
     def nearby(self, c: Character) -> list[str]:
         """The living characters in the same location as `c`, by name."""
+        return [n for n in self._around(c) if n != c.name]
+
+    def _around(self, c: Character) -> list[str]:
+        """The living characters in the same location as `c`, him included, by name: sorted once a place."""
         place = self.place(c)
         if place is None:
             return []
-        names = {n for p in self.linked(place) for n in self.members.get(p, [])}
-        names.discard(c.name)
-        return sorted(names, key=key)
+        if place not in self._sorted:
+            names = {n for p in self.linked(place) for n in self.members.get(p, [])}
+            self._sorted[place] = sorted(names, key=key)
+            self._sets[place] = names
+        return self._sorted[place]
+
+    def _names_around(self, c: Character) -> set[str]:
+        place = self.place(c)
+        if place is None:
+            return set()
+        self._around(c)
+        return self._sets[place]
 
 
 def by_house(world: World) -> dict[str, list[Character]]:

@@ -20,10 +20,10 @@ def kill(council: Council, character: Character, cause: str) -> None:
     character.xp = 0
     world = council.world
     # "If a slave's owner is killed, or if the slave escapes, the title of slave is removed." (SLAVE OF CHARACTER X)
-    # One pass over the titles (most characters have none): a session with hundreds of deaths among
-    # thousands of characters stays fast (bench/jungle_session.py).
-    for other in world.characters.values():
-        if not other.titles or not other.alive:
+    # Only those whose titles name him (`Roster.bound_to`), in the world's order: a session with thousands of
+    # deaths among thousands of characters stays linear (bench/jungle_session.py).
+    for other in world.roster().bound_to(character.name):
+        if not other.alive:
             continue
         for t in other.titles:
             if t.subject == character.name and t.kind in ("Slave", "Tenant", "Owner"):
