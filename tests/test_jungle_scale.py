@@ -6,6 +6,7 @@ titles given and houses joined after they were built."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -15,6 +16,7 @@ from types import ModuleType
 
 import pytest
 
+from maild_rules.jungle import chart
 from maild_rules.jungle.deaths import kill
 from maild_rules.jungle.houses import characters_of, group
 from maild_rules.jungle.model import Title
@@ -95,3 +97,39 @@ def test_houses_joined_after_the_index_was_made_are_one_group() -> None:
     assert group(w, "ben") == group(w, "ana") == ["ana", "ben"]
     w.houses["ben"].joined = None
     assert group(w, "ana") == ["ana"]
+
+
+def test_the_state_is_dumped_as_asdict_dumps_it() -> None:
+    js = bench()
+    world = js.generate(40, 160, 6, random.Random(5))
+    world.both["Char1"] = {"kind": "travel", "args": {"to": ("City 1", 2)}}
+    dumped = world.dump()
+    assert dumped == dataclasses.asdict(world)
+    assert json.dumps(dumped, sort_keys=True) == json.dumps(dataclasses.asdict(world), sort_keys=True)
+    assert type(dumped["characters"]["Char1"]["titles"]) is list  # not the roster's Titles
+
+
+def greedy(line: str, width: int) -> list[str]:
+    """The wrapping `chart.wrap` promises, one word at a time: a word goes on the line if it is the line's first or
+    fits with a blank before it; else the line ends and the next begins indented 4 more."""
+    if len(line) <= width:
+        return [line]
+    lead = line[:len(line) - len(line.lstrip())]
+    out, words = [], []
+    indent = lead
+    for word in line.split():
+        if words and len(indent) + len(" ".join([*words, word])) > width:
+            out.append(indent + " ".join(words))
+            indent, words = lead + "    ", []
+        words.append(word)
+    return [*out, indent + " ".join(words)]
+
+
+def test_lines_are_wrapped_greedily_at_blanks() -> None:
+    rng = random.Random(27)
+    for _ in range(5000):
+        width = rng.choice([76, 12, 5, 1, 0])
+        words = ["x" * rng.choice([0, 1, 3, 8, 20, 80]) + rng.choice([" ", "  ", "\t"])
+                 for _ in range(rng.randint(0, 25))]
+        line = rng.choice(["", " ", "\t", " " * 90]) + "".join(words)
+        assert chart.wrap([line], width) == greedy(line, width), (line, width)

@@ -25,27 +25,33 @@ PLACE_NAMES = 40
 
 def wrap(lines: list[str], width: int = WIDTH) -> list[str]:
     """Each line cut at spaces into lines of at most `width` (a word longer than that stays whole), the
-    continuation indented 4 more than the line: for terminal mail programs."""
+    continuation indented 4 more than the line: for terminal mail programs. Runs of blanks between words
+    become one."""
     out: list[str] = []
     for line in lines:
         if len(line) <= width:
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip())]
-        # The line being made as its pieces and its length: a session's mail is megabytes of these lines.
-        parts, length, words = [lead], len(lead), False
-        for word in line.split():
-            if words and length + 1 + len(word) > width:
-                out.append("".join(parts))
-                parts, length, words = [lead, "    "], len(lead) + 4, False
-            if words:
-                parts.append(" ")
-                length += 1
-            parts.append(word)
-            length += len(word)
-            words = True
-        out.append("".join(parts))
+        # Cut by looking for the last blank that fits, not word by word: a session's mail is megabytes of lines.
+        piece, rest = _fitting(" ".join(line.split()), width - len(lead))
+        out.append(lead + piece)
+        while rest:
+            piece, rest = _fitting(rest, width - len(lead) - 4)
+            out.append(f"{lead}    {piece}")
     return out
+
+
+def _fitting(words: str, room: int) -> tuple[str, str]:
+    """The most of `words` (one blank between each) that fits in `room` columns, at least one word; and the rest."""
+    if len(words) <= room:
+        return words, ""
+    cut = words.rfind(" ", 0, room + 1) if room >= 1 else -1
+    if cut <= 0:
+        cut = words.find(" ")
+        if cut < 0:
+            return words, ""
+    return words[:cut], words[cut + 1:]
 
 
 def sections(*parts: dict[str, Any]) -> list[dict[str, Any]]:
