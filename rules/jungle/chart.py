@@ -128,8 +128,7 @@ class Places:
             if place is not None:
                 self.members.setdefault(place, []).append(c.name)
         self._linked: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        self._sorted: dict[tuple[str, str], list[str]] = {}  # place -> who is in its location, by name
-        self._sets: dict[tuple[str, str], set[str]] = {}
+        self._around_place: dict[tuple[str, str], tuple[list[str], set[str]]] = {}  # see _around
 
     def place(self, c: Character) -> tuple[str, str] | None:
         if c.unit is not None:
@@ -167,9 +166,9 @@ class Places:
         for (_, name), group in sorted(groups.items(), key=lambda kv: key(kv[0][1])):
             ours = {c.name for c in group}
             # The first names of the place's list, not the whole list: a city holds a share of every character.
-            everyone = self._around(group[0])
+            everyone, present = self._around(group[0])
             shown = list(islice((n for n in everyone if n not in ours), PLACE_NAMES))
-            count = len(everyone) - sum(1 for n in ours if n in self._names_around(group[0]))
+            count = len(everyone) - len(ours & present)
             more = f" and {count - len(shown)} more (the chart says where)" if count > len(shown) else ""
             who = " and ".join(sorted(ours, key=key))
             lines.append(f"With {who} in {name} (whom they may attack or give to): "
@@ -178,25 +177,18 @@ class Places:
 
     def nearby(self, c: Character) -> list[str]:
         """The living characters in the same location as `c`, by name."""
-        return [n for n in self._around(c) if n != c.name]
+        return [n for n in self._around(c)[0] if n != c.name]
 
-    def _around(self, c: Character) -> list[str]:
-        """The living characters in the same location as `c`, him included, by name: sorted once a place."""
+    def _around(self, c: Character) -> tuple[list[str], set[str]]:
+        """The living characters in the same location as `c`, him included: by name, and as a set. Made once a
+        place, not once a house's character there."""
         place = self.place(c)
         if place is None:
-            return []
-        if place not in self._sorted:
+            return [], set()
+        if place not in self._around_place:
             names = {n for p in self.linked(place) for n in self.members.get(p, [])}
-            self._sorted[place] = sorted(names, key=key)
-            self._sets[place] = names
-        return self._sorted[place]
-
-    def _names_around(self, c: Character) -> set[str]:
-        place = self.place(c)
-        if place is None:
-            return set()
-        self._around(c)
-        return self._sets[place]
+            self._around_place[place] = (sorted(names, key=key), names)
+        return self._around_place[place]
 
 
 def by_house(world: World) -> dict[str, list[Character]]:

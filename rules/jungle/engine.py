@@ -29,13 +29,10 @@ from typing import Any
 from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, Order, PlacedOrder
 
 from . import handlers  # noqa: F401 - every @handles of the game registers on import
+from .actions import PREGAME
 from .council import HANDLERS, Action, Council, Void
 from .model import GODS, Character, Title, World, key
 
-#: Actions a house may take before the kick-off (JOINING THE GAME: "You may use your gold prior to the start
-#: of the game": purchase resources, raise Fame, Wisdom or Craftsmanship, recruit). Each is its own purchase,
-#: so several stand in one part of a session.
-PREGAME = frozenset({"purchase", "train", "recruit"})
 #: The sign-up order (JOINING THE GAME), which is no character's action.
 JOIN = "join"
 #: Receipt sequence of an action the engine gives (a tenant's toil): after every mail's.
