@@ -312,7 +312,7 @@ class World:
     def roster(self) -> Roster:
         """Characters by house and bonds by name (`Roster`), up to date with the characters added since."""
         roster = self.__dict__.get("_roster")
-        if roster is None or roster.characters is not self.characters:
+        if roster is None or roster.characters is not self.characters or roster.count > len(self.characters):
             roster = self.__dict__["_roster"] = Roster(self.characters)
         else:
             roster.extend()
