@@ -8,6 +8,7 @@ of death has the same consequences.
 
 from __future__ import annotations
 
+from . import captaincy, cities
 from .council import Council
 from .model import Character
 
@@ -39,9 +40,6 @@ def kill(council: Council, character: Character, cause: str) -> None:
     council.tell(character.house, f"{character.name} died: {cause}.")
     council.announce(f"{character.name} of the house of {character.house} died: {cause}.")
     council.event("death", character=character.name, cause=cause)
-    # The places he leaves are filled: a unit's Captain, a city's throne, a citizen's land (units, cities).
-    # Imported here because both modules kill through this function.
-    from . import cities, units
-
-    units.after_death(council, character)
+    # The places he leaves are filled: a unit's Captain, a city's throne, a citizen's land.
+    captaincy.after_death(council, character)
     cities.after_death(council, character)
