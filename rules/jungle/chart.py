@@ -6,6 +6,7 @@ in one pass over the reports and the characters, so rendering stays linear in th
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import islice
 from typing import Any
 
@@ -32,14 +33,21 @@ def wrap(lines: list[str], width: int = WIDTH) -> list[str]:
         if len(line) <= width:
             out.append(line)
             continue
-        lead = line[:len(line) - len(line.lstrip())]
-        # Cut by looking for the last blank that fits, not word by word: a session's mail is megabytes of lines.
-        piece, rest = _fitting(" ".join(line.split()), width - len(lead))
-        out.append(lead + piece)
-        while rest:
-            piece, rest = _fitting(rest, width - len(lead) - 4)
-            out.append(f"{lead}    {piece}")
+        out.extend(_wrapped(line, width))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(line: str, width: int) -> tuple[str, ...]:
+    """One long line wrapped; remembered, as every printout of a phase has the same lines of what the actions
+    choose from. Cut by looking for the last blank that fits, not word by word: a session's mail is megabytes."""
+    lead = line[:len(line) - len(line.lstrip())]
+    piece, rest = _fitting(" ".join(line.split()), width - len(lead))
+    out = [lead + piece]
+    while rest:
+        piece, rest = _fitting(rest, width - len(lead) - 4)
+        out.append(f"{lead}    {piece}")
+    return tuple(out)
 
 
 def _fitting(words: str, room: int) -> tuple[str, str]:
@@ -284,24 +292,42 @@ def printouts(world: World, houses: list[str], reports: list[Report], session: i
     told = report_lines(reports)
     characters = by_house(world)
     places = Places(world)
-    return {h: printout(world, h, told.get(h, {}), session, parts, characters.get(h, []), places) for h in houses}
+    menu = Menu(world)
+    return {h: printout(world, h, told.get(h, {}), session, parts, characters.get(h, []), places, menu)
+            for h in houses}
+
+
+class Menu:
+    """What a house's actions choose from (`choices`, and what each city may Produce): the same lines in every
+    printout of a phase, made once a phase rather than once a house."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.empire = choices(world)[:2]
+        self._produce: dict[str, str] = {}
+
+    def lines(self, cities: list[str]) -> list[str]:
+        for n in cities:
+            if n not in self._produce:
+                self._produce[n] = f"Produce in {n} (cost): {named(self.world.cities[n].builds)}"
+        return [*self.empire, *(self._produce[n] for n in cities),
+                "The newsletter lists the cities, hexes and units, and where every character is."]
 
 
 def printout(world: World, house: str, told: dict[str, list[str]], session: int, parts: tuple[str, ...],
-             characters: list[Character] | None = None, places: Places | None = None) -> dict[str, Any]:
+             characters: list[Character] | None = None, places: Places | None = None,
+             menu: Menu | None = None) -> dict[str, Any]:
     """A house's printout for one phase from what it was told, by part (`report_lines`), its chart, and what
     its characters' actions choose from (the newsletter has the map and every character)."""
     told_parts = [{"title": f"{PART_TITLES[p]} of {session_name(world, session)}",
                    "lines": told.get(p) or ["Nothing for your house."]} for p in parts]
     mine = characters if characters is not None else world.members(house)
     cities = sorted({c.city for c in mine if c.alive and c.city and c.city in world.cities}, key=key)
-    produce = [f"Produce in {n} (cost): {named(world.cities[n].builds)}" for n in cities]
     return {"sections": sections(
         *told_parts,
         {"title": "Your house", "lines": house_chart(world, house, characters, places,
                                                     " ".join(" ".join(told.get(p, [])) for p in parts))},
-        {"title": "What your actions choose from", "lines": choices(world)[:2] + produce
-         + ["The newsletter lists the cities, hexes and units, and where every character is."]}),
+        {"title": "What your actions choose from", "lines": (menu or Menu(world)).lines(cities)}),
         "session": session}
 
 
