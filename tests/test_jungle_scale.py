@@ -71,6 +71,9 @@ def test_the_roster_keeps_up_with_characters_added_after_it_was_built() -> None:
     person(w, "Ana2", "ana")
     assert [c.name for c in w.members("ana")] == ["Ana1", "Ana2"]
     assert [c.name for c in characters_of(w, "ben")] == ["Ben1"]
+    assert w.character("  ana2 ") is w.characters["Ana2"]  # names compared by `key`, the newcomer's too
+    person(w, "Cal 1", "cal")
+    assert w.character("cal   1") is w.characters["Cal 1"]
 
 
 def test_a_bond_given_after_the_roster_was_built_is_undone_by_a_death() -> None:

@@ -145,6 +145,7 @@ class Roster:
         self.order: dict[str, int] = {}  # character -> his place in the world's order
         self.by_house: dict[str, list[Character]] = {}
         self.bonds: dict[str, list[Character]] = {}  # a name -> who holds a bond title naming it
+        self.by_key: dict[str, Character] = {}  # `key` of a name -> the first character so named
         self.extend()
 
     def extend(self) -> None:
@@ -152,8 +153,9 @@ class Roster:
         if added <= 0:
             return
         # New characters are the last ones of the dict: read from its end, not through every character.
-        new = list(islice(reversed(self.characters.values()), added))[::-1]
-        for c in new:
+        new = list(islice(reversed(self.characters.items()), added))[::-1]
+        for name, c in new:
+            self.by_key.setdefault(key(name), c)
             self.order[c.name] = self.count
             self.count += 1
             self.by_house.setdefault(c.house, []).append(c)
@@ -289,14 +291,8 @@ class World:
         if c is not None:
             return c
         # Characters are only ever added, never renamed or removed (the dead stay, with alive False): the
-        # index of compared names is good while the count is unchanged, and lookups stay O(1) in a session.
-        index = self.__dict__.get("_index")
-        if index is None or index[0] != len(self.characters):
-            names: dict[str, Character] = {}
-            for n, c in self.characters.items():
-                names.setdefault(key(n), c)
-            index = self.__dict__["_index"] = (len(self.characters), names)
-        return index[1].get(key(name))
+        # roster's index of compared names grows with them, and lookups stay O(1) in a session.
+        return self.roster().by_key.get(key(name))
 
     def city(self, name: str | None) -> City | None:
         found = name if name in self.cities else find_name(self.cities, name)
