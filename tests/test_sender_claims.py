@@ -100,11 +100,11 @@ def test_two_intakes_racing_read_one_senders_twenty_mails_in_order_each_once(
         lock = threading.Lock()
         real = pipeline.process_mail
 
-        def noted(s, app, row, *rest):  # type: ignore[no-untyped-def]
+        def noted(s, app, row, run, mail=None):  # type: ignore[no-untyped-def]
             with lock:
                 read.append((threading.current_thread().name, row.id))
             time.sleep(0.02)  # long enough for the other intake to come by
-            real(s, app, row, *rest)
+            real(s, app, row, run, mail)
 
         monkeypatch.setattr(pipeline, "process_mail", noted)
         start = threading.Barrier(2)
@@ -175,9 +175,9 @@ def test_a_mail_left_unread_holds_back_its_senders_later_mails_of_the_batch(
         read: list[int] = []
         real = pipeline.process_mail
 
-        def noted(s, app, row, *rest):  # type: ignore[no-untyped-def]
+        def noted(s, app, row, run, mail=None):  # type: ignore[no-untyped-def]
             read.append(row.id)
-            real(s, app, row, *rest)
+            real(s, app, row, run, mail)
 
         monkeypatch.setattr(pipeline, "process_mail", noted)
         assert pipeline.process_new(app) == {"orders": 1, "retry": 3}
