@@ -552,6 +552,7 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
     from maild.lock import EXIT_LEASE_LOST, AlreadyRunning, single_daemon, stop_this_process
     from maild.mail.factory import make_inbox, make_sender
     from maild.mail.leased import leased
+    from maild.shares import sharing
 
     try:
         inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
@@ -560,8 +561,9 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
     stall.guard.restart = not args.once  # the daemon outlives a mail that stalls it (maild/intake/stall.py)
     lease = None
     try:
-        with single_daemon(app.db, app.config.lease, on_lost=stop_this_process) as lease:
-            asyncio.run(Daemon(app, inbox, leased(sender, lease)).run(once=args.once))
+        with single_daemon(app.db, app.config.lease, on_lost=stop_this_process) as lease, \
+                sharing(app.db, lease, app.config) as shares:
+            asyncio.run(Daemon(app, inbox, leased(sender, lease), shares=shares).run(once=args.once))
     except AlreadyRunning as exc:
         raise UsageError(str(exc)) from None
     except LeaseLost:

@@ -22,8 +22,19 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from maild.db import Database, upgrade
-from maild.lease import DAEMON, Lease, LeaseHeld, LeaseLost, LeaseUncertain, name_sessions, session_name, take
-from maild.lock import EXIT_LEASE_LOST, HOLDER_ENV, AlreadyRunning, single_daemon
+from maild.lease import (
+    DAEMON,
+    Lease,
+    LeaseHeld,
+    LeaseLost,
+    LeaseUncertain,
+    name_sessions,
+    new_holder,
+    presence,
+    session_name,
+    take,
+)
+from maild.lock import EXIT_LEASE_LOST, HOLDER_ENV, single_daemon
 from maild.mail.base import OutgoingMail, SendResult
 from maild.mail.leased import LeasedSender, leased
 from maild.mail.maildir import deliver
@@ -49,21 +60,35 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-def row(url: str) -> Any:
+def row(url: str, name: str = DAEMON) -> Any:
     db = Database(url)
     try:
         with db.engine.connect() as conn:
-            return conn.execute(text("SELECT holder, token, expires_at FROM leases WHERE name = 'daemon'")).first()
+            return conn.execute(text("SELECT holder, token, expires_at FROM leases WHERE name = :name"),
+                                {"name": name}).first()
     finally:
         db.close()
 
 
-def lapse(url: str) -> None:
-    """As if the holder had not renewed for longer than its lease."""
+def daemon_row(url: str, pid: int) -> Any:
+    """The lease of the daemon run with this pid (its own, `daemon:<run>`), as `row` gives it."""
+    db = Database(url)
+    try:
+        with db.engine.connect() as conn:
+            return conn.execute(text("SELECT holder, token, expires_at, name FROM leases WHERE name LIKE 'daemon:%' "
+                                     "AND holder LIKE :pid ORDER BY acquired_at DESC"), {"pid": f"% pid {pid} %"}
+                                ).first()
+    finally:
+        db.close()
+
+
+def lapse(url: str, holder: str | None = None) -> None:
+    """As if the holder (every one, if None) had not renewed for longer than its lease."""
     db = Database(url)
     try:
         with db.engine.begin() as conn:
-            conn.execute(text("UPDATE leases SET expires_at = expires_at - interval '1 hour'"))
+            conn.execute(text("UPDATE leases SET expires_at = expires_at - interval '1 hour' "
+                              "WHERE holder = :holder OR CAST(:holder AS text) IS NULL"), {"holder": holder})
     finally:
         db.close()
 
@@ -115,7 +140,7 @@ def test_the_old_holder_writes_nothing_once_the_lease_was_taken(pg_url: str) -> 
                 s.execute(text("INSERT INTO games (name, ruleset, seed, turn, finished, created_at) "
                                "VALUES ('before', 'venice', 1, 1, false, now())"))
             lapse(pg_url)
-            taker = take(pg_url, DAEMON, 60)
+            taker = take(pg_url, lease.name, 60)
             for _ in range(2):
                 with pytest.raises(LeaseLost), db.session() as s:
                     s.execute(text("INSERT INTO games (name, ruleset, seed, turn, finished, created_at) "
@@ -123,7 +148,7 @@ def test_the_old_holder_writes_nothing_once_the_lease_was_taken(pg_url: str) -> 
             assert told == [f"the lease is held by {taker.holder} now"]
             with db.engine.connect() as conn:
                 assert conn.execute(text("SELECT name FROM games")).scalars().all() == ["before"]
-        assert row(pg_url).holder == taker.holder  # the old holder's exit released nothing of the taker's
+        assert row(pg_url, lease.name).holder == taker.holder  # its exit released nothing of the taker's
         taker.engine.dispose()
     finally:
         db.close()
@@ -174,18 +199,19 @@ def test_a_daemon_started_again_in_place_takes_its_own_lease_at_once(pg_url: str
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """After a stall the daemon execs itself (maild/intake/stall.py): same process, its memory gone, its lease
     still live. It recognises its predecessor's holder and goes on instead of waiting a lease period."""
-    before = take(pg_url, DAEMON, 60)
+    holder = new_holder()
+    before = take(pg_url, presence(holder), 60, holder=holder)
     monkeypatch.setenv(HOLDER_ENV, before.holder)
     monkeypatch.setenv("MAILD_RESTARTED_AFTER_STALL", "1")
     db = Database(pg_url)
     try:
         with single_daemon(db, 60) as lease:
-            assert lease is not None and lease.token == 2
-        monkeypatch.setenv(HOLDER_ENV, "somebody else")
-        before = take(pg_url, DAEMON, 60)
-        with pytest.raises(AlreadyRunning, match="another maild daemon is running on this database: .* holds"):
-            with single_daemon(db, 60):
-                pass
+            assert lease is not None and lease.token == 2 and lease.holder == holder
+        # Not started again in place: a run of its own, beside whoever holds the predecessor's lease.
+        monkeypatch.setenv(HOLDER_ENV, holder)
+        before = take(pg_url, presence(holder), 60, holder=holder)
+        with single_daemon(db, 60) as lease:
+            assert lease is not None and lease.holder != holder and lease.token == 1
     finally:
         before.engine.dispose()
         db.close()
