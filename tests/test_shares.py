@@ -3,13 +3,16 @@ gets its share, one taken for dead is reaped and its games taken, and work on a 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.orm import Session
 
+from maild.daemonsview import daemon_runs, game_holders
 from maild.db import Database, upgrade
 from maild.lease import LeaseLost, new_holder, presence, take
 from maild.shares import GameLost, Shares, game_lease
@@ -146,3 +149,28 @@ def test_a_turn_due_waits_for_a_fetch_begun_after_its_deadline(url: str) -> None
         first.fetched(later)
         first.fetched(datetime(2026, 11, 22, 10, tzinfo=UTC))  # an older mark does not move it back
         assert first.fetched_at() == later
+
+
+def test_maild_daemons_shows_who_holds_what_and_who_took_a_dead_one(url: str) -> None:
+    with ExitStack() as stack:
+        first, second = daemon(url, stack), daemon(url, stack)
+        for shares in (first, second, first, second):
+            shares.share(GAMES[:4])
+        with first.db.session() as s:
+            runs = {r.run: r for r in daemon_runs(s)}
+            held = game_holders(s)
+        one, two = (runs[s.lease.name.removeprefix("daemon:")] for s in (first, second))
+        assert one.live and two.live and one.inbox == [SOURCE] and not two.inbox
+        assert sorted(one.games + two.games) == GAMES[:4] and len(one.games) == 2
+        assert one.line().startswith(f"{one.host} pid {os.getpid()} run {one.run}  since ")
+        assert f"inbox {SOURCE}  games {', '.join(one.games)}" in one.line()
+        assert {held[g] for g in one.games} == {f"{one.host} pid {os.getpid()}"}
+        lapse(url, first.lease.holder)
+        second.share(GAMES[:4])
+        with first.engine.connect() as conn, Session(conn) as s:
+            runs = {r.run: r for r in daemon_runs(s)}
+        dead = runs[one.run]
+        assert not dead.live and dead.taken_by == second.lease.holder and dead.games == []
+        assert f"taken for dead by {second.lease.holder}" in dead.line()
+        assert runs[two.run].games == GAMES[:4]
+        assert runs[two.run].export()["games"] == GAMES[:4]
