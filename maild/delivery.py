@@ -35,12 +35,14 @@ class Delivery:
     """Sends the outbox in rounds, in a task of its own. `follow_retries`: also wake for the next retry (the
     daemon; `run --once` only sends what is due at the end of its pass)."""
 
-    def __init__(self, app: App, sender: Sender, run_db: RunDb, follow_retries: bool = False) -> None:
+    def __init__(self, app: App, sender: Sender, run_db: RunDb, follow_retries: bool = False,
+                 holder: str | None = None) -> None:
         self.app, self.sender, self.run_db = app, sender, run_db
         self.follow_retries = follow_retries
         # One for the daemon's life: it measures retry pauses on the monotonic clock and rests a dead server
         # (maild/outbox.py), which a new one each round would forget.
-        self.outbox = OutboxRun(app, sender, run_db)
+        # `holder`: the name its claims on outbound rows carry (PostgreSQL), the daemon's (maild/lease.py).
+        self.outbox = OutboxRun(app, sender, run_db, holder=holder)
         self.trouble = Trouble("deliveries", log)
         self._again = False
         self._task: asyncio.Task[None] | None = None

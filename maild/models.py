@@ -19,6 +19,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -94,7 +95,9 @@ class InboundMail(Base):
     """Every mail that reached the inbox, raw, in order of arrival; `id` is the receipt sequence."""
 
     __tablename__ = "inbound_mails"
-    __table_args__ = (UniqueConstraint("source", "uidvalidity", "uid", name="uq_inbound_source_uid"),)
+    __table_args__ = (UniqueConstraint("source", "uidvalidity", "uid", name="uq_inbound_source_uid"),
+                      Index("ix_inbound_new_sender", "sender_key", "id", postgresql_where=text("status = 'new'"),
+                            sqlite_where=text("status = 'new'")))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     source: Mapped[str] = mapped_column(String(300))
     uidvalidity: Mapped[int] = mapped_column(BigInteger)
@@ -121,6 +124,8 @@ class InboundMail(Base):
     subject: Mapped[str | None] = mapped_column(Text)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    # Whose mail it is for intake's claims, set when stored (maild/intake/senders.py); None: no address.
+    sender_key: Mapped[str | None] = mapped_column(String(320))
 
 
 class OrderSetRow(Base):
@@ -232,6 +237,10 @@ class OutboundMail(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The daemon sending it now, and until when (the database's clock): another daemon leaves it alone until
+    # then, and takes it over after (maild/outbox.py, `next_batch`). Cleared when the outcome is recorded.
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    claim_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Reply(Base):

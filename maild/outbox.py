@@ -14,10 +14,12 @@ from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.crashpoints import crashpoint
+from maild.lease import new_holder
 from maild.mail.base import OutgoingMail, Sender, SendResult
 from maild.mail.breaker import Breaker
 from maild.mail.compose import compose
 from maild.models import OutboundMail
+from maild.outbox_claims import CLAIM, RELEASE, SURE_FOR, claim_params, claims_rows, earliest_free_due
 from maild.outbox_waits import LONGEST_PAUSE, RetryWaits, due_clause, due_params, earliest_due, reschedule
 from maild.ruleset import Attachment
 
@@ -113,7 +115,8 @@ _NEXT = (select(_OUTBOUND.c.id, _OUTBOUND.c.message_id, _OUTBOUND.c.sender, _OUT
          .where(due_clause(), _OUTBOUND.c.id > bindparam("after"))
          .order_by(_OUTBOUND.c.id).limit(bindparam("size")))
 _SENT = (update(_OUTBOUND).where(_OUTBOUND.c.id == bindparam("row_id"))
-         .values(status="sent", sent_at=bindparam("now"), attempts=_OUTBOUND.c.attempts + 1))
+         .values(status="sent", sent_at=bindparam("now"), attempts=_OUTBOUND.c.attempts + 1, claimed_by=None,
+                 claim_until=None))
 _QUEUED = select(func.count()).select_from(_OUTBOUND).where(_OUTBOUND.c.status == "queued")
 
 RunDb = Callable[..., Awaitable[Any]]
@@ -138,6 +141,10 @@ class OutboxRun:
       spent budget; never before the resting server may be tried again), or None when nothing is queued.
       Mail queued after the call is not foreseen: wake the sender task when intake or a turn queues mail.
     - `sent`, `failed`: counts since the object was made (a pass report takes differences).
+    - Several daemons on one PostgreSQL database: each batch is claimed for this run's `holder` before it is
+      sent (maild/outbox_claims.py), so each mail goes from one daemon; what a round leaves untried is given
+      back at once. A mail is not handed over once its batch's claim has run SURE_FOR of its period (the
+      daemon's lease period, `daemon.lease`): the rest is claimed afresh first.
     - Cancelling `send_more` (SIGTERM) is safe at any await. Mails handed over before the cancellation are
       still recorded: the cancelled task finishes that one transaction (milliseconds) before it ends, so
       await it. The mail in hand stays queued, unrecorded, and the sender drops its connection; it goes again
@@ -146,9 +153,13 @@ class OutboxRun:
       one duplicate no design closes (a kill -9 has the same window, as wide as a batch).
     """
 
-    def __init__(self, app: App, sender: Sender, run_db: RunDb, *,
+    def __init__(self, app: App, sender: Sender, run_db: RunDb, *, holder: str | None = None,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.app, self.sender, self.run_db, self.monotonic = app, sender, run_db, monotonic
+        # Who claims the rows it sends (PostgreSQL): the daemon's holder name, or one of this run's own.
+        self.holder = holder or new_holder()
+        self.claiming = app.db.engine.dialect.name == "postgresql"
+        self._claimed_at = 0.0  # monotonic time just before the batch in hand was claimed
         self.after = 0  # the last id tried in this walk through the outbox
         self.sent = self.failed = 0
         self.waits = RetryWaits(app.now(), monotonic())
@@ -164,7 +175,9 @@ class OutboxRun:
             if self._spent(started, budget_s):
                 self._cut = True
                 break
-            batch = await self.run_db(next_batch, self.app, self.after, self.app.config.send_batch)
+            self._claimed_at = self.monotonic()
+            batch = await self.run_db(next_batch, self.app, self.after, self.app.config.send_batch,
+                                      self.holder if self.claiming else None)
             if not batch:
                 self.after = 0
                 if from_start:
@@ -179,7 +192,12 @@ class OutboxRun:
 
     async def next_due_in(self) -> float | None:
         await self._follow_clock()
-        due = 0.0 if self._cut else await self.run_db(earliest_due, self.app)
+        if self._cut:
+            due: float | None = 0.0
+        elif self.claiming:
+            due = await self.run_db(earliest_free_due, self.app, self.holder)
+        else:
+            due = await self.run_db(earliest_due, self.app)
         breaker = self._breaker()
         if due is None or breaker is None:
             return due
@@ -201,7 +219,7 @@ class OutboxRun:
                 done = [(row_id, result) for (row_id, _mail), result in zip(batch, results, strict=True)]
                 return done
             for row_id, mail in batch:
-                if done and (self._resting() or self._spent(started, budget_s)):
+                if done and (self._resting() or self._spent(started, budget_s) or not self._claim_sure()):
                     break
                 result = await self.sender.send(mail)
                 if result.held:  # not tried: nothing to record
@@ -210,12 +228,15 @@ class OutboxRun:
                 crashpoint("send.delivered")
             return done
         finally:
-            if done:  # cancelled or not: what was handed over is recorded, so it is not sent again
-                await _finish(self._record(done))
+            # Cancelled or not: what was handed over is recorded, so it is not sent again; what was not is
+            # given back, for another daemon or the next round.
+            untried = [row_id for row_id, _mail in batch[len(done):]] if self.claiming else []
+            if done or untried:
+                await _finish(self._record(done, untried))
 
-    async def _record(self, done: list[tuple[int, SendResult]]) -> None:
+    async def _record(self, done: list[tuple[int, SendResult]], untried: list[int]) -> None:
         now, mono = self.app.now(), self.monotonic()
-        recorded = await self.run_db(record_results, self.app, done, now)
+        recorded = await self.run_db(record_results, self.app, done, now, untried, self.holder)
         crashpoint("send.recorded")
         for (row_id, _result), entry in zip(done, recorded, strict=True):
             if entry.retry_at is None:
@@ -254,6 +275,10 @@ class OutboxRun:
         breaker = self._breaker()
         return breaker is not None and breaker.available_in() > 0
 
+    def _claim_sure(self) -> bool:
+        """Whether the batch's claim runs long enough for one more mail to be handed over under it."""
+        return not self.claiming or self.monotonic() - self._claimed_at < self.app.config.lease * SURE_FOR
+
     def _spent(self, started: float, budget_s: float | None) -> bool:
         return budget_s is not None and self.monotonic() - started >= budget_s
 
@@ -282,12 +307,18 @@ async def send_due(app: App, sender: Sender, run_db: RunDb) -> tuple[int, int]:
     return run.sent, run.failed
 
 
-def next_batch(app: App, after: int, size: int) -> list[tuple[int, OutgoingMail]]:
-    # A batch at a time, so a big outbox is never all in memory. (Several daemons would claim the rows
-    # here with FOR UPDATE SKIP LOCKED; see docs/design.md, "Beyond one machine".)
+def next_batch(app: App, after: int, size: int, holder: str | None = None) -> list[tuple[int, OutgoingMail]]:
+    """The next due mails after id `after`, at most `size` (a batch at a time, so a big outbox is never all in
+    memory), in id order. With a `holder` on PostgreSQL, claimed for it (maild/outbox_claims.py): rows another
+    daemon claims are left out."""
+    params = {**due_params(app.now()), "after": after, "size": size}
     with app.db.session() as s:
-        return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw))
-                for r in s.execute(_NEXT, {**due_params(app.now()), "after": after, "size": size})]
+        if holder is not None and claims_rows(s):
+            rows = sorted(s.execute(CLAIM, {**params, **claim_params(holder, app.config.lease)}),
+                          key=lambda r: r.id)
+        else:
+            rows = list(s.execute(_NEXT, params))
+        return [(r.id, OutgoingMail(r.message_id, r.sender, list(r.recipients), r.raw)) for r in rows]
 
 
 class Recorded(NamedTuple):
@@ -295,11 +326,15 @@ class Recorded(NamedTuple):
     retry_at: datetime | None = None  # the next_attempt_at written, for a retry
 
 
-def record_results(app: App, results: list[tuple[int, SendResult]], now: datetime | None = None) -> list[Recorded]:
-    """Record a delivered batch in one transaction; returns each mail's outcome. Plain successes, nearly all
-    of them, are one executemany UPDATE."""
+def record_results(app: App, results: list[tuple[int, SendResult]], now: datetime | None = None,
+                   untried: Sequence[int] = (), holder: str | None = None) -> list[Recorded]:
+    """Record a delivered batch in one transaction, each mail's claim cleared, and give back the claims of
+    `holder` on the batch's `untried` mails; returns each mail's outcome. Plain successes, nearly all of them,
+    are one executemany UPDATE."""
     now = app.now() if now is None else now
     with app.db.session() as s:
+        if untried:
+            s.execute(RELEASE, [{"row_id": row_id, "holder": holder} for row_id in untried])
         plain = [row_id for row_id, result in results if result.status == "sent" and not result.refused]
         if plain:
             s.execute(_SENT, [{"row_id": row_id, "now": now} for row_id in plain])
@@ -311,6 +346,7 @@ def _record_one(s: Session, app: App, now: datetime, row_id: int, result: SendRe
     row = s.get(OutboundMail, row_id)
     assert row is not None
     row.attempts += 1
+    row.claimed_by = row.claim_until = None
     if result.status == "sent":
         row.status = "sent"
         row.sent_at = now

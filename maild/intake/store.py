@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from email.parser import BytesHeaderParser
-from email.policy import compat32
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -23,21 +21,15 @@ from sqlalchemy.orm import Session
 from maild.app import App
 from maild.controlchars import strip_controls
 from maild.intake.decode import decode_mail
+from maild.intake.senders import headers_of, key_of_from
 from maild.mail.base import FetchedMail, header_block
 from maild.models import InboundMail
 
-_HEADERS = BytesHeaderParser(policy=compat32)
 
-
-def message_id_of(raw: bytes) -> str | None:
-    # Headers only, with the cheap compat32 policy: this runs for every mail fetched.
-    try:
-        value = _HEADERS.parsebytes(header_block(raw)).get("Message-ID")
-    except Exception:
-        return None
+def _message_id(value: str | None) -> str | None:
     if not value:
         return None
-    value = " ".join(strip_controls(str(value)).split())
+    value = " ".join(strip_controls(value).split())
     return value[:998] or None
 
 
@@ -77,7 +69,8 @@ def _store(s: Session, mail: FetchedMail, now: datetime, limit: int) -> int | No
     received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
     if s.execute(_BY_UID, {"source": mail.source, "uidvalidity": mail.uidvalidity, "uid": mail.uid}).first():
         return None
-    message_id = message_id_of(mail.raw)
+    heads = headers_of(mail.raw)  # parsed once for both
+    message_id = _message_id(heads.get("Message-ID"))
     size = mail.size if mail.size is not None else len(mail.raw)
     # An oversized mail read whole all the same (`mail ingest`, a server that misstated its size) is cut
     # here: its header block is kept, never the whole of it.
@@ -86,7 +79,8 @@ def _store(s: Session, mail: FetchedMail, now: datetime, limit: int) -> int | No
     size = max(size, len(mail.raw))
     digest = None if truncated else hashlib.sha256(raw).hexdigest()
     row = dict(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id, raw=raw,
-               size=size, digest=digest, received_at=received, status="new", attempts=0)
+               size=size, digest=digest, received_at=received, status="new", attempts=0,
+               sender_key=key_of_from(heads.get("From")))
     if digest:
         first = s.execute(_SAME_BYTES, {"digest": digest}).scalar()
         if first is not None:
