@@ -84,7 +84,8 @@ class Daemon:
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._reported: set[str] = set()
-        self.delivery = Delivery(app, sender, self.db)
+        # Its claims on outbound rows carry the daemon's name, as its leases do (`maild daemons`).
+        self.delivery = Delivery(app, sender, self.db, holder=shares.lease.holder if shares is not None else None)
         self.watch = PassWatch(app, sender, self.db)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:

@@ -26,9 +26,11 @@ def backlog(tmp_path: Path, pg_url: str) -> Iterator[Backlog]:
         b.kill_all()
 
 
-# Killed in the transaction of its first turn (the game's lease then passes, the turn runs elsewhere once), or
-# in the middle of reading the backlog (the mails it held are read by the others, once).
-@pytest.mark.parametrize("crash", ["turn.before_commit:1", "intake.before_commit:20"])
+# Killed in the transaction of its first turn (the game's lease then passes, the turn runs elsewhere once), in
+# the middle of reading the backlog (the mails it held are read by the others, once), or between handing a batch
+# of answers to the outbox and recording it (its claim lapses and another daemon sends the batch again: the
+# Maildir outbox takes the same file again, one file a Message-ID).
+@pytest.mark.parametrize("crash", ["turn.before_commit:1", "intake.before_commit:20", "send.delivered:30"])
 def test_three_daemons_one_killed_mid_pass_every_mail_answered_once_every_turn_run_once(backlog: Backlog,
                                                                                        crash: str) -> None:
     doomed = backlog.start("doomed", crash=crash)
