@@ -29,7 +29,7 @@ from maild.intake.pipeline import intake_steps, process_step
 from maild.intake.run import IntakeRun
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail, InboxSource, Sender
-from maild.models import Game, Turn
+from maild.models import Game, InboundMail, Turn
 from maild.outbox import notify_gm
 from maild.passwatch import PassWatch
 from maild.reminders import queue_reminders, reminder_times
@@ -46,6 +46,9 @@ STORE_BATCH = 100
 STORE_BATCH_BYTES = 16_000_000
 # How long stopping waits for each transport to close (a server that does not answer must not hold up SIGTERM).
 CLOSE_WAIT_S = 3.0
+# A daemon that does not fetch (another holds the inbox, maild/shares.py) looks this often for mail stored by
+# the one that does, to read it too.
+STORED_LOOK_S = 0.5
 
 
 class MailLeftNew(Exception):
@@ -84,6 +87,7 @@ class Daemon:
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._reported: set[str] = set()
+        self._fetch_awaited = False  # a turn of ours is due but waits for the inbox's holder to fetch (`_due`)
         # Its claims on outbound rows carry the daemon's name, as its leases do (`maild daemons`).
         self.delivery = Delivery(app, sender, self.db, holder=shares.lease.holder if shares is not None else None)
         self.watch = PassWatch(app, sender, self.db)
@@ -186,8 +190,11 @@ class Daemon:
             return due
         mine = self.shares.games()
         fetched = self.shares.fetched_at()
-        return [t for t in due if t.game in mine and (t.deadline is None or (fetched is not None
-                                                                              and fetched >= t.deadline))]
+        ours = [t for t in due if t.game in mine]
+        ready = [t for t in ours if t.deadline is None or (fetched is not None and fetched >= t.deadline)]
+        # The inbox's holder has yet to store what came by a deadline: look again soon, not a poll interval later.
+        self._fetch_awaited = len(ready) < len(ours)
+        return ready
 
     def _for_game(self, game: str, fn: Callable[..., T], *args: Any) -> T:
         """`fn` on the database thread, its transactions fenced by the game's lease (if the daemon shares)."""
@@ -321,7 +328,7 @@ class Daemon:
                 pause = await self._attempt(scheduler)
                 self._wake.clear()
                 if pause is None:
-                    await self._wait(self.app.config.poll_interval)
+                    await self._wait(STORED_LOOK_S if self._fetch_awaited else self.app.config.poll_interval)
                 else:
                     await self._wait(pause, for_mail=False)
         finally:
@@ -353,7 +360,9 @@ class Daemon:
         """Until `timeout` or SIGTERM; `for_mail`: also until mail may have come or a deadline is due."""
         waits = [asyncio.ensure_future(self._stop.wait())]
         if for_mail:
-            waits += [asyncio.ensure_future(self.inbox.wait_for_mail(timeout)),
+            fetching = self.shares is None or self.shares.fetches()
+            waits += [asyncio.ensure_future(self.inbox.wait_for_mail(timeout) if fetching else
+                                            self._wait_for_stored(timeout)),
                       asyncio.ensure_future(self._wake.wait())]
         try:
             await asyncio.wait(waits, timeout=timeout + 5 if for_mail else timeout,
@@ -362,6 +371,19 @@ class Daemon:
             for w in waits:
                 w.cancel()
             await asyncio.gather(*waits, return_exceptions=True)
+
+    async def _wait_for_stored(self, timeout: float) -> None:
+        """Until mail is stored that nobody has read yet (another daemon fetched it), or `timeout`."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end:
+            if await self.db(self._unread):
+                return
+            await asyncio.sleep(min(STORED_LOOK_S, max(0.0, end - loop.time())))
+
+    def _unread(self) -> bool:
+        with self.app.db.session() as s:
+            return s.scalar(select(InboundMail.id).where(InboundMail.status == "new").limit(1)) is not None
 
     async def close(self) -> None:
         # A mail in flight when the delivery stops was not recorded as sent: it stays queued.

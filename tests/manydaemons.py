@@ -25,13 +25,23 @@ AFTER = "2026-11-22T17:16+01:00"  # the daemons: a minute after turn 1's deadlin
 PLAYERS = [("alice@example.org", ""), ("bob@example.org", " bob sesame"), ("carol@example.net", "")]
 
 
+def setup_toml(players: int) -> str:
+    """VENICE_SETUP's game with `players` players p000… instead of its three."""
+    lines = [f'[[players]]\nname = "p{i:03d}"\nemail = "p{i:03d}@example.org"\n' for i in range(players)]
+    head, _, rest = VENICE_SETUP.partition("[[players]]")
+    return head + "\n".join(lines) + rest[rest.index("[[agendas]]"):]
+
+
 class Backlog:
     """`games` Venice games (venice1…), each with its own address, and `mails` order mails spread over them, all
-    arrived before turn 1's deadline; the daemons started after it."""
+    arrived before turn 1's deadline; the daemons started after it. The players are VENICE_SETUP's three, or
+    `players` others (the same in every game)."""
 
-    def __init__(self, tmp: Path, url: str, games: int = 6, mails: int = 180, lease: str = "3s") -> None:
-        self.tmp, self.url, self.games, self.fed = tmp, url, games, mails
-        (tmp / "setup.toml").write_text(VENICE_SETUP)
+    def __init__(self, tmp: Path, url: str, games: int = 6, mails: int = 180, lease: str = "3s",
+                 players: int = 3) -> None:
+        self.tmp, self.url, self.games, self.fed, self.players = tmp, url, games, mails, players
+        (tmp / "setup.toml").write_text(VENICE_SETUP if players == 3 else setup_toml(players))
+        senders = PLAYERS if players == 3 else [(f"p{i:03d}@example.org", "") for i in range(players)]
         tables = "".join(f"""
 [[games]]
 name = "venice{g}"
@@ -61,7 +71,7 @@ replies_per_hour = 100000
 replies_per_day = 100000
 {tables}""")
         for n in range(mails):
-            game, (sender, password) = n % games + 1, PLAYERS[n // games % len(PLAYERS)]
+            game, (sender, password) = n % games + 1, senders[n // games % len(senders)]
             raw = (f"From: {sender}\r\nTo: venice{game}@example.org\r\nSubject: bids {n}\r\n"
                    f"Message-ID: <backlog-{n}@example.org>\r\n\r\n#venice{game}{password}\r\n"
                    f"bid {n % 40 + 1}$ for 1 of silk tax\r\n").encode()
@@ -135,7 +145,7 @@ replies_per_day = 100000
                                                                                                 (2, "open"))], turns
         printouts = self.query("SELECT count(*), count(DISTINCT key) FROM outbound_mails WHERE key LIKE 'printout:%' "
                                "AND status = 'sent'")
-        assert printouts == [(3 * self.games, 3 * self.games)]
+        assert printouts == [(self.players * self.games, self.players * self.games)]
         ids = {str(i) for (i,) in self.query("SELECT message_id FROM outbound_mails")}
         files = sorted((self.tmp / "out" / "new").iterdir())
         delivered = [email.message_from_bytes(f.read_bytes(), policy=default)["Message-ID"] for f in files]
