@@ -5,6 +5,7 @@ at first. On real processes, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -133,25 +134,35 @@ def test_an_attempt_taken_back_while_the_database_refuses_is_taken_back_later(
         app.db.close()
 
 
+# Another process holding the mails of argv[3] (a JSON list), with the senders of argv[4], until killed.
 _HOLDER = textwrap.dedent("""
-    import sys, time
+    import json, sys, time
     from pathlib import Path
     from maild.db import Database
     from maild.intake import claims
     db = Database(sys.argv[1])
-    with claims.holding(db, [1, 2, 3]) as held:
-        assert held == [1, 2, 3], held
+    ids, senders = json.loads(sys.argv[3]), json.loads(sys.argv[4])
+    with claims.holding(db, ids, senders) as held:
+        assert held == ids, held
         Path(sys.argv[2]).touch()
         time.sleep(3600)
 """)
 
 
-def test_a_claim_is_held_while_its_process_lives_and_freed_when_it_is_killed(tmp_path: Path, db_url: str) -> None:
+def holder_process(tmp_path: Path, db_url: str, ids: list[int],
+                   senders: list[str | None] | None = None) -> subprocess.Popen[bytes]:
+    """A process of its own holding `ids` (through `senders`), once it holds them."""
     ready = tmp_path / "ready"
-    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, db_url, str(ready)], cwd=tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, db_url, str(ready), json.dumps(ids),
+                               json.dumps(senders or [])], cwd=tmp_path)
+    wait_for(ready)
+    return holder
+
+
+def test_a_claim_is_held_while_its_process_lives_and_freed_when_it_is_killed(tmp_path: Path, db_url: str) -> None:
+    holder = holder_process(tmp_path, db_url, [1, 2, 3])
     db = Database(db_url)
     try:
-        wait_for(ready)
         with claims.holding(db, [2, 3, 4]) as held:
             assert held == [4]
         holder.kill()
@@ -163,6 +174,21 @@ def test_a_claim_is_held_while_its_process_lives_and_freed_when_it_is_killed(tmp
                     break
             time.sleep(0.05)
         assert held == [1, 2, 3]
+    finally:
+        holder.kill()
+        holder.wait()
+        db.close()
+
+
+def test_a_sender_held_by_another_process_holds_all_its_mails(tmp_path: Path, db_url: str) -> None:
+    holder = holder_process(tmp_path, db_url, [1, 2], ["alice@example.org", None])
+    db = Database(db_url)
+    try:
+        # Alice's other mails are hers too; mail 2 is held alone (no sender); mail 3 of Bob is free.
+        with claims.holding(db, [2, 3, 7, 8], [None, "bob@example.org", "alice@example.org", None]) as held:
+            assert held == [3, 8]
+        with claims.holding(db, [1, 2], ["bob@example.org", "alice@example.org"]) as held:  # by sender, not id
+            assert held == [1]
     finally:
         holder.kill()
         holder.wait()

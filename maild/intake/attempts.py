@@ -11,6 +11,14 @@ GM's `mail ingest`, `turn run`); a run counts its attempt only on the mails it h
 other live process is at work on them) and whose count is still the one its plan read, and reads only those.
 A mail another process began is that process's: a lock wait, a retried transaction or a look at another's
 work never counts, and a count taken back after a transient failure is owed until the database takes it.
+
+One sender's mails are read in receipt order, by one process at a time (several daemons on one database): a
+step takes a sender's mails only if none of that sender's earlier mails is still waiting outside the step
+(`in_turn`, before claiming: a sender is not held for nothing), and `begin` counts a mail only if every earlier
+mail of its sender still new is counted with it (under the sender's claim, this is what keeps the order: a mail
+that another process began and left, a count that changed since the plan, holds up the sender's later mails
+until a plan reads it first). A mail left new (a transient failure) holds up its sender's later mails the same
+way, until the next pass.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, exists, func, literal_column, or_, select, update
 
 from maild.app import App
 from maild.db import Database
@@ -36,34 +44,78 @@ class Step:
     retry: bool = False  # one mail begun before: run it alone
     poison: bool = False  # one mail begun too often: set it aside
     seen: int = 0  # the attempts the plan read on the step's mails
+    senders: tuple[str | None, ...] = ()  # each mail's sender key (maild/intake/senders.py), if the plan knew
 
 
-def plan(pending: Sequence[tuple[int, int]], batch: int, max_attempts: int) -> Iterator[Step]:
-    """Steps over (id, attempts) in receipt order: fresh mails in batches, retried ones alone."""
+def plan(pending: Sequence[tuple[int, int] | tuple[int, int, str | None]], batch: int, max_attempts: int
+         ) -> Iterator[Step]:
+    """Steps over (id, attempts[, sender key]) in receipt order: fresh mails in batches, retried ones alone."""
     fresh: list[int] = []
-    for mail_id, attempts in pending:
+    keys: list[str | None] = []
+
+    def batch_step() -> Step:
+        step = Step(list(fresh), senders=tuple(keys) if any(keys) else ())
+        fresh.clear()
+        keys.clear()
+        return step
+
+    for mail_id, attempts, *sender in pending:
+        key = sender[0] if sender else None
         if attempts == 0:
             fresh.append(mail_id)
+            keys.append(key)
             if len(fresh) >= batch:
-                yield Step(fresh)
-                fresh = []
+                yield batch_step()
             continue
         if fresh:
-            yield Step(fresh)
-            fresh = []
-        yield Step([mail_id], retry=True, poison=attempts >= max_attempts, seen=attempts)
+            yield batch_step()
+        yield Step([mail_id], retry=True, poison=attempts >= max_attempts, seen=attempts,
+                   senders=(key,) if key else ())
     if fresh:
-        yield Step(fresh)
+        yield batch_step()
 
 
 _INBOUND = InboundMail.__table__
+_EARLIER = _INBOUND.alias("earlier")
+# A literal, not a parameter: the planners use the partial index on new mail by sender only for a literal.
+_NEW = literal_column("'new'")
 
 
 # Counts an attempt on the step's mails still new and still at the count the plan read: a mail another
 # process began meanwhile (and perhaps died on) waits for a plan that sees its count, so that it is read alone.
-_BEGIN = (update(_INBOUND).where(_INBOUND.c.id.in_(bindparam("ids", expanding=True)), _INBOUND.c.status == "new",
-                                 _INBOUND.c.attempts == bindparam("seen"))
+# And only where no earlier mail of the same sender, still new, stays uncounted (outside the step, or at another
+# count): the subquery sees the rows as they were before this statement, on both databases.
+_BEGIN = (update(_INBOUND).where(
+    _INBOUND.c.id.in_(bindparam("ids", expanding=True)), _INBOUND.c.status == "new",
+    _INBOUND.c.attempts == bindparam("seen"),
+    ~exists().where(_EARLIER.c.sender_key == _INBOUND.c.sender_key, _EARLIER.c.status == _NEW,
+                    _EARLIER.c.id < _INBOUND.c.id,
+                    or_(_EARLIER.c.id.not_in(bindparam("ids", expanding=True)),
+                        _EARLIER.c.attempts != bindparam("seen"))))
           .values(attempts=_INBOUND.c.attempts + 1).returning(_INBOUND.c.id))
+# The earliest mail still new of each of some senders.
+_FIRST_NEW = (select(_INBOUND.c.sender_key, func.min(_INBOUND.c.id))
+              .where(_INBOUND.c.sender_key.in_(bindparam("keys", expanding=True)), _INBOUND.c.status == _NEW)
+              .group_by(_INBOUND.c.sender_key))
+
+
+def in_turn(app: App, step: Step) -> tuple[list[int], tuple[str | None, ...]]:
+    """The step's mails (and their sender keys) whose senders have no earlier mail still new outside the step:
+    the others must wait for that mail, and their senders are not claimed for nothing (another process that
+    reads that mail first would find its sender held)."""
+    if not step.senders:
+        return step.ids, step.senders
+    firsts: dict[str, int] = {}
+    for mail_id, key in zip(step.ids, step.senders, strict=True):
+        if key:
+            firsts.setdefault(key, mail_id)
+    if not firsts:
+        return step.ids, step.senders
+    waiting = app.db.transaction(lambda s: dict(s.execute(_FIRST_NEW, {"keys": sorted(firsts)}).all()),
+                                 "looking for earlier mail of the senders")
+    kept = [(i, k) for i, k in zip(step.ids, step.senders, strict=True)
+            if not k or waiting.get(k, firsts[k]) >= firsts[k]]
+    return [i for i, _k in kept], tuple(k for _i, k in kept)
 
 
 def begin(app: App, ids: list[int], seen: int = 0) -> list[int]:

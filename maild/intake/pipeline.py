@@ -90,10 +90,11 @@ def intake_steps(app: App, up_to: int | None = None, received_by: datetime | Non
     tried too often set aside (`attempts.plan`). Refusal notices owed since yesterday go out first, each on its
     own: one that cannot be queued is set aside, never in the way of the mail (`refusals.send_owed`)."""
     refusals.send_owed(app)
-    query = select(InboundMail.id, InboundMail.attempts).where(new_mail(up_to, received_by)).order_by(InboundMail.id)
+    query = (select(InboundMail.id, InboundMail.attempts, InboundMail.sender_key).where(new_mail(up_to, received_by))
+             .order_by(InboundMail.id))
 
-    def pending(s: Session) -> list[tuple[int, int]]:
-        return [(r.id, r.attempts) for r in s.execute(query)]
+    def pending(s: Session) -> list[tuple[int, int, str | None]]:
+        return [(r.id, r.attempts, r.sender_key) for r in s.execute(query)]
 
     attempts.settle(app)  # attempts owed back first: the plan must see the counts as they are meant
     return list(attempts.plan(app.db.transaction(pending, "listing new mail"), INTAKE_BATCH,
@@ -103,7 +104,8 @@ def intake_steps(app: App, up_to: int | None = None, received_by: datetime | Non
 def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str, int]) -> IntakeRun:
     """Do one step of `intake_steps`, adding the mails' statuses to `counts`. Returns the run to go on with:
     a fresh one where a transaction of its own booked orders the run's cached books lack."""
-    with claims.holding(app.db, step.ids) as held:  # the others are another live process's work
+    ids, senders = attempts.in_turn(app, step)  # a sender's mails in receipt order (maild/intake/attempts.py)
+    with claims.holding(app.db, ids, senders) as held:  # the others are another live process's work
         if step.poison:
             statuses = [attempts.set_aside(app, mail_id, step.seen) for mail_id in held]
         elif step.retry:
