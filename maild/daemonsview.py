@@ -36,13 +36,15 @@ class DaemonRun:
     games: list[str] = field(default_factory=list)
 
     def line(self) -> str:
-        state = f"live until {self.expires:%Y-%m-%d %H:%M:%S}" if self.live else \
-            f"lapsed at {self.expires:%Y-%m-%d %H:%M:%S}" + (f", taken for dead by {self.taken_by}"
-                                                               if self.taken_by else "")
+        who = f"{self.host} pid {self.pid} run {self.run}" if self.pid is not None else f"run {self.run}"
+        if not self.live:
+            taken = f", taken for dead by {self.taken_by}" if self.taken_by else ""
+            return (f"{who}  since {self.since:%Y-%m-%d %H:%M:%S} UTC  lapsed at {self.expires:%Y-%m-%d %H:%M:%S} UTC"
+                    f"{taken}")
         holds = (f"  inbox {', '.join(self.inbox)}" if self.inbox else "") + \
-            (f"  games {', '.join(self.games)}" if self.games else "") if self.live else ""
-        return (f"{self.host} pid {self.pid} run {self.run}  since {self.since:%Y-%m-%d %H:%M:%S} UTC  {state} UTC"
-                f"{holds or ('  holds nothing' if self.live else '')}")
+            (f"  games {', '.join(self.games)}" if self.games else "")
+        return (f"{who}  since {self.since:%Y-%m-%d %H:%M:%S} UTC  live until {self.expires:%Y-%m-%d %H:%M:%S} UTC"
+                f"{holds or '  holds nothing'}")
 
     def export(self) -> dict[str, Any]:
         data = asdict(self)
