@@ -111,7 +111,9 @@ class Shares:
     # -- what this daemon holds ------------------------------------------------------------------------------
 
     def games(self) -> set[str]:
-        return {name[len(GAME):] for name in list(self.lease.others) if name.startswith(GAME)}
+        with self.lease.holding:  # the heartbeat drops what another took
+            names = list(self.lease.others)
+        return {name[len(GAME):] for name in names if name.startswith(GAME)}
 
     def fetches(self) -> bool:
         return self.inbox in self.lease.others
