@@ -457,13 +457,12 @@ def season_lines(s: Any, app: App, game: Game) -> list[str]:
     """The missed-orders ladder (who is at which step, who climbs next), the grace and the absences of a game
     (maild/ladder.py, maild/grace.py, maild/absences.py)."""
     from maild.absences import absence_lines
-    from maild.games import ruleset_named
     from maild.grace import grace_lines
     from maild.ladder import ladder_lines
     from maild.orderbook import players_without_orders
 
     silent = [p.name for p in players_without_orders(s, game, game.turn)]
-    return [*grace_lines(s, game), *ladder_lines(s, app, game, ruleset_named(game.ruleset), silent),
+    return [*grace_lines(s, game), *ladder_lines(s, app, game, silent),
             *absence_lines(s, app, game)]
 
 

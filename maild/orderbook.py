@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from maild.games import players_of
@@ -24,16 +25,47 @@ _SETS = (select(OrderSetRow.seq, OrderSetRow.orders, Player.name).join(Player, P
 _PLAYER_SETS = _SETS.where(OrderSetRow.player_id == bindparam("player"))
 
 
-_PLAYER_SEQS = (select(OrderSetRow.seq)
-                .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
-                       OrderSetRow.status == "accepted", OrderSetRow.player_id == bindparam("player")))
+# What a player's accepted sets of a turn are, told without reading them: how many, and the highest and the sum
+# of their row ids. A set booked, cancelled or read again (a new row) changes it.
+Print = tuple[int, int, int]
+NO_SETS: Print = (0, 0, 0)
+
+_BOOKS = (select(OrderSetRow.player_id, OrderSetRow.id, OrderSetRow.seq, OrderSetRow.orders)
+          .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
+                 OrderSetRow.status == "accepted", OrderSetRow.player_id.in_(bindparam("players", expanding=True)))
+          .order_by(OrderSetRow.seq))
+_PRINTS = (select(OrderSetRow.player_id, func.count(), func.max(OrderSetRow.id), func.sum(OrderSetRow.id))
+           .where(OrderSetRow.game_id == bindparam("game"), OrderSetRow.turn == bindparam("turn"),
+                  OrderSetRow.status == "accepted",
+                  OrderSetRow.player_id.in_(bindparam("players", expanding=True)))
+           .group_by(OrderSetRow.player_id))
 
 
-def accepted_seqs(session: Session, game: Game, turn: int, player: Player, phase: str | None = None) -> set[int]:
-    """The receipt sequences of a player's accepted order sets of a turn: what `accepted_sets` would return,
-    without reading the orders."""
-    query = _PLAYER_SEQS if phase is None else _PLAYER_SEQS.where(OrderSetRow.phase == phase)
-    return set(session.scalars(query, {"game": game.id, "turn": turn, "player": player.id}))
+def _of_phase(query: Select[Any], phase: str | None) -> Select[Any]:
+    return query if phase is None else query.where(OrderSetRow.phase == phase)
+
+
+def accepted_books(session: Session, game: Game, turn: int, players: dict[int, str], phase: str | None = None
+                   ) -> dict[int, tuple[list[OrderSet], Print]]:
+    """The accepted order sets of a turn (with `phase`, of that phase) of each of `players` (id -> name), in
+    receipt order, with their `Print`: one query for them all."""
+    books: dict[int, tuple[list[OrderSet], Print]] = {pid: ([], NO_SETS) for pid in players}
+    rows = session.execute(_of_phase(_BOOKS, phase), {"game": game.id, "turn": turn, "players": sorted(players)})
+    for pid, row_id, seq, orders in rows:
+        sets, (count, top, total) = books[pid]
+        sets.append(OrderSet(player=players[pid], seq=seq, orders=[Order.from_json(o) for o in orders]))
+        books[pid] = sets, (count + 1, max(top, row_id), total + row_id)
+    return books
+
+
+def book_prints(session: Session, game: Game, turn: int, players: list[int], phase: str | None = None
+                ) -> dict[int, Print]:
+    """The `Print` of each of `players`' accepted sets of a turn (with `phase`, of that phase), in one query."""
+    prints = dict.fromkeys(players, NO_SETS)
+    for pid, count, top, total in session.execute(_of_phase(_PRINTS, phase),
+                                                  {"game": game.id, "turn": turn, "players": sorted(players)}):
+        prints[pid] = (int(count), int(top), int(total))
+    return prints
 
 
 def accepted_sets(session: Session, game: Game, turn: int, player: Player | None = None,

@@ -26,8 +26,11 @@ def line(row: OutboundMail) -> str:
     # the error of the last try.
     said = "" if not row.last_error else f"  {row.last_error}" if row.status in ("sent", "bounced") else \
         f"  error: {row.last_error}"
+    # A queued mail a daemon has claimed is being sent by it, or was when it died (maild/outbox_claims.py).
+    claim = f"  claimed by {row.claimed_by} until {row.claim_until:%Y-%m-%d %H:%M:%S} UTC (database time)" \
+        if row.status == "queued" and row.claimed_by and row.claim_until else ""
     return (f"{row.id}  {row.status:<7}  {row.kind:<10}  to {', '.join(row.recipients)}  attempts {row.attempts}  "
-            f"{row.subject!r}{said}")
+            f"{row.subject!r}{said}{claim}")
 
 
 class NothingToRetry(ValueError):

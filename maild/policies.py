@@ -47,6 +47,11 @@ class ResubmissionPolicy(Protocol):
     second_mail: str  # what the ack tells a player a second mail this turn will do
     # Whether a later accepted mail can change or add to the orders an earlier one put on file.
     later_mail_changes: bool
+    # Optional (a policy without it is taken as False): whether `accept` and `effective` over the sets on file
+    # and a new one give what they give over the orders in force alone, regrouped by mail, and the new one. Then
+    # intake keeps a player's book as its orders in force (`maild.ruleset.Ruleset.in_force_sets`), and a mail's
+    # cost does not grow with the mails before it.
+    folds: bool
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         """None to accept `new` beside the accepted sets `on_file`, or the reason it is refused."""
@@ -90,6 +95,8 @@ class FirstSetStands:
             return [""] if orders else []
         return self.keys(orders)
 
+    folds: bool = True
+
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         filed = {k for s in on_file for k in self._keys_of(s.orders)}
         again = [k for k in self._keys_of(new.orders) if k in filed]
@@ -111,6 +118,8 @@ class LaterReplacesSameKey:
     second_mail: str = ("Send a later mail any time before the deadline: an order in it replaces the order on "
                         "file for the same thing, and the other orders on file stand.")
     later_mail_changes: bool = True
+
+    folds: bool = True
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         return None
@@ -137,6 +146,8 @@ class LaterReplacesSameGroup:
                         "same kind on file, and the others stand.")
     later_mail_changes: bool = True
 
+    folds: bool = True
+
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         return None
 
@@ -152,6 +163,8 @@ class LastMailReplacesAll:
 
     second_mail: str = "Send a corrected mail any time before the deadline: it replaces these orders."
     later_mail_changes: bool = True
+
+    folds: bool = True
 
     def accept(self, on_file: list[OrderSet], new: OrderSet) -> str | None:
         return None

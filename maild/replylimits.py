@@ -228,6 +228,37 @@ def shown_status(s: Session, rows: list[Reply]) -> dict[int, str]:
 _SCHEMA = "maild.replylimits.schema"
 
 
+def prepare_answers(s: Session, addresses: list[str], now: datetime) -> None:
+    """Lock and count, for the transaction, the addresses a batch of mails will be answered at: one statement
+    for the locks and one for the counts of them all, where `give` would take two an address (an address left
+    out is locked and counted when it is answered)."""
+    locked: set[str] = s.info.setdefault(_LOCKED, set())
+    counted: dict[str, list[int]] = s.info.setdefault(_COUNTED, {})
+    wanted = sorted({reply_address(a) for a in addresses} - locked)
+    wanted = [a for a in wanted if len(a) <= MAX_ADDRESS and a not in counted]
+    if not wanted:
+        return
+    _settle(s)
+    if s.get_bind().dialect.name == "postgresql":
+        # In the order of their keys, as any other batch takes them: two batches never wait on each other.
+        keys = sorted({_lock_key(s, a) for a in wanted})
+        s.execute(_LOCK_MANY, {"keys": keys})
+    locked.update(wanted)
+    found = {address: [hour, day] for address, hour, day in
+             s.execute(_COUNTS_OF, {"addresses": wanted, "hour": now - HOUR, "day": now - DAY})}
+    for address in wanted:
+        counted[address] = found.get(address, [0, 0])
+
+
+def _lock_key(s: Session, address: str) -> int:
+    # Advisory locks are the whole database's: keyed by schema too, so that maild installs (or test runs) in
+    # other schemas of one database never wait on, or deadlock with, each other's addresses.
+    schema = s.info.get(_SCHEMA)
+    if schema is None:
+        schema = s.info[_SCHEMA] = s.execute(text("SELECT current_schema()")).scalar() or ""
+    return int.from_bytes(hashlib.sha256(f"{schema}\0{address}".encode()).digest()[:4], "big", signed=True)
+
+
 def _lock(s: Session, address: str) -> None:
     # Count and insert must not interleave with another process answering the same address, or two
     # daemons on one PostgreSQL database could each see the cap one short. SQLite has a single writer.
@@ -237,13 +268,7 @@ def _lock(s: Session, address: str) -> None:
         return
     locked.add(address)
     if s.get_bind().dialect.name == "postgresql":
-        # Advisory locks are the whole database's: keyed by schema too, so that maild installs (or test runs)
-        # in other schemas of one database never wait on, or deadlock with, each other's addresses.
-        schema = s.info.get(_SCHEMA)
-        if schema is None:
-            schema = s.info[_SCHEMA] = s.execute(text("SELECT current_schema()")).scalar() or ""
-        key = int.from_bytes(hashlib.sha256(f"{schema}\0{address}".encode()).digest()[:4], "big", signed=True)
-        s.execute(text("SELECT pg_advisory_xact_lock(8334, :k)"), {"k": key})
+        s.execute(text("SELECT pg_advisory_xact_lock(8334, :k)"), {"k": _lock_key(s, address)})
 
 
 def _is_echo(s: Session, thread: tuple[str, ...]) -> bool:
@@ -258,6 +283,12 @@ _C = _REPLIES.c
 # answers, by game, are counted apart: `_stranger_answers`).
 _COUNTS = select(func.count().filter(_C.created_at >= bindparam("hour")), func.count()).where(
     _C.address == bindparam("address"), _C.created_at >= bindparam("day"), _C.status == "queued")
+# The same for a batch's addresses at once (`prepare_answers`).
+_COUNTS_OF = select(_C.address, func.count().filter(_C.created_at >= bindparam("hour")), func.count()).where(
+    _C.address.in_(bindparam("addresses", expanding=True)), _C.created_at >= bindparam("day"),
+    _C.status == "queued").group_by(_C.address)
+# Taken one after the other in the order given (unnest keeps the array's order).
+_LOCK_MANY = text("SELECT count(pg_advisory_xact_lock(8334, k)) FROM unnest(CAST(:keys AS integer[])) AS k")
 _ECHOES = select(func.count()).where(_C.address == bindparam("address"), _C.created_at >= bindparam("since"),
                                      _C.echo.is_(True))
 _STRANGERS = select(func.count()).where(_C.kind == STRANGER, _C.created_at >= bindparam("since"),

@@ -495,6 +495,21 @@ class Ruleset:
             return self.resubmission.effective(order_sets)
         return [PlacedOrder(o, s.seq) for s in order_sets for o in s.orders]
 
+    def in_force_sets(self, order_sets: list[OrderSet]) -> list[OrderSet]:
+        """Order sets that stand for `order_sets` (one player's, in receipt order) in `accept` and `effective`
+        with any later set: where the policy folds (`ResubmissionPolicy.folds`), the orders in force regrouped
+        by the mail that brought them, so that what intake keeps of a book does not grow with every mail; else
+        the sets themselves (a ruleset of its own `accept` or `effective` may read any of them)."""
+        own = type(self).accept is not Ruleset.accept or type(self).effective is not Ruleset.effective
+        if own or not order_sets or (self.resubmission is not None and not getattr(self.resubmission, "folds",
+                                                                                 False)):
+            return order_sets
+        by_mail: dict[int, list[Order]] = {}
+        for placed in self.effective(order_sets):
+            by_mail.setdefault(placed.seq, []).append(placed.order)
+        player = order_sets[0].player
+        return [OrderSet(player=player, seq=seq, orders=orders) for seq, orders in sorted(by_mail.items())]
+
     def requested_turn(self, state: dict[str, Any], turn: int, orders: list[Order]) -> int | None:
         """The turn a mail's orders are marked for, when a player sends them ahead; None (the default) for
         the turn the mail arrived in."""

@@ -61,11 +61,11 @@ _PAUSED_INGEST = textwrap.dedent("""
     real = pipeline._process_batch_retrying
     began, go = Path(sys.argv[1]), Path(sys.argv[2])
 
-    def paused(app, batch, run):
+    def paused(app, batch, run, *senders):
         began.touch()
         while not go.exists():
             time.sleep(0.02)
-        return real(app, batch, run)
+        return real(app, batch, run, *senders)
 
     pipeline._process_batch_retrying = paused
     from maild.cli import main
@@ -180,7 +180,7 @@ def test_a_claim_is_held_while_its_process_lives_and_freed_when_it_is_killed(tmp
         db.close()
 
 
-def test_a_sender_held_by_another_process_holds_all_its_mails(tmp_path: Path, db_url: str) -> None:
+def test_a_sender_held_by_another_process_holds_all_its_mails_until_it_is_killed(tmp_path: Path, db_url: str) -> None:
     holder = holder_process(tmp_path, db_url, [1, 2], ["alice@example.org", None])
     db = Database(db_url)
     try:
@@ -189,6 +189,15 @@ def test_a_sender_held_by_another_process_holds_all_its_mails(tmp_path: Path, db
             assert held == [3, 8]
         with claims.holding(db, [1, 2], ["bob@example.org", "alice@example.org"]) as held:  # by sender, not id
             assert held == [1]
+        holder.kill()
+        holder.wait()
+        deadline = time.monotonic() + 10  # PostgreSQL ends the session when it reads the closed socket
+        while True:
+            with claims.holding(db, [7], ["alice@example.org"]) as held:
+                if held == [7] or time.monotonic() > deadline:
+                    break
+            time.sleep(0.05)
+        assert held == [7]  # a killed holder's senders are free
     finally:
         holder.kill()
         holder.wait()

@@ -92,11 +92,12 @@ def test_a_book_read_in_an_earlier_transaction_is_checked_not_trusted(tmp_path: 
         game = s.scalars(select(Game)).one()
         alice = s.scalars(select(Player).where(Player.name == "alice")).one()
         assert len(run.on_file(s, game, 1, alice)) == 1
-    store_batch(app, [order_mail(2)])  # alice again, booked by another intake
+    second = store_batch(app, [order_mail(2)])[0]  # alice again, booked by another intake
     assert process_new(app) == {"orders": 1}
     with app.db.session() as s:
         run.begin(s)
-        assert len(run.on_file(s, game, 1, alice)) == 2
+        # The book is kept as the orders in force: her later bid for silk tax replaced the earlier one.
+        assert [o.seq for o in run.on_file(s, game, 1, alice)] == [second]
     with app.db.session() as s:  # a CANCEL elsewhere
         s.execute(OrderSetRow.__table__.update().values(status="cancelled"))
     with app.db.session() as s:

@@ -143,3 +143,23 @@ def test_a_mail_of_greetings_only_holds_no_orders_and_says_what_it_ignored(tmp_p
     [ack] = [m.get_content() for m in sent(app)]
     assert "it held no orders" in ack and "Not understood" not in ack
     assert "Ignored (2)" in ack and "line 1: Hi GM," in ack and "line 3: Thanks!" in ack
+
+
+def test_the_wordwrap_filter_wraps_as_jinjas_own() -> None:
+    """maild's `wordwrap` (maild/render.py) skips textwrap for text whose lines fit; its text is Jinja's."""
+    import random
+
+    import jinja2
+
+    from maild.render import environment, wordwrap
+
+    env = environment()
+    rng = random.Random(23)
+    pieces = ["bid", "5$", "for", "silk tax", " ", "  ", "\t", "-", "well-known", "\n", "\n\n", "\u00a0", "x" * 30,
+              "\u2028", "\r\n", "ünïcode"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
+        width = rng.choice([10, 20, 78, 79])
+        wrapstring = rng.choice([None, "\n", "\n    "])
+        assert wordwrap(env, text, width, wrapstring=wrapstring) == \
+            jinja2.filters.do_wordwrap(env, text, width, wrapstring=wrapstring), (text, width)

@@ -23,6 +23,7 @@ from maild.app import App
 from maild.mail.base import OutgoingMail, SendResult
 from maild.models import OutboundMail
 from maild.outbox import OutboxRun, queue_mail
+from maild.outboxview import line, listed
 from tests.conftest import make_app
 from tests.outbox_helpers import Monotonic, run_db
 
@@ -141,6 +142,9 @@ def test_a_claim_left_by_a_killed_deliverer_is_taken_again_after_its_period(tmp_
         handed = out.read_text().split()
         assert handed == ids[:3]
         assert statuses(app) == {("queued", "doomed"): 10, ("queued", None): 5}
+        with app.db.session() as s:  # `maild outbox list` says who holds them
+            lines = [line(row) for row in listed(s)]
+        assert [" claimed by doomed until " in text for text in lines] == [True] * 10 + [False] * 5
 
         sent: list[str] = []
         run = OutboxRun(app, Recorder(sent, threading.Lock()), run_db, holder="heir")

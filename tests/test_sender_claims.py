@@ -20,6 +20,7 @@ from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail
 from maild.models import InboundMail
 from tests.conftest import answering_every_mail
+from tests.dbfaults import fail_mail, transient_error
 from tests.mailflow import BEFORE, game_app
 
 ALICE = "alice@example.org"
@@ -37,6 +38,8 @@ def fetched_from(sender: str, n: int, body: str = "bid 1$ for 1 of silk tax") ->
 def test_the_sender_key_is_the_from_address_without_tag_in_lower_case() -> None:
     assert key_of_from("Alice <Alice+venice1@Example.ORG>") == ALICE
     assert key_of_from("alice@example.org (Alice), bob@example.org") == ALICE  # the first address
+    assert sender_key(b"From: =?utf-8?q?J=C3=BCrgen?=\r\n <Juergen+x@Example.ORG>\r\n\r\nFrom: x@y\r\n") \
+        == "juergen@example.org"  # folded, encoded name
     assert key_of_from("+x@example.org") == "+x@example.org"  # no local part left without the tag: kept whole
     assert key_of_from("Alice") is None
     assert key_of_from(None) is None
@@ -97,11 +100,11 @@ def test_two_intakes_racing_read_one_senders_twenty_mails_in_order_each_once(
         lock = threading.Lock()
         real = pipeline.process_mail
 
-        def noted(s, app, row, run):  # type: ignore[no-untyped-def]
+        def noted(s, app, row, run, mail=None):  # type: ignore[no-untyped-def]
             with lock:
                 read.append((threading.current_thread().name, row.id))
             time.sleep(0.02)  # long enough for the other intake to come by
-            real(s, app, row, run)
+            real(s, app, row, run, mail)
 
         monkeypatch.setattr(pipeline, "process_mail", noted)
         start = threading.Barrier(2)
@@ -156,3 +159,34 @@ def test_the_migration_gives_waiting_mail_its_sender(tmp_path: Path) -> None:
                 ("1", ALICE), ("2", None)]  # only the mail intake has still to read
     finally:
         db.close()
+
+
+def test_a_mail_left_unread_holds_back_its_senders_later_mails_of_the_batch(
+        tmp_path: Path, db_url: str, venice_setup: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch that fails transiently is read one mail at a time; alice's first mail still fails (the database,
+    not the mail): her later mails of the batch wait for it, carol's are read. The next pass reads alice's in
+    order (before, her second and third were read before her first)."""
+    app = answering_every_mail(game_app(tmp_path, db_url, venice_setup))
+    try:
+        store_batch(app, [fetched_from(ALICE, 1, "bid 3$ for 1 of silk tax"), fetched_from(ALICE, 2),
+                          fetched_from("carol@example.net", 3), fetched_from(ALICE, 4)])
+        real_handle_orders = pipeline.handle_orders
+        fail_mail(monkeypatch, "bids 1", transient_error(db_url), times=1000)
+        read: list[int] = []
+        real = pipeline.process_mail
+
+        def noted(s, app, row, run, mail=None):  # type: ignore[no-untyped-def]
+            read.append(row.id)
+            real(s, app, row, run, mail)
+
+        monkeypatch.setattr(pipeline, "process_mail", noted)
+        assert pipeline.process_new(app) == {"orders": 1, "retry": 3}
+        with app.db.session() as s:
+            assert dict(s.execute(select(InboundMail.id, InboundMail.status)).all()) == {
+                1: "new", 2: "new", 3: "orders", 4: "new"}
+        monkeypatch.setattr(pipeline, "handle_orders", real_handle_orders)
+        read.clear()
+        assert pipeline.process_new(app) == {"orders": 3}
+        assert read == [1, 2, 4]
+    finally:
+        app.db.close()

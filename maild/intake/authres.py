@@ -305,22 +305,31 @@ def sender_verified(mail: bytes | str | Message | list[str], from_addr: str, aut
         if r.method == "dmarc" and r.result == "fail" and _dmarc_for(r, domain):
             return False, f"{authserv_id} reported dmarc=fail for {domain}"
     for r in trusted:
-        if r.result != "pass":
-            continue
-        if r.method == "dmarc" and _dmarc_for(r, domain):
-            return True, f"{authserv_id} reported dmarc=pass for {domain}"
-        if r.method == "dkim":
-            signer = r.props.get("header.d") or r.props.get("header.i") or ""
-            if aligned(signer, domain):
-                return True, f"{authserv_id} reported dkim=pass, signed by {_domain(signer)}"
-        if r.method == "spf":
-            envelope = r.props.get("smtp.mailfrom") or ""
-            if aligned(envelope, domain):
-                return True, f"{authserv_id} reported spf=pass for {_domain(envelope)}"
+        why = _passed(r, domain, authserv_id)
+        if why is not None:
+            return True, why
     said = [_describe(r, domain) for r in trusted if r.method in ("dmarc", "dkim", "spf")]
     if not said:
         return False, f"{authserv_id} reported no DMARC, DKIM or SPF result"
     return False, f"{authserv_id} reported {', '.join(said)}"
+
+
+def _passed(r: AuthResult, domain: str, authserv_id: str) -> str | None:
+    """Why `r` verifies `domain` (a DMARC pass for it, a DKIM pass by a signer aligned with it, an SPF pass for
+    an aligned envelope sender), in words; None if it does not."""
+    if r.result != "pass":
+        return None
+    if r.method == "dmarc" and _dmarc_for(r, domain):
+        return f"{authserv_id} reported dmarc=pass for {domain}"
+    if r.method == "dkim":
+        signer = r.props.get("header.d") or r.props.get("header.i") or ""
+        if aligned(signer, domain):
+            return f"{authserv_id} reported dkim=pass, signed by {_domain(signer)}"
+    if r.method == "spf":
+        envelope = r.props.get("smtp.mailfrom") or ""
+        if aligned(envelope, domain):
+            return f"{authserv_id} reported spf=pass for {_domain(envelope)}"
+    return None
 
 
 def _dmarc_for(r: AuthResult, domain: str) -> bool:

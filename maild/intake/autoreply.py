@@ -25,7 +25,7 @@ Microsoft's [MS-OXCMAIL] and what widely used autoresponders look for:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from email.message import Message
 from email.parser import BytesHeaderParser
 
@@ -108,33 +108,58 @@ def bounce_reason(source: bytes | Message | Headers | Iterable[tuple[str, str]])
 
 
 def _reason(h: Headers) -> str | None:
+    """Why the headers `h` are a robot's, by the first of `_CHECKS` that says so (their order is the order of
+    precedence of the reasons), or None."""
+    for check in _CHECKS:
+        reason = check(h)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _by_content_type(h: Headers) -> str | None:
+    """A delivery or read report, by its content type."""
     ctype = _first(h, "content-type")
-    if ctype is not None:
-        kind = _token(ctype)
-        if kind == "multipart/report":
-            m = re.search(r"report-type\s*=\s*\"?([\w-]+)", ctype, re.IGNORECASE)
-            rtype = m.group(1).lower() if m else ""
-            if rtype == "disposition-notification":
-                return "read receipt (multipart/report)"
-            return "bounce (multipart/report)"
-        if kind == "message/delivery-status":
-            return "bounce (message/delivery-status)"
-        if kind == "message/disposition-notification":
-            return "read receipt (message/disposition-notification)"
+    if ctype is None:
+        return None
+    kind = _token(ctype)
+    if kind == "multipart/report":
+        m = re.search(r"report-type\s*=\s*\"?([\w-]+)", ctype, re.IGNORECASE)
+        rtype = m.group(1).lower() if m else ""
+        if rtype == "disposition-notification":
+            return "read receipt (multipart/report)"
+        return "bounce (multipart/report)"
+    if kind == "message/delivery-status":
+        return "bounce (message/delivery-status)"
+    if kind == "message/disposition-notification":
+        return "read receipt (message/disposition-notification)"
+    return None
 
+
+def _by_auto_submitted(h: Headers) -> str | None:
+    """RFC 3834's Auto-Submitted, other than "no"."""
     value = _first(h, "auto-submitted")
-    if value is not None and _token(value) not in ("no", ""):
-        kind = "auto-reply" if _token(value) == "auto-replied" else "automatic mail"
-        return f"{kind} (Auto-Submitted: {value.strip()})"
+    if value is None or _token(value) in ("no", ""):
+        return None
+    kind = "auto-reply" if _token(value) == "auto-replied" else "automatic mail"
+    return f"{kind} (Auto-Submitted: {value.strip()})"
 
+
+def _by_return_path(h: Headers) -> str | None:
+    """A bounce by its envelope: the null reverse-path (RFC 5321 §4.5.5) or a MAILER-DAEMON one (with or without
+    a domain), or X-Failed-Recipients."""
     value = _first(h, "return-path")
     if value is not None:
         path = value.strip().strip("<>").strip().lower()
-        # The null reverse-path (RFC 5321 §4.5.5), or a MAILER-DAEMON one (with or without a domain).
         if path == "" or _words(path.partition("@")[0])[:2] in (["mailer", "daemon"], ["mailerdaemon"]):
             return f"bounce (Return-Path: {value.strip()[:100]})"
     if "x-failed-recipients" in h:
         return "bounce (X-Failed-Recipients)"
+    return None
+
+
+def _by_sender_name(h: Headers) -> str | None:
+    """A bounce or a no-reply robot by the mailbox names of From and Sender."""
     for name in ("from", "sender"):
         for value in h.get(name, []):
             # Only the mailbox names matter here, so a cheap scan beats parsing the address list.
@@ -144,7 +169,11 @@ def _reason(h: Headers) -> str | None:
                     return f"bounce ({_pretty(name)}: {local}@{domain})"
                 if any(_contains(words, w) for w in _NOREPLY_WORDS):
                     return f"automatic mail ({_pretty(name)}: {local}@{domain})"
+    return None
 
+
+def _by_vendor_headers(h: Headers) -> str | None:
+    """The auto-responders' own headers (X-Autoreply and the like, Exchange's, X-FC-MachineGenerated, ...)."""
     for name in _AUTOREPLY_HEADERS:
         if name in h:
             return f"auto-reply ({_pretty(name)})"
@@ -154,7 +183,6 @@ def _reason(h: Headers) -> str | None:
         return "auto-reply (X-POST-MessageClass)"
     if any(decode_header_value(v).lower() == "autoresponder" for v in h.get("delivered-to", [])):
         return "auto-reply (Delivered-To: Autoresponder)"
-
     value = _first(h, "x-auto-response-suppress")
     if value is not None:
         words = {w.strip().lower() for w in value.split(",")}
@@ -162,7 +190,11 @@ def _reason(h: Headers) -> str | None:
             return f"automatic mail (X-Auto-Response-Suppress: {value.strip()})"
     if "x-ms-exchange-inbox-rules-loop" in h:
         return "automatic mail (X-MS-Exchange-Inbox-Rules-Loop)"
+    return None
 
+
+def _by_bulk_headers(h: Headers) -> str | None:
+    """Bulk and list mail: Precedence, Preference, List-*, Feedback-ID."""
     for name in ("precedence", "x-precedence"):
         value = _first(h, name)
         if value is not None:
@@ -175,11 +207,20 @@ def _reason(h: Headers) -> str | None:
             return f"mailing list ({_pretty(name)})"
     if "feedback-id" in h:
         return "bulk mail (Feedback-ID)"
+    return None
 
+
+def _by_subject(h: Headers) -> str | None:
+    """An auto-reply's subject ("Out of office", "Automatic reply", ...)."""
     subject = _first(h, "subject")
     if subject and _AUTO_SUBJECT.match(subject):
         return f"auto-reply (Subject: {subject.strip()[:60]})"
     return None
+
+
+_CHECKS: tuple[Callable[[Headers], str | None], ...] = (
+    _by_content_type, _by_auto_submitted, _by_return_path, _by_sender_name, _by_vendor_headers, _by_bulk_headers,
+    _by_subject)
 
 
 def _mailboxes(value: str) -> list[tuple[str, str]]:

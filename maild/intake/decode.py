@@ -379,6 +379,8 @@ def _is_text_attachment(ctype: str, filename: str | None, disposition: str | Non
 
 
 def _walk(part: Message, found: _Found, depth: int, prefer: tuple[str, str], budget: list[int]) -> None:
+    """Gather `part`'s text into `found`: a container's parts (`_walk_multipart`), a leaf's text or its name
+    among what was not read (`_walk_leaf`); no deeper than _MAX_DEPTH, no more parts than the budget."""
     if depth > _MAX_DEPTH:
         found.problems.append(TOO_DEEP)
         return
@@ -390,22 +392,30 @@ def _walk(part: Message, found: _Found, depth: int, prefer: tuple[str, str], bud
     ctype = part.get_content_type()
     if ctype == "message/rfc822" or ctype.startswith("message/") and part.is_multipart():
         found.ignored.append(_filename(part, _params(part)) or "(a forwarded mail)")
-        return
-    if part.is_multipart():
-        children = [c for c in part.get_payload() if isinstance(c, Message)]
-        if ctype == "multipart/alternative":
-            _alternative(children, found, depth, prefer, budget)
-        elif ctype == "multipart/encrypted":
-            found.problems.append("the mail is encrypted and could not be read")
-        elif ctype in ("multipart/signed", "multipart/related", "multipart/report"):
-            # The first part is the content; the rest are a signature, inline images, or the
-            # machine-readable report and returned mail.
-            if children:
-                _walk(children[0], found, depth + 1, prefer, budget)
-        else:
-            for child in children:
-                _walk(child, found, depth + 1, prefer, budget)
-        return
+    elif part.is_multipart():
+        _walk_multipart(part, ctype, found, depth, prefer, budget)
+    else:
+        _walk_leaf(part, ctype, found)
+
+
+def _walk_multipart(part: Message, ctype: str, found: _Found, depth: int, prefer: tuple[str, str],
+                    budget: list[int]) -> None:
+    children = [c for c in part.get_payload() if isinstance(c, Message)]
+    if ctype == "multipart/alternative":
+        _alternative(children, found, depth, prefer, budget)
+    elif ctype == "multipart/encrypted":
+        found.problems.append("the mail is encrypted and could not be read")
+    elif ctype in ("multipart/signed", "multipart/related", "multipart/report"):
+        # The first part is the content; the rest are a signature, inline images, or the
+        # machine-readable report and returned mail.
+        if children:
+            _walk(children[0], found, depth + 1, prefer, budget)
+    else:
+        for child in children:
+            _walk(child, found, depth + 1, prefer, budget)
+
+
+def _walk_leaf(part: Message, ctype: str, found: _Found) -> None:
     params = _params(part)
     filename = _filename(part, params)
     disposition = part.get_content_disposition() if "content-disposition" in part else None
@@ -419,11 +429,7 @@ def _walk(part: Message, found: _Found, depth: int, prefer: tuple[str, str], bud
     elif ctype == "text/plain" or ctype.startswith("multipart/"):
         # A multipart without its boundary is not split by the parser: its raw text is the best we have.
         found.plain.append(_part_text(part, params, found))
-    elif ctype in _SIGNATURE_TYPES:
-        pass
-    elif ctype.startswith("text/"):
-        found.ignored.append(filename or ctype)
-    else:
+    elif ctype not in _SIGNATURE_TYPES:
         found.ignored.append(filename or ctype)
 
 

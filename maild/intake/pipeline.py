@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import traceback
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -30,23 +31,31 @@ from maild.intake.acklists import ack_lists
 from maild.intake.autoreply import bounce_reason
 from maild.intake.dsn import read_bounce
 from maild.intake.identity import Routed, authenticate, plus_address, route
+from maild.intake.ordermail import (
+    Target,
+    book_orders,
+    checked,
+    in_phase,
+    marked_turn,
+    order_target,
+    parse_orders,
+)
 from maild.intake.orders import names_of, read_orders
 from maild.intake.read import EMPHASIS_FIRST, ReadMail, read_mail
-from maild.intake.rereading import forced_turn
-from maild.intake.run import IntakeRun, MailRow, iter_new
+from maild.intake.run import IntakeRun, MailRow, claim, iter_new, with_raw
 from maild.intake.signup import Joined, sign_up, sign_up_lines
 from maild.intake.volunteers import VOLUNTEER_WORDS, names_a_game, volunteer
 from maild.mail.compose import SUBJECT_CHARS, subject_line
 from maild.models import Game, InboundMail, Player, Turn
-from maild.orderbook import NOT_UNDERSTOOD, cancel_late
+from maild.orderbook import cancel_late
 from maild.outbox import notify_gm
-from maild.phases import PhaseTarget, came_before_results, is_phased, keep_phase_orders, open_phase_note, target_phase
+from maild.phases import open_phase_note
 from maild.policies import second_mail_words
 from maild.press import press_mail, relay
 from maild.receipts import ran_with, receipt_line
 from maild.render import render
 from maild.replylimits import NOT_ANSWERED, STRANGER, Answer, give, give_refusal, held_back_lines
-from maild.ruleset import SIGN_UP_ADDRESS, OrderSet, ParsedOrders, Ruleset, command_words
+from maild.ruleset import Diagnostic, ParsedOrders, PlacedOrder, Ruleset, command_words
 from maild.services import SERVICE_WORDS, answer_services
 from maild.timezones import set_timezone, timezone_line
 
@@ -113,19 +122,35 @@ def process_step(app: App, step: attempts.Step, run: IntakeRun, counts: dict[str
                         for status in _process_one(app, mail_id)]
             run = IntakeRun()
         else:
-            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run)
+            keys = dict(zip(ids, senders, strict=True)) if senders else {}
+            statuses, run = _process_batch_retrying(app, attempts.begin(app, held), run, keys)
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     return run
 
 
-def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
+def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun, mail: ReadMail | None = None) -> None:
     """`process_mail` under the stall guard's time budget (`stall`)."""
     stall.guard.watch(row.id, app.config.intake_mail_seconds)
     try:
-        process_mail(s, app, row, run)
+        process_mail(s, app, row, run, mail)
     finally:
         stall.guard.clear()
+
+
+def _read_watched(app: App, rows: list[MailRow]) -> dict[int, ReadMail]:
+    """The batch's mails read (`read_mail`), each under the stall guard's time budget: those whose bytes came
+    with the batch's and that are not too big to read."""
+    read: dict[int, ReadMail] = {}
+    for row in rows:
+        if row.alone or oversized.is_oversized(row, app.config.max_mail_bytes):
+            continue
+        stall.guard.watch(row.id, app.config.intake_mail_seconds)
+        try:
+            read[row.id] = read_mail(row.raw)
+        finally:
+            stall.guard.clear()
+    return read
 
 
 # Mails in a row that still fail transiently, alone, before intake leaves the rest of a batch for the next pass:
@@ -133,10 +158,13 @@ def _process_watched(s: Session, app: App, row: MailRow, run: IntakeRun) -> None
 GIVE_UP_AFTER = 3
 
 
-def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple[list[str], IntakeRun]:
+def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun, senders: dict[int, str | None] | None = None
+                            ) -> tuple[list[str], IntakeRun]:
     """A batch in one transaction, done again while it fails transiently (a lock, a serialization failure, a
-    lost connection); if it still fails, one mail per transaction. Returns the statuses and the run to go on
-    with (a new one after a rollback: the old one may hold orders of the batch that was rolled back)."""
+    lost connection); if it still fails, one mail per transaction, where a mail left new holds back the later
+    mails of its sender (`senders`: each mail's key), which are read in order after it. Returns the statuses and
+    the run to go on with (a new one after a rollback: the old one may hold orders of the batch that was rolled
+    back)."""
     if not batch:
         return [], run
     runs = [run]
@@ -155,9 +183,20 @@ def _process_batch_retrying(app: App, batch: list[int], run: IntakeRun) -> tuple
         log.warning("a batch of %d mails failed (%s); processing them one by one", len(batch),
                     str(exc).splitlines()[0][:200], exc_info=not is_transient(exc))
     statuses: list[str] = []
+    tried: list[str] = []  # the outcomes of the mails tried alone
+    waiting: set[str] = set()  # senders with a mail left new
     for n, mail_id in enumerate(batch):
-        statuses += _process_one(app, mail_id)
-        if statuses[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
+        key = (senders or {}).get(mail_id)
+        if key in waiting:
+            attempts.forgive(app, [mail_id])
+            statuses.append("retry")
+            continue
+        outcome = _process_one(app, mail_id)
+        statuses += outcome
+        tried += outcome
+        if key and outcome == ["retry"]:
+            waiting.add(key)
+        if tried[-GIVE_UP_AFTER:] == ["retry"] * GIVE_UP_AFTER:
             left = batch[n + 1:]
             log.warning("intake of %d more mails left for the next pass", len(left))
             attempts.forgive(app, left)
@@ -170,8 +209,11 @@ def _process_batch(app: App, ids: list[int], run: IntakeRun) -> list[str]:
     statuses = []
     with app.db.session() as s:
         run.begin(s)
-        for row in iter_new(s, ids, app.config.max_mail_bytes):
-            _process_watched(s, app, row, run)
+        rows = claim(s, ids, app.config.max_mail_bytes)
+        read = _read_watched(app, rows)
+        run.prepare(s, app, list(read.values()))
+        for row in with_raw(s, rows):
+            _process_watched(s, app, row, run, read.pop(row.id, None))
             run.save(row)
             statuses.append(row.status)
             # Later mails of the same batch must see this one's orders on file.
@@ -225,68 +267,103 @@ def _mark_error(s: Session, app: App, mail_id: int, note: str) -> None:
               f"{mail_id}` reads it again once the cause is mended.\n\n{failed.note}")
 
 
-def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun) -> None:
-    """Decide what becomes of one mail. Its writes wait in `run` until the caller's `run.flush(s)`."""
+def process_mail(s: Session, app: App, row: MailRow, run: IntakeRun, mail: ReadMail | None = None) -> None:
+    """Decide what becomes of one mail, a step at a time: read once (`mail`, when the caller read it already),
+    screened (too big? a robot? no sender?), routed to a game, its sender placed (a player, a volunteer, a
+    newcomer, a stranger) and authenticated, then read as his orders and answered (`handle_orders`). Its writes
+    wait in `run` until the caller's `run.flush(s)`."""
     if oversized.is_oversized(row, app.config.max_mail_bytes):
         _hold(run, row, "oversized", oversized.refuse(s, app, row, run.gate))
         return
-    mail = read_mail(row.raw)
+    mail = mail or read_mail(row.raw)
     row.read_from(mail)
-    if mail.auto_reason and _bounce(s, app, row, mail.auto_reason):
+    if _screened_out(s, app, run, row, mail):
         return
+    routed = _routed(s, app, run, row, mail)
+    if routed is None:
+        return
+    game, player = routed.game, routed.player
+    row.game_id = game.id
+    if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
+        mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
+    if player is None:
+        _from_stranger(s, app, run, row, game, mail)
+    else:
+        _from_player(s, app, run, row, game, player, mail)
+
+
+def _screened_out(s: Session, app: App, run: IntakeRun, row: MailRow, mail: ReadMail) -> bool:
+    """Whether the mail goes no further than its headers: a bounce (recorded), any other automatic mail (never
+    answered: answering robots makes mail loops), or a mail whose sender cannot be read (held)."""
+    if mail.auto_reason and _bounce(s, app, row, mail.auto_reason):
+        return True
     if mail.auto_reason:
         row.status = "auto"
-        row.note = mail.auto_reason  # never answered: answering robots makes mail loops
-        return
+        row.note = mail.auto_reason
+        return True
     if not mail.from_addr:
         _hold(run, row, "garbage", "no sender address could be read")
-        return
+        return True
+    return False
+
+
+def _routed(s: Session, app: App, run: IntakeRun, row: MailRow, mail: ReadMail) -> Routed | None:
+    """The game the mail is for, and its player if its sender is one (`identity.route`); where its address is
+    several games', the game its grammar, a volunteer's word or a sign-up names. None when no one game can be
+    told: the mail is then held, or its sender asked which game he meant."""
     routed = route(s, app, mail, run)
     if routed is None:
         _hold(run, row, "unroutable", "no game matches its address, subject tag or #GAME header line")
-        return
+        return None
     if len(routed.played) > 1:  # his games share the address and the mail named none: its grammar decides
         found = choosing.readings(row.raw, mail, routed.played)
         best = choosing.chosen(found)
         if best is None:
             _ask_which_game(s, app, run, row, mail, found)
-            return
-        routed = Routed(best.game, best.player)
-    elif routed.player is None and routed.shared and (named := names_a_game(mail, routed.shared)) is not None:
-        routed = Routed(named, None)  # a volunteer's STANDBY or TAKEOVER names its game
-    elif routed.player is None and routed.shared:
-        joining = [g for g in routed.shared if sign_up_lines(ruleset_named(g.ruleset), mail)]
-        if len(joining) != 1:  # no one game to answer for: the answer names them all
-            row.note = (f"{mail.from_addr} plays none of the games of its address "
-                        f"({', '.join(g.name for g in routed.shared)})")
-            _answer_shared_stranger(s, app, run, row, mail, routed.shared)
-            _hold(run, row, "unknown_sender", row.note)
-            return
-        routed = Routed(joining[0], None)
-    game, player = routed.game, routed.player
-    row.game_id = game.id
-    if ruleset_named(game.ruleset).reads_emphasis:  # its actions are bold: read the part that keeps bold
-        mail = read_mail(row.raw, prefer=EMPHASIS_FIRST)
-    if player is None and mail.commands & VOLUNTEER_WORDS:
+            return None
+        return Routed(best.game, best.player)
+    if routed.player is not None or not routed.shared:
+        return routed
+    named = names_a_game(mail, routed.shared)
+    if named is not None:
+        return Routed(named, None)  # a volunteer's STANDBY or TAKEOVER names its game
+    joining = [g for g in routed.shared if sign_up_lines(ruleset_named(g.ruleset), mail)]
+    if len(joining) == 1:
+        return Routed(joining[0], None)
+    # No one game to answer for: the answer names them all.
+    row.note = (f"{mail.from_addr} plays none of the games of its address "
+                f"({', '.join(g.name for g in routed.shared)})")
+    _answer_shared_stranger(s, app, run, row, mail, routed.shared)
+    _hold(run, row, "unknown_sender", row.note)
+    return None
+
+
+def _from_stranger(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, mail: ReadMail) -> None:
+    """A mail from no player of `game`: a volunteer's, a newcomer's JOIN (his mail is then his first orders), or
+    a stranger's, answered once a day and held for the GM."""
+    if mail.commands & VOLUNTEER_WORDS:
         volunteer(s, app, run, row, game, mail)
         return
-    if player is None:
-        joined = sign_up(s, app, run, row, game, mail)
-        if isinstance(joined, Joined):  # a newcomer's JOIN: his mail is his first orders
-            row.player_id = joined.player.id
-            handle_orders(s, app, row, game, joined.player, mail, run, signed_up=joined)
-            return
-        refused = joined.reason if joined is not None else None
-        row.note = f"{mail.from_addr} is not a player of {game.name}"
-        if joined is not None:
-            row.note = f"{row.note}; {joined.note}"
-        _answer_stranger(s, app, run, row, game, mail, signup_refused=refused)
-        _hold(run, row, "unknown_sender", row.note, game)
+    joined = sign_up(s, app, run, row, game, mail)
+    if isinstance(joined, Joined):
+        row.player_id = joined.player.id
+        handle_orders(s, app, row, game, joined.player, mail, run, signed_up=joined)
         return
+    refused = joined.reason if joined is not None else None
+    row.note = f"{mail.from_addr} is not a player of {game.name}"
+    if joined is not None:
+        row.note = f"{row.note}; {joined.note}"
+    _answer_stranger(s, app, run, row, game, mail, signup_refused=refused)
+    _hold(run, row, "unknown_sender", row.note, game)
+
+
+def _from_player(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player: Player,
+                 mail: ReadMail) -> None:
+    """A mail in `player`'s name. HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or
+    player"): the order sheet is public, so a HELP alone needs no password. From another address than the
+    player's it is answered as any stranger's, whatever its password: an answer that differed would tell a
+    guesser whether he guessed right."""
     row.player_id = player.id
-    # HELP is answered to anyone (DESIGN, "HELP is answered to anyone, stranger or player"): the order sheet is
-    # public, so a HELP alone needs no password. From another address than the player's it is answered as any
-    # stranger's, whatever its password: an answer that differed would tell a guesser whether he guessed right.
     asks_help = bool(mail.commands & public_commands(ruleset_named(game.ruleset)))
     own = mail.from_addr == player.email
     if asks_help and not _carries_orders(game, player, mail):
@@ -534,29 +611,6 @@ def game_commands(ruleset: Ruleset, game: Game, mail: ReadMail) -> tuple[frozens
     return mail.commands & known, problems
 
 
-def target_turn(turn: Turn | None, ruleset: Ruleset, game: Game, received: datetime,
-                previous: Turn | None = None) -> tuple[Turn | None, str | None]:
-    """The turn a mail received at `received` counts for, and a note if it came late: after the deadline of the
-    open `turn`, or after that of the turn before it (`previous`) while that one had not run yet. A pass reads
-    what came by a deadline, runs its turn, and only then what came after, so a mail late for a turn is often
-    read when the next is open; it is late all the same (its sender had no results yet), and the late policy
-    decides as if it had been read before. The turn returned is the one it was late for; it counts for the one
-    after that."""
-    if turn is None or game.finished:
-        return None, "the game is over"
-    missed = turn if turn.deadline is not None and received > turn.deadline else \
-        previous if came_before_results(previous, received) else None
-    if missed is None:
-        return turn, None
-    if ruleset.late_policy == "refuse":
-        return None, f"it came after the deadline of turn {missed.number}"
-    note = f"it came after the deadline of turn {missed.number}, so it counts for turn {missed.number + 1}"
-    days = ruleset.late_cancel_days
-    if days:
-        note += f" (mail CANCEL within {days} days of turn {missed.number}'s results to withdraw it)"
-    return missed, note
-
-
 def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, number: int) -> datetime | None:
     """Turn `number`'s deadline: its row's, or, before the row is made (a late mail, orders sent ahead), the
     one the schedule will give it after the `current` turn's."""
@@ -570,111 +624,109 @@ def _deadline(app: App, game: Game, current: Turn | None, turn: Turn | None, num
 
 def handle_orders(s: Session, app: App, row: MailRow, game: Game, player: Player, mail: ReadMail,
                   run: IntakeRun, signed_up: Joined | None = None) -> None:
-    """Book a player's orders and ack them. `signed_up`: this mail has just made him a player (his JOIN),
-    which the ack says, with the password the game gave him."""
+    """Book a player's orders and ack them: the steps of maild/intake/ordermail.py (which turn, what it orders,
+    what the game allows, what goes on file), then the answer. `signed_up`: this mail has just made him a player
+    (his JOIN), which the ack says, with the password the game gave him."""
     ruleset = ruleset_named(game.ruleset)
     commands, command_problems = game_commands(ruleset, game, mail)
-    absence, order_text = take_lines(s, app, game, player, mail.order_text) if not game.finished else \
-        (None, mail.order_text)
-    if absence is not None:  # ABSENT / BACK are read from the mail's lines, and are no orders
-        mail = dataclasses.replace(mail, order_text=order_text)
-    tz = game_timezone(app.config, game.name)
-    current = run.turn(s, game, game.turn)
-    turn, late = target_turn(current, ruleset, game, row.received_at, run.turn(s, game, game.turn - 1))
-    number = game.turn if turn is None else (turn.number + 1 if late else turn.number)
-    phase: PhaseTarget | None = None
-    if current is not None and not game.finished and is_phased(ruleset):  # the phase decides, not the turn
-        phase = target_phase(s, ruleset, game, current, player.name, row.received_at, ruleset.late_policy)
-        turn, late, number = (None, phase.refused, phase.turn) if phase.refused else (current, phase.late,
-                                                                                      phase.turn)
-    forced = run.book_turn  # the GM's `mail reprocess ID --turn N`: his turn, checked, replaces intake's choice
-    if forced is not None:
-        booked, forced_late = forced_turn(s, game, ruleset, row.id, row.received_at, forced, current, phase is not None,
-                                          late)
-        if phase is None:
-            turn, late, number = booked, forced_late, forced
-        run.booked_into = forced
-    # The state orders are checked against: the open turn's, or the state before the processed turn they go to.
-    state_turn = number if forced is not None and number < game.turn else game.turn
-    phase_name = phase.phase if phase is not None else None
-    read = read_orders(ruleset, mail.order_text, names_of(mail.from_display, player.name), mail.line_map)
-    parsed = read.parsed
-    if ruleset.sign_up_word:  # a sign-up order carries his address into the state (see SIGN_UP_ADDRESS)
-        lines = sign_up_lines(ruleset, mail)
-        parsed = ParsedOrders([dataclasses.replace(o, args={**o.args, SIGN_UP_ADDRESS: player.email})
-                               if o.line in lines else o for o in parsed.orders], parsed.diagnostics)
-    refused: str | None = None
-    cancelled: str | None = None
-    if "CANCEL" in commands and turn is not None:
-        run.flush(s)  # the sets to cancel may have come earlier in this transaction
-        cancelled = cancel_late(s, game, player, game.turn, row.received_at,
-                                ruleset.late_cancel_days)
-        run.forget(game, game.turn, player)
-    if turn is not None and parsed.orders and forced is None:
-        ahead = ruleset.requested_turn(run.state(s, game, state_turn), number, parsed.orders)
-        if ahead is not None and ahead > number:
-            number, late = ahead, None  # kept for the turn they are marked for, whenever they came
-    if phase is not None and turn is not None:
-        parsed = keep_phase_orders(ruleset, phase, parsed)
-    if turn is None:
-        refused = late
-    elif parsed.orders:
-        state = run.state(s, game, state_turn)
-        parsed = ParsedOrders(ruleset.refine(state, number, player.name, parsed.orders), parsed.diagnostics)
-        checks = ruleset.check(state, number, player.name, parsed.orders)
-        bad_lines = {d.line for d in checks if not d.warning}
-        parsed = ParsedOrders(orders=[o for o in parsed.orders if o.line not in bad_lines],
-                              diagnostics=sorted([*parsed.diagnostics, *checks], key=lambda d: d.line))
-    on_file = run.on_file(s, game, number, player, phase_name)  # the receipt hashes what is on file
-    if turn is not None and parsed.orders:
-        new = OrderSet(player=player.name, seq=row.id, orders=parsed.orders)
-        refused = ruleset.accept(on_file, new)
-        if not refused:
-            on_file.append(new)
-            run.pending = (game, number, player, new, phase_name)
-        run.book(dict(
-            game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id,
-            orders=[o.to_json() for o in parsed.orders], diagnostics=[d.to_json() for d in parsed.diagnostics],
-            status="refused" if refused else "accepted", reason=refused, phase=phase_name))
-    elif turn is not None and any(not d.warning for d in parsed.diagnostics):
-        # Nothing to accept, but the turn's printout repeats what was not understood (`notcarried`).
-        run.book(dict(
-            game_id=game.id, player_id=player.id, turn=number, mail_id=row.id, seq=row.id, orders=[],
-            diagnostics=[d.to_json() for d in parsed.diagnostics], status=NOT_UNDERSTOOD, reason=None,
-            phase=phase_name))
+    absence, mail = _absence(s, app, game, player, mail)
+    target = order_target(s, run, row, game, player, ruleset)
+    parsed, ignored = parse_orders(ruleset, mail, player)
+    cancelled = _cancel(s, run, row, game, player, ruleset) if "CANCEL" in commands and target.turn else None
+    if target.turn is not None and parsed.orders:
+        target = marked_turn(ruleset, run.state(s, game, target.state_turn), target, parsed)
+        parsed = checked(ruleset, run.state(s, game, target.state_turn), target.number, player.name,
+                         in_phase(ruleset, target, parsed))
+    on_file = run.on_file(s, game, target.number, player, target.phase_name)  # the receipt hashes what is on file
+    refused = target.late if target.turn is None else \
+        book_orders(run, ruleset, game, player, row, target, parsed, on_file)
     row.status = "orders" if parsed.orders or parsed.diagnostics else ("command" if commands or absence else "empty")
-    deadline = _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
-    deadline_text = format_deadline_for(deadline, tz, player.timezone)
-    if phase is not None:
-        deadline_text = format_deadline_for(phase.deadline, tz, player.timezone) if phase.phase == phase.current else \
-            f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
+    _ack(s, app, run, row, game, player, mail, Reading(
+        ruleset=ruleset, target=target, parsed=parsed, ignored=ignored, commands=commands,
+        command_problems=command_problems, absence=absence, cancelled=cancelled, refused=refused,
+        in_force=ruleset.effective(on_file) if on_file else []), signed_up)
+
+
+def _absence(s: Session, app: App, game: Game, player: Player, mail: ReadMail) -> tuple[str | None, ReadMail]:
+    """ABSENT / BACK, read from the mail's lines (`absences.take_lines`), and the mail without them: they are
+    no orders."""
+    if game.finished:
+        return None, mail
+    absence, order_text = take_lines(s, app, game, player, mail.order_text)
+    return absence, mail if absence is None else dataclasses.replace(mail, order_text=order_text)
+
+
+def _cancel(s: Session, run: IntakeRun, row: MailRow, game: Game, player: Player, ruleset: Ruleset) -> str:
+    """A CANCEL: the player's late orders withdrawn (`orderbook.cancel_late`); what happened, in words."""
+    run.flush(s)  # the sets to cancel may have come earlier in this transaction
+    cancelled = cancel_late(s, game, player, game.turn, row.received_at, ruleset.late_cancel_days)
+    run.forget(game, game.turn, player)
+    return cancelled
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What intake made of a player's order mail, for its ack."""
+
+    ruleset: Ruleset
+    target: Target
+    parsed: ParsedOrders
+    ignored: list[Diagnostic]
+    commands: frozenset[str]
+    command_problems: list[str]
+    absence: str | None
+    cancelled: str | None
+    refused: str | None
+    in_force: list[PlacedOrder]
+
+
+def _deadline_text(s: Session, app: App, run: IntakeRun, game: Game, player: Player, target: Target) -> str:
+    """The deadline of the turn (or phase) the orders count for, in the player's time zone, as the ack says it."""
+    tz = game_timezone(app.config, game.name)
+    number, phase = target.number, target.phase
+    if phase is not None and phase.phase != phase.current:
+        text = f"not set yet: the {phase.phase} opens once the {phase.current} is resolved"
+    else:
+        deadline = phase.deadline if phase is not None else \
+            _deadline(app, game, run.turn(s, game, game.turn), run.turn(s, game, number), number)
+        text = format_deadline_for(deadline, tz, player.timezone)
     if game.paused_at is not None and number == game.turn:  # frozen: the resume moves it on (maild.deadline_changes)
-        deadline_text += ",\nbut the game is paused: you will be told the new deadline when it resumes"
-    in_force = ruleset.effective(on_file) if on_file else []
+        text += ",\nbut the game is paused: you will be told the new deadline when it resumes"
+    return text
+
+
+def _ack(s: Session, app: App, run: IntakeRun, row: MailRow, game: Game, player: Player, mail: ReadMail,
+         reading: Reading, signed_up: Joined | None) -> None:
+    """Answer a player's order mail: what was read, refused and is in force, with HELP, STATUS and the game's
+    services where the mail asked for them; to his registered address, through the reply limits."""
+    ruleset, target, parsed, commands = reading.ruleset, reading.target, reading.parsed, reading.commands
+    number = target.number
     services = answer_services(s, app, run.gate, game, player, commands, mail.command_args, row.id,
                                mail.message_id, mail.thread) if commands & SERVICE_WORDS else None
-    state = run.state(s, game, state_turn)
-    context = ruleset.template_context(state, number) if not game.finished else {}
+    state = run.state(s, game, target.state_turn)
+    context = run.context(s, game, target.state_turn, number) if not game.finished else {}
     echo = Echo(app.config.limits)
     lists = ack_lists(parsed.diagnostics, parsed.orders)
+    tz = game_timezone(app.config, game.name)
     body = render(game.ruleset, "ack.txt.j2", game=game.name, player=player.name, turn=number,
-                  deadline=deadline_text, phase=phase_name, orders=echo("orders", parsed.orders),
+                  deadline=_deadline_text(s, app, run, game, player, target), phase=target.phase_name,
+                  orders=echo("orders", parsed.orders),
                   errors=echo("errors", lists.errors), rule_refused=echo("rule_refused", lists.refused),
                   warnings=echo("warnings", lists.warnings),
                   notes={line: [echo.message(n) for n in notes] for line, notes in lists.notes.items()},
-                  refused=echo.line(refused), late=late if turn is not None else None,
+                  refused=echo.line(reading.refused), late=target.late if target.turn is not None else None,
                   sender=echo.line(mail.from_addr), registered=player.email, commands=commands,
-                  in_force=echo("in_force", [p.order for p in in_force]),
-                  problems=echo("problems", [*mail.problems, *command_problems]), info=context,
+                  in_force=echo("in_force", [p.order for p in reading.in_force]),
+                  problems=echo("problems", [*mail.problems, *reading.command_problems]), info=context,
                   help_text=help_text(game, ruleset, number, context, commands, player.name,
                                       open_phase_note(s, ruleset, game, tz), state),
-                  cancelled=cancelled, absence=absence,
+                  cancelled=reading.cancelled, absence=reading.absence,
                   resubmission_note=second_mail_words(ruleset),
                   status=ruleset.status(state, game.turn, player.name) if "STATUS" in commands else {},
-                  ignored=echo("ignored", read.ignored), signed_up=signed_up is not None,
+                  ignored=echo("ignored", reading.ignored), signed_up=signed_up is not None,
                   password=signed_up.password if signed_up is not None else None,
-                  nothing=not (parsed.orders or parsed.diagnostics or commands or absence),
-                  receipt=receipt_line(row.id, in_force), services=services,
+                  nothing=not (parsed.orders or parsed.diagnostics or commands or reading.absence),
+                  receipt=receipt_line(row.id, reading.in_force), services=services,
                   ran_with=ran_with(s, game, player.name) if "STATUS" in commands else None,
                   **echo.context())
     _answered(row, give(s, app, Answer(

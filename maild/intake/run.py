@@ -10,13 +10,14 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
-from maild.games import get_turn, players_of, state_before
+from maild.app import App
+from maild.games import get_turn, players_of, ruleset_named, state_before
+from maild.intake.books import Books
 from maild.intake.read import ReadMail
 from maild.models import Game, InboundMail, OrderSetRow, Player, Turn
-from maild.orderbook import accepted_seqs, accepted_sets
 from maild.passwords import Checker
-from maild.phases import state_after_phases
-from maild.replylimits import Gate
+from maild.phases import is_phased, state_after_phases
+from maild.replylimits import Gate, prepare_answers
 from maild.ruleset import OrderSet
 
 
@@ -38,9 +39,8 @@ class IntakeRun:
         self._players: dict[int, PlayerIndex] = {}
         self._turns: dict[tuple[int, int], Turn | None] = {}
         self._states: dict[tuple[int, int], dict[str, Any]] = {}
-        # Keyed by game, turn, player and phase (None in a one-phase game).
-        self._books: dict[tuple[int, int, int, str | None], list[OrderSet]] = {}
-        self._stale: set[tuple[int, int, int, str | None]] = set()  # books read in an earlier transaction
+        self._contexts: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self.books = Books()
         # Set by the mail just processed: game, turn, player, order set, phase.
         self.pending: tuple[Game, int, Player, OrderSet, str | None] | None = None
         self.held: list[tuple[MailRow, Game | None]] = []  # mails kept for the GM, not yet reported
@@ -60,8 +60,29 @@ class IntakeRun:
         process meanwhile must not leave an order booked for a turn already resolved."""
         self._games = list(s.scalars(select(Game).with_for_update(read=True)))
         self._turns.clear()
-        # Another process's intake may have booked (or a CANCEL withdrawn) orders since the last transaction.
-        self._stale.update(self._books)
+        self.books.begin()
+
+    def prepare(self, s: Session, app: App, mails: list[ReadMail]) -> None:
+        """Read what a batch's mails will ask for, a query for them all rather than one a mail: the books of
+        their senders, players of the games, for the open turn (a game of phases reads its own as it goes),
+        and the reply limits' counts of the addresses they will be answered at. What this does not foresee
+        (a header line naming another player, a late mail) is read when asked for."""
+        senders = sorted({m.from_addr for m in mails if m.from_addr})
+        if not senders:
+            return
+        games = {g.id: g for g in self.games(s) if not g.finished}
+        by_game: dict[int, list[Player]] = {}
+        for player in s.scalars(select(Player).where(Player.email.in_(senders))):
+            if player.game_id in games:
+                by_game.setdefault(player.game_id, []).append(player)
+        self.flush(s)
+        for game_id, players in sorted(by_game.items()):
+            game = games[game_id]
+            ruleset = ruleset_named(game.ruleset)
+            if not is_phased(ruleset):
+                self.books.load(s, ruleset, game, game.turn, players)
+        registered = [p.email for players in by_game.values() for p in players]
+        prepare_answers(s, [*senders, *registered], app.now())
 
     def games(self, s: Session) -> list[Game]:
         if self._games is None:
@@ -86,30 +107,19 @@ class IntakeRun:
 
     def on_file(self, s: Session, game: Game, turn: int, player: Player, phase: str | None = None
                 ) -> list[OrderSet]:
-        """The player's accepted order sets (a copy: `accepted` adds the new one once it is stored); in a game
-        of several phases, those of `phase`."""
-        key = (game.id, turn, player.id, phase)
-        if key in self._stale:
-            # Read in an earlier transaction: still good if the same sets are accepted now (a look at their
-            # receipt sequences, not their orders, which cost most of a big book's reading).
-            self._stale.discard(key)
-            self.flush(s)
-            if {o.seq for o in self._books[key]} != accepted_seqs(s, game, turn, player, phase):
-                del self._books[key]
-        if key not in self._books:
-            self.flush(s)  # the query must see the sets booked earlier in this transaction
-            self._books[key] = accepted_sets(s, game, turn, player, phase).get(player.name, [])
-        return list(self._books[key])
+        """The sets that stand for the player's accepted ones (`Books.on_file`, a copy: `accepted` adds the new
+        one once it is stored); in a game of several phases, those of `phase`."""
+        if not self.books.ready((game.id, turn, player.id, phase)):
+            self.flush(s)  # the book is read: it must see the sets booked earlier in this transaction
+        return self.books.on_file(s, ruleset_named(game.ruleset), game, turn, player, phase)
 
     def forget(self, game: Game, turn: int, player: Player) -> None:
         """Drop the cached books of a player whose sets changed status (a CANCEL)."""
-        for key in [k for k in self._books if k[:3] == (game.id, turn, player.id)]:
-            self._books.pop(key, None)
-            self._stale.discard(key)
+        self.books.forget(game, turn, player)
 
     def accepted(self, game: Game, turn: int, player: Player, order_set: OrderSet, phase: str | None = None
                  ) -> None:
-        self._books.setdefault((game.id, turn, player.id, phase), []).append(order_set)
+        self.books.accepted(ruleset_named(game.ruleset), (game.id, turn, player.id, phase), order_set)
 
     def book(self, order_set: dict[str, Any]) -> None:
         """An `order_sets` row to insert with the others of this transaction."""
@@ -122,7 +132,11 @@ class IntakeRun:
     def flush(self, s: Session) -> None:
         """Write what is held back: before the commit, and before anything reads those rows back."""
         if self._order_sets:
-            s.execute(insert(OrderSetRow.__table__), self._order_sets)
+            ids = dict(s.execute(_BOOK, self._order_sets).all())
+            for row in self._order_sets:
+                if row["status"] == "accepted":
+                    self.books.booked((row["game_id"], row["turn"], row["player_id"], row["phase"]),
+                                      ids[row["mail_id"]])
             self._order_sets = []
         if self._saved:
             s.execute(_SAVE, [dict(mid=r.id, status=r.status, note=r.note, sender=r.sender, subject=r.subject,
@@ -138,8 +152,20 @@ class IntakeRun:
             self._states[key] = phased if phased is not None else state_before(s, game, turn)
         return self._states[key]
 
+    def context(self, s: Session, game: Game, state_turn: int, turn: int) -> dict[str, Any]:
+        """`Ruleset.template_context` of the state orders of `turn` are checked against (`state`): the same for
+        every ack of a turn, so worked out once a run."""
+        key = (game.id, state_turn, turn)
+        if key not in self._contexts:
+            self._contexts[key] = ruleset_named(game.ruleset).template_context(self.state(s, game, state_turn), turn)
+        return self._contexts[key]
+
 
 _INBOUND = InboundMail.__table__
+_ORDER_SETS = OrderSetRow.__table__
+# The rows' ids come back, known by their mails (a mail has one set): a book's print moves with each
+# (`Books.booked`). Asking them in the order given would cost SQLite a statement a row.
+_BOOK = insert(_ORDER_SETS).returning(_ORDER_SETS.c.mail_id, _ORDER_SETS.c.id)
 # The bindparam names differ from the columns': SQLAlchemy reserves those for the SET values.
 _SAVE = update(_INBOUND).where(_INBOUND.c.id == bindparam("mid")).values(
     status=bindparam("status"), note=bindparam("note"), sender=bindparam("sender"),
@@ -174,6 +200,7 @@ class MailRow:
     subject: str | None = None
     game_id: int | None = None
     player_id: int | None = None
+    alone: bool = False  # its bytes are read when it is worked on, not with the batch's (`with_raw`)
 
     def read_from(self, mail: ReadMail) -> None:
         """Note who the mail is from and its subject, cut to their columns (PostgreSQL refuses longer: the
@@ -182,17 +209,27 @@ class MailRow:
         self.subject = mail.subject[:500] if mail.subject else None
 
 
-def iter_new(s: Session, ids: list[int], max_bytes: int) -> Iterator[MailRow]:
-    """The mails of `ids` still new, claimed (see _HEADS), in receipt order, each with its raw bytes while it
-    is worked on. Two queries for the batch; a mail over BULK_RAW_BYTES is read alone (an oversized one too:
-    its row holds only its header block, for the refusal)."""
+def claim(s: Session, ids: list[int], max_bytes: int) -> list[MailRow]:
+    """The mails of `ids` still new, claimed (see _HEADS), in receipt order. Two queries for the batch: the
+    bytes of a mail over BULK_RAW_BYTES are left out (`with_raw` reads them alone, as it comes to them), and an
+    oversized one's row holds only its header block, for the refusal."""
     heads = s.execute(_HEADS, {"ids": ids}).all()
     small = [h.id for h in heads if h.size <= min(BULK_RAW_BYTES, max_bytes)]
     raws = {r.id: r.raw for r in s.execute(_RAWS, {"ids": small})} if small else {}
-    for head in heads:
-        raw = raws.pop(head.id, None)
-        if raw is None:  # a big mail alone; an oversized one's row holds its header block only
-            raw = s.execute(_RAW, {"mid": head.id}).scalar_one()
-        row = MailRow(head.id, raw or b"", head.size, head.received_at)
+    return [MailRow(h.id, raws.get(h.id) or b"", h.size, h.received_at, alone=h.id not in raws) for h in heads]
+
+
+def with_raw(s: Session, rows: list[MailRow]) -> Iterator[MailRow]:
+    """Each of `rows` with its raw bytes while it is worked on: a big mail's read then, alone, and every mail's
+    let go after, so that a batch of big mails never sits in memory at once."""
+    for row in rows:
+        if row.alone:
+            row.raw = s.execute(_RAW, {"mid": row.id}).scalar_one() or b""
         yield row
         row.raw = b""  # done with: the row lives on for the GM's notice, its bytes need not
+
+
+def iter_new(s: Session, ids: list[int], max_bytes: int) -> Iterator[MailRow]:
+    """`claim`, then `with_raw`: the mails of `ids` still new, claimed, each with its raw bytes while it is worked
+    on."""
+    return with_raw(s, claim(s, ids, max_bytes))

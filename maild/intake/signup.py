@@ -139,7 +139,7 @@ def _bad_name(name: str, taken: dict[str, Player]) -> str | None:
 def _too_late(s: Session, ruleset: Ruleset, game: Game, run: IntakeRun, row: MailRow) -> str | None:
     """Why this mail's orders could not be booked for any turn (the JOIN among them), if so: then signing him
     up would make a player without the order that brings him into the game."""
-    from maild.intake.pipeline import target_turn  # the pipeline calls this module
+    from maild.intake.ordermail import target_turn  # which calls this module
 
     current = run.turn(s, game, game.turn)
     if is_phased(ruleset) and current is not None:

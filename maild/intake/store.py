@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -45,9 +46,15 @@ def store_batch(app: App, mails: list[FetchedMail]) -> list[int | None]:
     a mail only once it is stored. If the database stays away this raises, and the mails, not marked done, are
     fetched again by the next pass."""
     now = app.now()
+    limit = app.config.max_mail_bytes
+
+    def store(s: Session) -> list[int | None]:
+        if _repeats(mails):  # a mail that is a duplicate of another of the batch: each must see the one before
+            return [_store(s, mail, now, limit) for mail in mails]
+        return _store_all(s, mails, now, limit)
+
     try:
-        ids = app.db.transaction(lambda s: [_store(s, mail, now, app.config.max_mail_bytes) for mail in mails],
-                                 f"storing {len(mails)} fetched mails")
+        ids = app.db.transaction(store, f"storing {len(mails)} fetched mails")
     except IntegrityError:  # stored by someone else between our look and our insert: one at a time
         if len(mails) == 1:
             return [None]
@@ -64,11 +71,54 @@ _SAME_BYTES = select(_INBOUND.c.id).where(_INBOUND.c.digest == bindparam("digest
                                           _INBOUND.c.status != "duplicate").order_by(_INBOUND.c.id).limit(1)
 
 
-def _store(s: Session, mail: FetchedMail, now: datetime, limit: int) -> int | None:
-    # Core statements built once: this runs for every mail fetched.
+# A batch's look-ups, one statement each (a mail's own took two statements a mail).
+# (On the unique index of the three: each column's IN list narrows it.)
+_UIDS = select(_INBOUND.c.source, _INBOUND.c.uidvalidity, _INBOUND.c.uid).where(
+    _INBOUND.c.source.in_(bindparam("sources", expanding=True)),
+    _INBOUND.c.uidvalidity.in_(bindparam("uidvalidities", expanding=True)),
+    _INBOUND.c.uid.in_(bindparam("uids", expanding=True)))
+_FIRST_OF = (select(_INBOUND.c.digest, func.min(_INBOUND.c.id))
+             .where(_INBOUND.c.digest.in_(bindparam("digests", expanding=True)), _INBOUND.c.status != "duplicate")
+             .group_by(_INBOUND.c.digest))
+# Many rows in one statement, their ids known by their source ids (asking them in the order given would cost
+# SQLite a statement a row).
+_INSERT = insert(_INBOUND).returning(_INBOUND.c.source, _INBOUND.c.uidvalidity, _INBOUND.c.uid, _INBOUND.c.id)
+
+
+def _source_key(mail: FetchedMail) -> tuple[str, int, str]:
+    return mail.source, mail.uidvalidity, mail.uid
+
+
+def _repeats(mails: list[FetchedMail]) -> bool:
+    """Whether two mails of the batch are one: the same source id, or the same bytes."""
+    keys = {_source_key(m) for m in mails}
+    raws = {m.raw for m in mails}
+    return len(keys) < len(mails) or len(raws) < len(mails)
+
+
+def _store_all(s: Session, mails: list[FetchedMail], now: datetime, limit: int) -> list[int | None]:
+    """`_store` for a batch none of whose mails repeats another: three statements for the batch."""
+    if not mails:
+        return []
+    found = {tuple(r) for r in s.execute(_UIDS, {"sources": sorted({m.source for m in mails}),
+                                                 "uidvalidities": sorted({m.uidvalidity for m in mails}),
+                                                 "uids": sorted({m.uid for m in mails})})}
+    fresh = [m for m in mails if _source_key(m) not in found]
+    rows = [_row(mail, now, limit) for mail in fresh]
+    digests = sorted({str(r["digest"]) for r in rows if r["digest"]})
+    firsts = dict(s.execute(_FIRST_OF, {"digests": digests}).all()) if digests else {}
+    for row in rows:
+        first = firsts.get(row["digest"])
+        if first is not None:
+            _mark_duplicate(row, first)
+    ids = {(source, validity, uid): row_id for source, validity, uid, row_id in
+           (s.execute(_INSERT, rows).all() if rows else [])}
+    return [ids.get(_source_key(m)) for m in mails]
+
+
+def _row(mail: FetchedMail, now: datetime, limit: int) -> dict[str, Any]:
+    """The inbound row of a fetched mail, as stored unless its bytes are another's."""
     received = min(now, mail.arrived_at) if mail.arrived_at is not None else now
-    if s.execute(_BY_UID, {"source": mail.source, "uidvalidity": mail.uidvalidity, "uid": mail.uid}).first():
-        return None
     heads = headers_of(mail.raw)  # parsed once for both
     message_id = _message_id(heads.get("Message-ID"))
     size = mail.size if mail.size is not None else len(mail.raw)
@@ -78,16 +128,27 @@ def _store(s: Session, mail: FetchedMail, now: datetime, limit: int) -> int | No
     raw = header_block(mail.raw) if truncated else mail.raw
     size = max(size, len(mail.raw))
     digest = None if truncated else hashlib.sha256(raw).hexdigest()
-    row = dict(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id, raw=raw,
-               size=size, digest=digest, received_at=received, status="new", attempts=0,
-               sender_key=key_of_from(heads.get("From")))
-    if digest:
-        first = s.execute(_SAME_BYTES, {"digest": digest}).scalar()
+    return dict(source=mail.source, uidvalidity=mail.uidvalidity, uid=mail.uid, message_id=message_id, raw=raw,
+                size=size, digest=digest, received_at=received, status="new", attempts=0,
+                sender_key=key_of_from(heads.get("From")))
+
+
+def _mark_duplicate(row: dict[str, Any], first: int) -> None:
+    """The bytes of `row` are those of mail `first`: not kept twice."""
+    head = decode_mail(header_block(row["raw"]), max_size=1)  # headers only, for `maild mail list`
+    same = "same Message-ID and bytes" if row["message_id"] else "same bytes (no Message-ID)"
+    row.update(raw=b"", status="duplicate", note=f"{same} as mail {first}",
+               sender=head.from_addr, subject=head.subject[:500] or None)
+
+
+def _store(s: Session, mail: FetchedMail, now: datetime, limit: int) -> int | None:
+    """One mail, seeing what was stored before it in the transaction."""
+    if s.execute(_BY_UID, {"source": mail.source, "uidvalidity": mail.uidvalidity, "uid": mail.uid}).first():
+        return None
+    row = _row(mail, now, limit)
+    if row["digest"]:
+        first = s.execute(_SAME_BYTES, {"digest": row["digest"]}).scalar()
         if first is not None:
-            # The bytes are those of mail `first`: not kept twice.
-            head = decode_mail(header_block(raw), max_size=1)  # headers only, for `maild mail list`
-            same = "same Message-ID and bytes" if message_id else "same bytes (no Message-ID)"
-            row.update(raw=b"", status="duplicate", note=f"{same} as mail {first}",
-                       sender=head.from_addr, subject=head.subject[:500] or None)
+            _mark_duplicate(row, first)
     result = s.execute(insert(_INBOUND), [row])
     return int(result.inserted_primary_key[0])

@@ -129,6 +129,12 @@ class MaildirSender:
         return (await self.send_batch([mail]))[0]
 
     async def send_batch(self, mails: list[OutgoingMail]) -> list[SendResult]:
+        # Files written and synced block for milliseconds: in a worker thread, so that the event loop (fetching,
+        # handing the next batch to intake, a stop) goes on meanwhile. Cancelled while it writes, the thread
+        # finishes the batch; its files, not recorded as sent, are found by name by the next pass, as after a crash.
+        return await asyncio.to_thread(self._write_batch, mails)
+
+    def _write_batch(self, mails: list[OutgoingMail]) -> list[SendResult]:
         results: list[SendResult | None] = [None] * len(mails)
         written: list[tuple[int, str]] = []
         join, exists = os.path.join, os.path.exists
