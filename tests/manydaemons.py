@@ -87,13 +87,13 @@ replies_per_day = 100000
         done = self.maild("--now", SET_UP_AT, "init")
         assert done.returncode == 0, done.stderr
 
-    def start(self, name: str, crash: str | None = None) -> subprocess.Popen[str]:
+    def start(self, name: str, crash: str | None = None, now: str = AFTER) -> subprocess.Popen[str]:
         env = {k: v for k, v in os.environ.items() if k != "MAILD_CRASH_AT"}
         if crash:
             env["MAILD_CRASH_AT"] = crash
         with (self.tmp / f"{name}.log").open("w") as log:
             proc = subprocess.Popen([sys.executable, "-m", "maild", "--config", str(self.config), "run", "--now",
-                                     AFTER], cwd=self.tmp, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+                                     now], cwd=self.tmp, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
         self.procs[name] = proc
         return proc
 

@@ -55,3 +55,24 @@ def test_three_daemons_one_killed_mid_pass_every_mail_answered_once_every_turn_r
         proc.terminate()
         assert proc.wait(timeout=120) == 0
     print(f"drained {took:.1f} s after the two others started ({crash})")
+
+
+def test_three_daemons_sharing_the_games_one_killed_in_its_turn_at_the_deadline(backlog: Backlog) -> None:
+    """The three start together before the deadline and share the six games, two each, while they read the
+    mail; at the deadline each runs its games' turns, and one is killed in the transaction of its first: the two
+    others take its two games over and run their turns, once."""
+    # The daemons' clocks run from here, in real time: the deadline (17:15) comes that much later.
+    before_deadline = "2026-11-22T17:14:20+01:00"
+    doomed = backlog.start("doomed", crash="turn.before_commit:1", now=before_deadline)
+    one, two = backlog.start("one", now=before_deadline), backlog.start("two", now=before_deadline)
+    wait_until(lambda: [len(backlog.games_held_by(p.pid)) for p in (doomed, one, two)] == [2, 2, 2], 30,
+               "the daemons did not share the games before the deadline")
+    assert backlog.query("SELECT count(*) FROM turns WHERE status = 'done'") == [(0,)]
+    assert doomed.wait(timeout=120) == -signal.SIGKILL, backlog.log("doomed")[-2000:]
+    wait_until(backlog.drained, 300, "the two daemons left did not read and answer everything")
+    wait_until(lambda: len(backlog.games_held_by(one.pid)) == len(backlog.games_held_by(two.pid)) == 3, 60,
+               "the dead daemon's games were not taken over")
+    backlog.check_everything_once()
+    for proc in (one, two):
+        proc.terminate()
+        assert proc.wait(timeout=120) == 0
