@@ -41,6 +41,7 @@ from maild.mail.maildir import deliver
 from maild.testing import postgres_schema
 from tests.conftest import PG_URL, _pg_available, write_gm_config
 from tests.mailflow import order_mail
+from tests.manydaemons import lapse
 from tests.tcpproxy import TcpProxy
 
 pytestmark = pytest.mark.postgres
@@ -78,17 +79,6 @@ def daemon_row(url: str, pid: int) -> Any:
             return conn.execute(text("SELECT holder, token, expires_at, name FROM leases WHERE name LIKE 'daemon:%' "
                                      "AND holder LIKE :pid ORDER BY acquired_at DESC"), {"pid": f"% pid {pid} %"}
                                 ).first()
-    finally:
-        db.close()
-
-
-def lapse(url: str, holder: str | None = None) -> None:
-    """As if the holder (every one, if None) had not renewed for longer than its lease."""
-    db = Database(url)
-    try:
-        with db.engine.begin() as conn:
-            conn.execute(text("UPDATE leases SET expires_at = expires_at - interval '1 hour' "
-                              "WHERE holder = :holder OR CAST(:holder AS text) IS NULL"), {"holder": holder})
     finally:
         db.close()
 

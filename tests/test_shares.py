@@ -16,7 +16,7 @@ from maild.daemonsview import daemon_runs, game_holders
 from maild.db import Database, upgrade
 from maild.lease import LeaseLost, new_holder, presence, take
 from maild.shares import GameLost, Shares, game_lease
-from tests.test_lease import lapse
+from tests.manydaemons import lapse
 
 pytestmark = pytest.mark.postgres
 
