@@ -14,7 +14,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from icalendar import Calendar, Event
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -63,6 +62,8 @@ def calendar_file(s: Session, app: App, game: Game) -> Attachment | None:
     deadlines = coming_deadlines(s, app, game)
     if not deadlines:
         return None
+    from icalendar import Calendar, Event  # only when a calendar is written: `game list` does without it
+
     tz = game_timezone(app.config, game.name)
     domain = app.config.from_addr.rpartition("@")[2] or "localhost"
     cal = Calendar()

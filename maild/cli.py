@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("name")
     show.add_argument("--json", action="store_true", help="the machine-readable export")
 
+    daemons = sub.add_parser("daemons", help="which daemon holds what, and since when (PostgreSQL: several daemons "
+                             "share the games and the inbox)", **example("maild daemons", "maild daemons --json"))
+    daemons.add_argument("--json", action="store_true", help="machine-readable: a list of objects, one a run")
     run = sub.add_parser("run", help="the daemon", **example(
         "maild --config gm.toml run", "maild run --once --now 2027-03-01T17:16   # one pass, as if it were then"))
     run.add_argument("--once", action="store_true", help="one full pass, then exit")
@@ -340,10 +343,27 @@ def dispatch(args: argparse.Namespace) -> int:
         handler = {
             "init": cmd_init, "game": cmd_game, "run": cmd_run, "turn": cmd_turn, "mail": cmd_mail,
             "outbox": cmd_outbox, "replies": cmd_replies, "player": cmd_player, "site": cmd_site,
+            "daemons": cmd_daemons,
         }[args.command]
         return handler(app, args)
     finally:
         app.db.close()
+
+
+def cmd_daemons(app: App, args: argparse.Namespace) -> int:
+    import json
+
+    from maild.daemonsview import daemon_runs
+
+    with app.db.session() as s:
+        runs = daemon_runs(s)
+    if args.json:
+        print(json.dumps([r.export() for r in runs], indent=2, sort_keys=True))
+    elif not runs:
+        print("no daemon holds a lease on this database (on SQLite one daemon runs at a time, under a lock file)")
+    for run in [] if args.json else runs:
+        print(run.line())
+    return 0
 
 
 def cmd_player(app: App, args: argparse.Namespace) -> int:
@@ -402,12 +422,15 @@ def cmd_game(app: App, args: argparse.Namespace) -> int:
     if args.game_cmd in ("pause", "resume", "extend"):
         return _change_deadline(app, args)
     if args.game_cmd == "list":
+        from maild.daemonsview import game_holders
         from maild.deadlines import game_timezone
 
         with app.db.session() as s:
+            holders = game_holders(s)  # several daemons on PostgreSQL: which runs the game
             for game in s.scalars(select(Game).order_by(Game.name)):
                 print(game_line(s, game, game_timezone(app.config, game.name))
-                      + "".join(f"  {line}" for line in season_lines(s, app, game) if not game.finished))
+                      + "".join(f"  {line}" for line in season_lines(s, app, game) if not game.finished)
+                      + (f"  daemon {holders[game.name]}" if game.name in holders else ""))
         return 0
     from maild.deadlines import format_deadline, game_timezone
     from maild.games import get_turn, ruleset_named
@@ -434,13 +457,12 @@ def season_lines(s: Any, app: App, game: Game) -> list[str]:
     """The missed-orders ladder (who is at which step, who climbs next), the grace and the absences of a game
     (maild/ladder.py, maild/grace.py, maild/absences.py)."""
     from maild.absences import absence_lines
-    from maild.games import ruleset_named
     from maild.grace import grace_lines
     from maild.ladder import ladder_lines
     from maild.orderbook import players_without_orders
 
     silent = [p.name for p in players_without_orders(s, game, game.turn)]
-    return [*grace_lines(s, game), *ladder_lines(s, app, game, ruleset_named(game.ruleset), silent),
+    return [*grace_lines(s, game), *ladder_lines(s, app, game, silent),
             *absence_lines(s, app, game)]
 
 
@@ -552,6 +574,7 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
     from maild.lock import EXIT_LEASE_LOST, AlreadyRunning, single_daemon, stop_this_process
     from maild.mail.factory import make_inbox, make_sender
     from maild.mail.leased import leased
+    from maild.shares import sharing
 
     try:
         inbox, sender = make_inbox(app.config, once=args.once), make_sender(app.config)
@@ -560,8 +583,9 @@ def cmd_run(app: App, args: argparse.Namespace) -> int:
     stall.guard.restart = not args.once  # the daemon outlives a mail that stalls it (maild/intake/stall.py)
     lease = None
     try:
-        with single_daemon(app.db, app.config.lease, on_lost=stop_this_process) as lease:
-            asyncio.run(Daemon(app, inbox, leased(sender, lease)).run(once=args.once))
+        with single_daemon(app.db, app.config.lease, on_lost=stop_this_process) as lease, \
+                sharing(app.db, lease, app.config) as shares:
+            asyncio.run(Daemon(app, inbox, leased(sender, lease), shares=shares).run(once=args.once))
     except AlreadyRunning as exc:
         raise UsageError(str(exc)) from None
     except LeaseLost:

@@ -1,4 +1,9 @@
-"""The daemon: fetch, store, process, run due turns, send; then wait for mail, a deadline or the next poll."""
+"""The daemon: fetch, store, process, run due turns, send; then wait for mail, a deadline or the next poll.
+
+On PostgreSQL several daemons share the work (maild/shares.py): each pass begins by taking this daemon's share
+of the games (and the inbox, if nobody fetches it); it fetches only the inbox it holds, runs the turns and
+reminders of its own games, each fenced by the game's lease, and reads and sends what any daemon stored or
+queued (intake and outbound mail are claimed row by row)."""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from typing import Any, TypeVar
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from maild.app import App
 from maild.crashpoints import crashpoint
@@ -24,11 +29,12 @@ from maild.intake.pipeline import intake_steps, process_step
 from maild.intake.run import IntakeRun
 from maild.intake.store import store_batch
 from maild.mail.base import FetchedMail, InboxSource, Sender
-from maild.models import Game, Turn
+from maild.models import Game, InboundMail, Turn
 from maild.outbox import notify_gm
 from maild.passwatch import PassWatch
 from maild.reminders import queue_reminders, reminder_times
-from maild.turn import due_turns, run_turn
+from maild.shares import GameLost, Shares
+from maild.turn import DueTurn, due_turns, run_turn
 
 log = logging.getLogger("maild.daemon")
 start_log = logging.getLogger("maild.start")
@@ -40,6 +46,9 @@ STORE_BATCH = 100
 STORE_BATCH_BYTES = 16_000_000
 # How long stopping waits for each transport to close (a server that does not answer must not hold up SIGTERM).
 CLOSE_WAIT_S = 3.0
+# A daemon that does not fetch (another holds the inbox, maild/shares.py) looks this often for mail stored by
+# the one that does, to read it too.
+STORED_LOOK_S = 0.5
 
 
 class MailLeftNew(Exception):
@@ -66,17 +75,21 @@ class PassReport:
 
 
 class Daemon:
-    def __init__(self, app: App, inbox: InboxSource, sender: Sender, status_line: bool | None = None) -> None:
+    def __init__(self, app: App, inbox: InboxSource, sender: Sender, status_line: bool | None = None,
+                 shares: Shares | None = None) -> None:
         self.app = app
         self.inbox = inbox
         self.sender = sender
+        self.shares = shares  # None: the one daemon of the database (SQLite), which works on everything
         self.status_line = sys.stderr.isatty() if status_line is None else status_line
         # One worker thread for the database keeps SQLite writes serial and sessions on one thread.
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maild-db")
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._reported: set[str] = set()
-        self.delivery = Delivery(app, sender, self.db)
+        self._fetch_awaited = False  # a turn of ours is due but waits for the inbox's holder to fetch (`_due`)
+        # Its claims on outbound rows carry the daemon's name, as its leases do (`maild daemons`).
+        self.delivery = Delivery(app, sender, self.db, holder=shares.lease.holder if shares is not None else None)
         self.watch = PassWatch(app, sender, self.db)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -149,21 +162,61 @@ class Daemon:
         came before (what came after one is read after its turn ran). A turn that runs opens the next, which
         may be due too; one in `tried` (held or failed) is not tried again in this pass."""
         while not self._stop.is_set():
-            due = [t for t in await self.db(due_turns, self.app) if (t.game, t.number) not in tried]
+            due = [t for t in await self.db(self._due) if (t.game, t.number) not in tried]
             if not due:
                 return
             turn = due[0]
             tried.add((turn.game, turn.number))
             if turn.deadline is not None:
                 await self._intake(report, received_by=turn.deadline)
-            outcome = await self.db(run_turn, self.app, turn.game)  # a failure is mailed to the GM there
-            self.delivery.kick()
+            try:
+                outcome = await self.db(self._for_game, turn.game, run_turn, self.app, turn.game)
+            except GameLost as exc:  # another daemon took the game over: it runs the turn
+                log.warning("turn %d of %s left to another daemon: %s", turn.number, turn.game, exc)
+                continue
+            self.delivery.kick()  # a failure was mailed to the GM in run_turn
             if outcome.status == "failed":
                 report.errors.append(f"turn {turn.number} of {turn.game} failed: {outcome.message}")
                 continue
             report.turns.append(f"{turn.game}:{outcome.turn} {outcome.status}")
             if outcome.status == "phase_done":  # the turn's next phase may be due already
                 tried.discard((turn.game, turn.number))
+
+    def _due(self) -> list[DueTurn]:
+        """The turns due that are this daemon's to run: of its games, and, with a deadline, once the mail that came
+        by it is stored (the inbox's holder noted a fetch that began after it)."""
+        due = due_turns(self.app)
+        if self.shares is None:
+            return due
+        mine = self.shares.games()
+        fetched = self.shares.fetched_at()
+        ours = [t for t in due if t.game in mine]
+        ready = [t for t in ours if t.deadline is None or (fetched is not None and fetched >= t.deadline)]
+        # The inbox's holder has yet to store what came by a deadline: look again soon, not a poll interval later.
+        self._fetch_awaited = len(ready) < len(ours)
+        return ready
+
+    def _for_game(self, game: str, fn: Callable[..., T], *args: Any) -> T:
+        """`fn` on the database thread, its transactions fenced by the game's lease (if the daemon shares)."""
+        return fn(*args) if self.shares is None else self.shares.for_game(game, fn, *args)
+
+    def _share(self) -> None:
+        """Take this daemon's share of the open games (and the inbox, if nobody fetches it)."""
+        assert self.shares is not None
+        with self.app.db.session() as s:
+            games = list(s.scalars(select(Game.name).where(Game.finished.is_(False)).order_by(Game.name)))
+        self.shares.share(games)
+
+    def _reminders(self) -> int:
+        if self.shares is None:
+            return queue_reminders(self.app)
+        queued = 0
+        for game in sorted(self.shares.games()):
+            try:
+                queued += self.shares.for_game(game, queue_reminders, self.app, {game})
+            except GameLost:
+                pass  # its new holder reminds
+        return queued
 
     def _startup_fields(self) -> dict[str, str]:
         """What a GM checks first when the daemon starts: which games it runs and when their turns are
@@ -189,6 +242,8 @@ class Daemon:
 
     def _sync(self) -> list[str]:
         with self.app.db.session() as s:
+            if self.shares is not None:  # daemons started together create the config's games one at a time
+                s.execute(text("SELECT pg_advisory_xact_lock(hashtext('maild sync games:' || current_schema()))"))
             return sync_games(s, self.app.config, self.app.now(), self.app)
 
     async def one_pass(self, wait_for_delivery: bool = True) -> PassReport:
@@ -198,13 +253,19 @@ class Daemon:
         read, or two turns."""
         report = PassReport()
         sent, failed = self.delivery.sent, self.delivery.failed
-        await self.fetch(report)
+        if self.shares is not None:
+            await self.db(self._share)
+        if self.shares is None or self.shares.fetches():
+            began = self.app.now()
+            await self.fetch(report)
+            if self.shares is not None and not self._stop.is_set():
+                await self.db(self.shares.fetched, began)
         tried: set[tuple[str, int]] = set()
         await self._deadlines(report, tried)
         await self._intake(report)  # what came after the last deadline passed
         await self._deadlines(report, tried)  # a phase that closed early with the mail just read
         if not self._stop.is_set():
-            report.reminders = await self.db(queue_reminders, self.app)
+            report.reminders = await self.db(self._reminders)
         self.delivery.kick()  # also for what others queued meanwhile (a GM's `turn run` beside the daemon)
         if wait_for_delivery:
             await self.delivery.finish()
@@ -267,7 +328,7 @@ class Daemon:
                 pause = await self._attempt(scheduler)
                 self._wake.clear()
                 if pause is None:
-                    await self._wait(self.app.config.poll_interval)
+                    await self._wait(STORED_LOOK_S if self._fetch_awaited else self.app.config.poll_interval)
                 else:
                     await self._wait(pause, for_mail=False)
         finally:
@@ -299,7 +360,9 @@ class Daemon:
         """Until `timeout` or SIGTERM; `for_mail`: also until mail may have come or a deadline is due."""
         waits = [asyncio.ensure_future(self._stop.wait())]
         if for_mail:
-            waits += [asyncio.ensure_future(self.inbox.wait_for_mail(timeout)),
+            fetching = self.shares is None or self.shares.fetches()
+            waits += [asyncio.ensure_future(self.inbox.wait_for_mail(timeout) if fetching else
+                                            self._wait_for_stored(timeout)),
                       asyncio.ensure_future(self._wake.wait())]
         try:
             await asyncio.wait(waits, timeout=timeout + 5 if for_mail else timeout,
@@ -308,6 +371,19 @@ class Daemon:
             for w in waits:
                 w.cancel()
             await asyncio.gather(*waits, return_exceptions=True)
+
+    async def _wait_for_stored(self, timeout: float) -> None:
+        """Until mail is stored that nobody has read yet (another daemon fetched it), or `timeout`."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end:
+            if await self.db(self._unread):
+                return
+            await asyncio.sleep(min(STORED_LOOK_S, max(0.0, end - loop.time())))
+
+    def _unread(self) -> bool:
+        with self.app.db.session() as s:
+            return s.scalar(select(InboundMail.id).where(InboundMail.status == "new").limit(1)) is not None
 
     async def close(self) -> None:
         # A mail in flight when the delivery stops was not recorded as sent: it stays queued.

@@ -16,10 +16,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from alembic import command
-from alembic.config import Config as AlembicConfig
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -27,7 +25,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from maild.filemodes import prepare_database_file
 from maild.paths import MIGRATIONS_DIR
+from maild.schema_version import at_head
 from maild.sqlite_writers import WAIT_SLICE_MS, WriterQueue, sqlite_busy
+
+if TYPE_CHECKING:
+    from alembic.config import Config as AlembicConfig
 
 log = logging.getLogger("maild.db")
 T = TypeVar("T")
@@ -171,6 +173,8 @@ def retry_transient(fn: Callable[[], T], what: str = "a transaction", attempts: 
 
 
 def alembic_config(engine: Engine) -> AlembicConfig:
+    from alembic.config import Config as AlembicConfig
+
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     cfg.attributes["engine"] = engine
@@ -178,7 +182,12 @@ def alembic_config(engine: Engine) -> AlembicConfig:
 
 
 def upgrade(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest migration."""
+    """Create or upgrade the schema to the newest migration. A schema already there costs one query, not
+    Alembic's import (maild/schema_version.py)."""
+    if at_head(engine):
+        return
+    from alembic import command
+
     command.upgrade(alembic_config(engine), "head")
 
 

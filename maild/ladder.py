@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from maild.app import App
 from maild.config import MissedLadder
-from maild.games import players_of
+from maild.games import players_of, ruleset_named
 from maild.models import Game, OrderSetRow, Player, Standing
 from maild.outbox import notify_gm, queue_mail
 from maild.render import render
@@ -170,13 +170,16 @@ _STEP_WORDS = {
 }
 
 
-def ladder_lines(s: Session, app: App, game: Game, ruleset: Ruleset, silent_now: list[str]) -> list[str]:
+def ladder_lines(s: Session, app: App, game: Game, silent_now: list[str], ruleset: Ruleset | None = None) -> list[str]:
     """For `game show` and `game list`: who is at which step, and who climbs next if the open turn's deadline
-    passes without his orders (`silent_now`: who has nothing on file)."""
+    passes without his orders (`silent_now`: who has nothing on file). `ruleset` is the game's, if the caller
+    has it at hand; else it is loaded only for a game with a ladder (`game list` imports no game without one)."""
     gcfg = app.config.game(game.name)
     ladder = gcfg.missed if gcfg is not None else None
     if ladder is None:
         return []
+    if ruleset is None:
+        ruleset = ruleset_named(game.ruleset)
     known = standings(s, game)
     at = [f"{name} {st.step} ({st.missed} missed)" for name, st in sorted(known.items()) if st.step]
     upcoming = []

@@ -33,7 +33,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session
 
 log = logging.getLogger("maild.lease")
 
-DAEMON = "daemon"  # the one lease there is today: the daemon of a database
+DAEMON = "daemon"  # a daemon run's own lease is "daemon:<run>" (`presence`); the one lease of older daemons
 DEFAULT_PERIOD_S = 60.0
 
 # The database server's clock, in UTC like every column: the statement's own time, not its transaction's (a
@@ -57,9 +57,12 @@ _INSERT = text(f"INSERT INTO leases (name, holder, token, acquired_at, renewed_a
 _LOOK = f"SELECT holder, token, expires_at, expires_at < {_NOW} AS lapsed FROM leases WHERE name = :name"
 _TAKE = text(f"UPDATE leases SET holder = :holder, token = token + 1, acquired_at = {_NOW}, renewed_at = {_NOW}, "
              f"expires_at = {_NOW} + {_PERIOD} WHERE name = :name RETURNING token")
-_RENEW = text(f"UPDATE leases SET renewed_at = {_NOW}, expires_at = {_NOW} + {_PERIOD} "
-              "WHERE name = :name AND holder = :holder AND token = :token")
-_RELEASE = text(f"UPDATE leases SET expires_at = {_NOW} WHERE name = :name AND holder = :holder AND token = :token")
+# One statement renews every lease of a holder (its presence, an inbox, its games): the names and tokens it
+# holds, not every row naming it, so that a lease it gave back is not renewed by a renewal already under way.
+_HELD = ("holder = :holder AND (name, token) IN "
+         "(SELECT * FROM unnest(CAST(:names AS text[]), CAST(:tokens AS bigint[])))")
+_RENEW = text(f"UPDATE leases SET renewed_at = {_NOW}, expires_at = {_NOW} + {_PERIOD} WHERE {_HELD} RETURNING name")
+_RELEASE = text(f"UPDATE leases SET expires_at = {_NOW} WHERE {_HELD}")
 _FENCE = text("SELECT holder, token FROM leases WHERE name = :name FOR KEY SHARE")
 _END_SESSIONS = text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                      "WHERE application_name = :app AND datname = current_database() AND pid <> pg_backend_pid()")
@@ -94,10 +97,20 @@ def new_holder() -> str:
     return f"{socket.gethostname()[:120]} pid {os.getpid()} run {secrets.token_hex(6)}"
 
 
+def run_of(holder: str) -> str:
+    """The random part of a holder's name, which names its run."""
+    match = re.search(r"run ([0-9a-f]+)$", holder)
+    return match.group(1) if match else holder[-40:]
+
+
+def presence(holder: str) -> str:
+    """The name of a daemon run's own lease, which says it is alive."""
+    return f"{DAEMON}:{run_of(holder)}"
+
+
 def session_name(holder: str) -> str:
     """The `application_name` of a holder's connections, by which a taker finds them (at most 63 bytes)."""
-    match = re.search(r"run ([0-9a-f]+)$", holder)
-    return f"maild lease {match.group(1) if match else holder[-40:]}"
+    return f"maild lease {run_of(holder)}"
 
 
 def name_sessions(engine: Engine, holder: str) -> Callable[[], None]:
@@ -123,10 +136,16 @@ class Lease:
     renewed: float = 0.0  # monotonic time just before the last renewal that the database took
     lost: str | None = None
     on_lost: Callable[[str], None] | None = None
+    # Further leases of the same holder (name: token), renewed with this one in one statement and released with
+    # it (a daemon's inbox and games, maild/shares.py); one another took is dropped and `on_dropped` told.
+    others: dict[str, int] = field(default_factory=dict)
+    on_dropped: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         self._lost_once = threading.Lock()
         self.wake = threading.Event()  # set: the heartbeat renews now (`nudge`)
+        # Held while the set of leases changes and while it is renewed: a lease given back is not renewed again.
+        self.holding = threading.Lock()
 
     def remaining(self) -> float:
         """Seconds the lease surely still runs, by the monotonic clock since its last renewal began."""
@@ -154,12 +173,26 @@ class Lease:
         """Ask the heartbeat to renew now rather than at its next turn."""
         self.wake.set()
 
+    def held(self) -> dict[str, int]:
+        """Every lease held: this one and the others, name: token."""
+        return {self.name: self.token, **self.others}
+
+    def _params(self, held: dict[str, int]) -> dict[str, Any]:
+        return {"holder": self.holder, "names": list(held), "tokens": list(held.values()), "period": self.period}
+
     def renew(self) -> None:
         started = self.monotonic()
-        with self.engine.begin() as conn:
-            renewed = conn.execute(_RENEW, {"name": self.name, "holder": self.holder, "token": self.token,
-                                            "period": self.period}).rowcount
-        if not renewed:
+        with self.holding:
+            held = self.held()
+            with self.engine.begin() as conn:
+                renewed = set(conn.execute(_RENEW, self._params(held)).scalars())
+            for name in set(self.others) - renewed:
+                del self.others[name]
+        for name in sorted(set(held) - renewed - {self.name}):
+            log.warning("lease %s was taken by another daemon; this one stops working on it", name)
+            if self.on_dropped is not None:
+                self.on_dropped(name)
+        if self.name not in renewed:
             with self.engine.connect() as conn:
                 row = conn.execute(text(_LOOK), {"name": self.name}).first()
             self.lose(f"the lease is held by {row.holder} now" if row is not None else "the lease row is gone")
@@ -178,14 +211,20 @@ class Lease:
         if self.on_lost is not None:
             self.on_lost(why)
 
-    def release(self) -> None:
+    def release(self, names: list[str] | None = None) -> None:
+        """Give back every lease held (on a clean exit), or only the others named."""
         if self.lost is not None:
             return
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(_RELEASE, {"name": self.name, "holder": self.holder, "token": self.token})
-        except OperationalError:
-            log.warning("could not release lease %s; it lapses by itself", self.name, exc_info=True)
+        with self.holding:
+            held = self.held() if names is None else {n: self.others[n] for n in names if n in self.others}
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(_RELEASE, self._params(held))
+            except OperationalError:
+                log.warning("could not release lease %s; it lapses by itself", ", ".join(held), exc_info=True)
+                return
+            for name in held:
+                self.others.pop(name, None)
 
 
 def lease_engine(url: str, holder: str, period: float) -> Engine:
@@ -203,15 +242,21 @@ def take(url: str, name: str, period: float, holder: str | None = None, predeces
     holder = holder or new_holder()
     engine = lease_engine(url, holder, period)
     try:
-        for attempt in range(TAKE_TRIES + 1):
-            started = monotonic()
-            token = _try_take(engine, name, holder, period, predecessor, give_up=attempt == TAKE_TRIES)
-            if token is not None:
-                return Lease(engine, name, holder, token, period, monotonic, renewed=started)
-        raise AssertionError("unreachable")
+        started = monotonic()
+        token = take_on(engine, name, holder, period, predecessor)
+        return Lease(engine, name, holder, token, period, monotonic, renewed=started)
     except BaseException:
         engine.dispose()
         raise
+
+
+def take_on(engine: Engine, name: str, holder: str, period: float, predecessor: str | None = None) -> int:
+    """Take lease `name` for `holder` on `engine` (see `take`); its token. Raises LeaseHeld."""
+    for attempt in range(TAKE_TRIES + 1):
+        token = _try_take(engine, name, holder, period, predecessor, give_up=attempt == TAKE_TRIES)
+        if token is not None:
+            return token
+    raise AssertionError("unreachable")
 
 
 def _try_take(engine: Engine, name: str, holder: str, period: float, predecessor: str | None,

@@ -1,13 +1,11 @@
-"""One daemon per database: a second `maild run` on the same database refuses to start.
+"""Who may run a daemon on a database: SQLite one at a time, PostgreSQL as many as the GM starts.
 
-Two daemons would not apply an order twice (unique keys forbid it) but would trip over each other's
-transactions and send mail twice (a batch read by both before either recorded it); a GM who starts one by
-mistake should hear so at once.
-
-SQLite: an `flock` on `<database>.daemon.lock`, which the kernel holds for the process and drops when it ends.
-PostgreSQL: the lease "daemon" (maild/lease.py), a row that outlives connections, renewed by a heartbeat and
-checked in each of the daemon's transactions (the advisory lock it replaces died with its session: an
-idle-connection killer or a server restart let a second daemon work beside the first).
+SQLite: an `flock` on `<database>.daemon.lock`, which the kernel holds for the process and drops when it ends;
+a second `maild run` on the same database refuses to start (two would trip over each other's transactions
+and send mail twice: a batch read by both before either recorded it).
+PostgreSQL: each daemon run takes a lease of its own, `daemon:<run>` (maild/lease.py), a row that outlives
+connections, renewed by a heartbeat and checked in each of the run's transactions; the daemons share the
+inbox and the games under further leases (maild/shares.py), and claim outbound mail row by row.
 """
 
 from __future__ import annotations
@@ -26,7 +24,16 @@ from sqlalchemy.engine import make_url
 
 from maild.db import Database, upgrade
 from maild.intake.stall import RESTARTED
-from maild.lease import DAEMON, DEFAULT_PERIOD_S, Heartbeat, Lease, LeaseHeld, name_sessions, take
+from maild.lease import (
+    DEFAULT_PERIOD_S,
+    Heartbeat,
+    Lease,
+    LeaseHeld,
+    name_sessions,
+    new_holder,
+    presence,
+    take,
+)
 
 log = logging.getLogger("maild.lock")
 
@@ -47,9 +54,9 @@ EXIT_LEASE_LOST = 3
 @contextmanager
 def single_daemon(db: Database, lease_period: float = DEFAULT_PERIOD_S,
                   on_lost: Callable[[str], None] | None = None) -> Iterator[Lease | None]:
-    """Hold the database's one daemon lock for the block; yields the lease on PostgreSQL (None on SQLite).
-    `on_lost` is called (once, from any thread) when another daemon took the lease; from then on every
-    transaction on `db` raises LeaseLost."""
+    """Hold the daemon's lock for the block: SQLite's one lock, or on PostgreSQL this run's own lease, which it
+    yields (None on SQLite). `on_lost` is called (once, from any thread) when another daemon took the lease (the
+    run was taken for dead); from then on every transaction on `db` raises LeaseLost."""
     waiting = os.environ.pop(RESTARTED, None) is not None
     deadline = time.monotonic() + RESTART_WAIT_S
     with ExitStack() as stack:
@@ -98,8 +105,9 @@ def _file_lock(path: Path) -> Iterator[None]:
 def _daemon_lease(db: Database, period: float, on_lost: Callable[[str], None] | None,
                   predecessor: str | None) -> Iterator[Lease]:
     upgrade(db.engine)  # the lease is a row of the schema (`maild run` has brought it up to date: a no-op then)
+    holder = predecessor or new_holder()
     try:
-        lease = take(db.url, DAEMON, period, predecessor=predecessor)
+        lease = take(db.url, presence(holder), period, holder=holder, predecessor=predecessor)
     except LeaseHeld as exc:
         raise AlreadyRunning(f"another maild daemon is running on this database: {exc}") from None
     lease.on_lost = on_lost
@@ -108,7 +116,7 @@ def _daemon_lease(db: Database, period: float, on_lost: Callable[[str], None] | 
     db.fence = lease.fence
     heartbeat = Heartbeat(lease)
     heartbeat.start()
-    log.info("took lease %s as %s (token %d, %.0f s)", DAEMON, lease.holder, lease.token, period)
+    log.info("took lease %s as %s (token %d, %.0f s)", lease.name, lease.holder, lease.token, period)
     try:
         yield lease
     finally:

@@ -158,7 +158,7 @@ class OutboxRun:
         self.app, self.sender, self.run_db, self.monotonic = app, sender, run_db, monotonic
         # Who claims the rows it sends (PostgreSQL): the daemon's holder name, or one of this run's own.
         self.holder = holder or new_holder()
-        self.claiming = app.db.engine.dialect.name == "postgresql"
+        self.claiming = claims_rows(app.db.engine)
         self._claimed_at = 0.0  # monotonic time just before the batch in hand was claimed
         self.after = 0  # the last id tried in this walk through the outbox
         self.sent = self.failed = 0
@@ -313,7 +313,7 @@ def next_batch(app: App, after: int, size: int, holder: str | None = None) -> li
     daemon claims are left out."""
     params = {**due_params(app.now()), "after": after, "size": size}
     with app.db.session() as s:
-        if holder is not None and claims_rows(s):
+        if holder is not None and claims_rows(app.db.engine):
             rows = sorted(s.execute(CLAIM, {**params, **claim_params(holder, app.config.lease)}),
                           key=lambda r: r.id)
         else:

@@ -35,7 +35,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Engine
 
 from maild.app import App
 from maild.models import OutboundMail
@@ -48,9 +48,9 @@ DB_NOW = literal_column("(clock_timestamp() AT TIME ZONE 'UTC')")
 SURE_FOR = 2 / 3
 
 
-def claims_rows(s: Session) -> bool:
+def claims_rows(engine: Engine) -> bool:
     """Whether this database's outbox is claimed row by row (PostgreSQL; SQLite has one daemon)."""
-    return s.get_bind().dialect.name == "postgresql"
+    return engine.dialect.name == "postgresql"
 
 
 def free_clause() -> ColumnElement[bool]:
@@ -91,14 +91,14 @@ def earliest_free_due(app: App, holder: str) -> float | None:
     """`earliest_due` (maild/outbox_waits.py) as a daemon that claims rows sees it: a due mail that another
     daemon claims is due for this one when that claim ends (it lapses if its daemon died; usually the other
     records the mail sooner), so a delivery does not wake every second for mail another is sending."""
+    if not claims_rows(app.db.engine):
+        return earliest_due(app)
     now = app.now()
+    params = {**due_params(now), "holder": holder}
     with app.db.session() as s:
-        if claims_rows(s):
-            params = {**due_params(now), "holder": holder}
-            if s.scalar(_ANY_FREE_DUE, params):
-                return 0.0
-            ends = s.scalar(_OTHERS_CLAIM_ENDS, params)
-            first = s.scalar(_NEXT_RETRY, params)
-            retry = None if first is None else max(0.0, (first - now).total_seconds())
-            return min((float(x) for x in (ends, retry) if x is not None), default=None)
-    return earliest_due(app)
+        if s.scalar(_ANY_FREE_DUE, params):
+            return 0.0
+        ends = s.scalar(_OTHERS_CLAIM_ENDS, params)
+        first = s.scalar(_NEXT_RETRY, params)
+    retry = None if first is None else max(0.0, (first - now).total_seconds())
+    return min((float(x) for x in (ends, retry) if x is not None), default=None)

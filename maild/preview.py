@@ -99,7 +99,7 @@ def _preview(s: Session, app: App, name: str, dry_run: bool) -> Preview:
 
     p.defaults = sorted(silent_on_defaults(s, app, game, turn, silent)) if row is None else []
     # The ladder counts a turn's silence when the turn ends; an absence under the "defaults" rule does not count.
-    p.ladder = ladder_lines(s, app, game, ruleset, [n for n in silent if n not in excused(s, app, game, when)])
+    p.ladder = ladder_lines(s, app, game, [n for n in silent if n not in excused(s, app, game, when)], ruleset)
     p.gate = _gate(s, app, game, turn, len(silent), len(everyone), phased=row is not None)
     if dry_run:
         p.dry_run = _dry_run(s, app, game, turn, ruleset, everyone, p.defaults)

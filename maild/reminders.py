@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
@@ -18,10 +18,14 @@ from maild.phases import open_row
 from maild.render import render
 
 
-def _reminder_turns(s: Session, app: App) -> Iterator[tuple[timedelta, Game, Turn, str | None]]:
-    """Each game with reminders set, its open turn (which has a deadline), how long before it to remind, and
-    in a turn of phases the phase open (the turn's deadline is that phase's; it may set its own time)."""
+def _reminder_turns(s: Session, app: App, games: Collection[str] | None = None
+                    ) -> Iterator[tuple[timedelta, Game, Turn, str | None]]:
+    """Each game with reminders set (of `games`, if given), its open turn (which has a deadline), how long
+    before it to remind, and in a turn of phases the phase open (the turn's deadline is that phase's; it may set
+    its own time)."""
     for gcfg in app.config.games:
+        if games is not None and gcfg.name not in games:
+            continue
         schedule = gcfg.schedule
         if schedule is None or (schedule.remind_before is None and
                                 not any(p.remind_before for p in schedule.phases)):
@@ -47,11 +51,12 @@ def reminder_times(app: App) -> list[tuple[str, datetime]]:
                 if turn.deadline is not None]
 
 
-def queue_reminders(app: App) -> int:
+def queue_reminders(app: App, games: Collection[str] | None = None) -> int:
+    """Queue the reminders due (of `games`, if given: a daemon's own on PostgreSQL)."""
     now = app.now()
     queued = 0
     with app.db.session() as s:
-        for before, game, turn, name in _reminder_turns(s, app):
+        for before, game, turn, name in _reminder_turns(s, app, games):
             assert turn.deadline is not None
             if not (turn.deadline - before <= now < turn.deadline):
                 continue

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from functools import cache, lru_cache
-from typing import Any
-
-import jinja2
+from typing import TYPE_CHECKING, Any
 
 from maild.paths import TEMPLATE_DIR
 
@@ -21,13 +19,17 @@ def hang(text: str, width: int = 78, first: int = 4, rest: int = 13) -> str:
     return "\n".join(lines)[first:]
 
 
-@jinja2.pass_environment
+if TYPE_CHECKING:
+    import jinja2
+
+
 def wordwrap(environment: jinja2.Environment, s: str, width: int = 79, break_long_words: bool = True,
              wrapstring: str | None = None, break_on_hyphens: bool = True) -> str:
     """Jinja's `wordwrap`, the same text, without textwrap's work on a line that fits: an ack's lines nearly all
     do, and wrapping them cost a fifth of rendering it. Jinja wraps each line of `s` alone; a line that fits and
     neither starts nor ends with whitespace (which textwrap would drop) comes back as it was, any other goes
-    through Jinja's own filter."""
+    through Jinja's own filter. Registered with `pass_environment` by `environment()` (Jinja is imported there,
+    at the first mail rendered)."""
     sep = environment.newline_sequence if wrapstring is None else wrapstring
     return sep.join(line if not line or (len(line) <= width and not line[0].isspace() and not line[-1].isspace())
                     else (_wrapped if len(line) <= _KEPT_LINE_CHARS else _wrapped.__wrapped__)(
@@ -44,11 +46,15 @@ def _wrapped(environment: jinja2.Environment, line: str, width: int, break_long_
              break_on_hyphens: bool) -> str:
     # A line that does not fit, wrapped by Jinja's own filter, kept: most acks wrap the same lines (the game's
     # note on second mails, the same orders' summaries), and textwrap was the template's dearest part.
+    import jinja2.filters
+
     return str(jinja2.filters.do_wordwrap(environment, line, width, break_long_words, wrapstring, break_on_hyphens))
 
 
 @cache
 def environment() -> jinja2.Environment:
+    import jinja2  # at the first mail rendered: commands that render none (`game list`) do without it
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         autoescape=False,  # plain-text mail, not HTML
@@ -61,7 +67,7 @@ def environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["hang"] = hang
-    env.filters["wordwrap"] = wordwrap
+    env.filters["wordwrap"] = jinja2.pass_environment(wordwrap)
     return env
 
 

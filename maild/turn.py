@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import random
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,8 +94,11 @@ def should_hold(share: float, usual: float, safety: Safety) -> bool:
 
 
 # A turn first reads the mail stored before it; while another process still holds some of that mail it looks
-# again, this many times, before it runs without the mail that could not be read (a warning says so).
+# again, after a pause, as long as that process gets on with it, and this many times more once it does not,
+# before it runs without the mail that could not be read (a warning says so). Intake claims a sender's mail for
+# one transaction: another daemon reading a backlog holds its senders in turn, not for long.
 CATCH_UP_ROUNDS = 5
+CATCH_UP_PAUSE_S = 0.2
 
 
 def run_turn(app: App, name: str, force: bool = False, number: int | None = None, phase: str | None = None
@@ -155,14 +159,18 @@ def _run_turn(app: App, name: str, force: bool, number: int | None, phase: str |
         if refused is not None:
             return refused
     cutoff, by = app.db.transaction(partial(_cutoff, app, name), "reading the inbox")
-    for round_ in range(1, CATCH_UP_ROUNDS + 1):
+    stalled, before = 0, None
+    while True:
         process_new(app, up_to=cutoff, received_by=by)
-        last = round_ == CATCH_UP_ROUNDS
+        last = stalled + 1 >= CATCH_UP_ROUNDS
         outcome = retry_transient(partial(_run_turn_once, app, name, force, cutoff, by, last, number, phase),
                                   f"turn of {name}")
         if outcome is not None:
             return outcome
-    raise AssertionError("unreachable: the last round always runs the turn")
+        unread = app.db.transaction(lambda s: unread_before(s, cutoff, by), "counting unread mail")
+        stalled = 0 if before is None or unread < before else stalled + 1
+        before = unread
+        time.sleep(CATCH_UP_PAUSE_S)
 
 
 def _cutoff(app: App, name: str, s: Session) -> tuple[int, datetime | None]:

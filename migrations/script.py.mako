@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 ${imports if imports else ""}
 
+# This revision is the newest: set maild/schema_version.py's HEAD_REVISION to it (tests/test_schema_version.py).
 revision: str = ${repr(up_revision)}
 down_revision: str | None = ${repr(down_revision)}
 branch_labels: str | Sequence[str] | None = ${repr(branch_labels)}

@@ -29,12 +29,12 @@ KILLER = textwrap.dedent("""
     from maild.intake import pipeline
     real = pipeline.process_mail
 
-    def hostile(s, app, row, run=None):
+    def hostile(s, app, row, *rest):  # the rest as process_mail takes it
         if b"Subject: poison" in row.raw:  # what a crash in a parser, or a stall, does to the daemon
             if os.environ.get("STALL"):
                 time.sleep(3600)
             os.kill(os.getpid(), signal.SIGKILL)
-        return real(s, app, row, run)
+        return real(s, app, row, *rest)
 
     pipeline.process_mail = hostile
     from maild.cli import main

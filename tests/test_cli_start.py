@@ -1,6 +1,6 @@
 """The command line starts fast: `maild --help`, `--version` and `orders check` import no database layer,
-template engine, mail transport or scheduler (they cost most of a start), and the order grammar's built
-parser is kept in the user's own cache folder."""
+template engine, mail transport or scheduler (they cost most of a start), `game list` no migration tool,
+template engine or game, and the order grammar's built parser is kept in the user's own cache folder."""
 
 from __future__ import annotations
 
@@ -80,3 +80,24 @@ def test_a_cache_folder_others_may_write_is_not_used(tmp_path: Path, monkeypatch
     assert parser_cache("venice-start") is not None
     os.chmod(tmp_path / "maild", 0o777)
     assert parser_cache("venice-start") is None
+
+
+def test_game_list_imports_no_migration_tool_template_engine_or_game(tmp_path: Path) -> None:
+    # The schema's version is read with one query (maild/schema_version.py), not by Alembic; the games' rules,
+    # Jinja and the calendar and bounce readers are for commands that run turns, write mail or read bounces.
+    # A config naming no game: each game a config names has its rules loaded to check its schedule.
+    (tmp_path / "maild.toml").write_text('[database]\nurl = "sqlite:///maild.db"\n[mail.inbound]\nkind = "maildir"\n'
+                                         'path = "in"\n[mail.outbound]\nkind = "maildir"\npath = "out"\n')
+    (tmp_path / "maild.toml").chmod(0o600)
+    now = ("--now", "2027-03-01T12:00")
+    assert subprocess.run([sys.executable, "-m", "maild", *now, "init"], cwd=tmp_path, capture_output=True,
+                          timeout=120).returncode == 0
+    assert subprocess.run([sys.executable, "-m", "maild", *now, "game", "create", "ren", "--ruleset", "renaissance"],
+                          cwd=tmp_path, capture_output=True, timeout=120).returncode == 0
+    watched = ("alembic", "jinja2", "icalendar", "flufl.bounce", "maild_rules.renaissance", "maild_rules.venice")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", PROBE, ",".join(watched), *now, "game", "list"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=60)
+    *listed, result = done.stdout.strip().splitlines()
+    assert json.loads(result) == {"status": 0, "loaded": []}
+    assert [row.split()[0] for row in listed] == ["ren"]  # it did read the database

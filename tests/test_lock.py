@@ -1,15 +1,20 @@
-"""One daemon per database, on SQLite (a lock file) and PostgreSQL (an advisory lock)."""
+"""Who may run a daemon: one per SQLite database (a lock file), any number on PostgreSQL, each under a lease of
+its own (maild/lease.py, maild/shares.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from sqlalchemy import text
 
 from maild.db import Database
 from maild.lock import AlreadyRunning, single_daemon
 
 
-def test_a_second_daemon_on_the_same_database_is_refused(db_url: str) -> None:
-    first, second = Database(db_url), Database(db_url)
+def test_a_second_daemon_on_the_same_sqlite_database_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'maild.db'}"
+    first, second = Database(url), Database(url)
     try:
         with single_daemon(first):
             with pytest.raises(AlreadyRunning, match="another maild daemon is running"):
@@ -18,6 +23,25 @@ def test_a_second_daemon_on_the_same_database_is_refused(db_url: str) -> None:
         # Released when the first one ends: the next start succeeds.
         with single_daemon(second):
             pass
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.postgres
+def test_daemons_on_one_postgresql_database_start_side_by_side_each_under_its_own_lease(pg_url: str) -> None:
+    first, second = Database(pg_url), Database(pg_url)
+    try:
+        with single_daemon(first) as one, single_daemon(second) as two:
+            assert one is not None and two is not None
+            assert one.holder != two.holder and one.name != two.name and one.name.startswith("daemon:")
+            with first.engine.connect() as conn:
+                live = set(conn.execute(text("SELECT name FROM leases WHERE expires_at > "
+                                             "(clock_timestamp() AT TIME ZONE 'UTC')")).scalars())
+            assert live == {one.name, two.name}
+        with first.engine.connect() as conn:  # both released on a clean exit
+            assert not conn.execute(text("SELECT count(*) FROM leases WHERE expires_at > "
+                                         "(clock_timestamp() AT TIME ZONE 'UTC')")).scalar()
     finally:
         first.close()
         second.close()

@@ -38,6 +38,8 @@ def fetched_from(sender: str, n: int, body: str = "bid 1$ for 1 of silk tax") ->
 def test_the_sender_key_is_the_from_address_without_tag_in_lower_case() -> None:
     assert key_of_from("Alice <Alice+venice1@Example.ORG>") == ALICE
     assert key_of_from("alice@example.org (Alice), bob@example.org") == ALICE  # the first address
+    assert sender_key(b"From: =?utf-8?q?J=C3=BCrgen?=\r\n <Juergen+x@Example.ORG>\r\n\r\nFrom: x@y\r\n") \
+        == "juergen@example.org"  # folded, encoded name
     assert key_of_from("+x@example.org") == "+x@example.org"  # no local part left without the tag: kept whole
     assert key_of_from("Alice") is None
     assert key_of_from(None) is None

@@ -24,8 +24,6 @@ from email.message import Message
 from email.parser import HeaderParser
 from email.policy import compat32
 
-from flufl.bounce import all_failures
-
 from maild.controlchars import strip_controls
 from maild.intake.ackecho import clip
 
@@ -69,6 +67,8 @@ class BounceReport:
 def read_bounce(raw: bytes) -> BounceReport:
     """What a bounce says. A report with no failure in it (a success DSN, a bounce that cannot be read) has
     none: the mail is then only never answered."""
+    from flufl.bounce import all_failures  # only when a bounce is read: `game list` does without it
+
     msg = email.message_from_bytes(raw[:BOUNCE_BYTES], policy=compat32)
     try:
         temporary, permanent = all_failures(msg)

@@ -16,6 +16,10 @@ ATTACK_TYPES = ("duel", "assassinate", "debate", "discredit", "challenge", "over
 GIVABLE = ("fame", "food", "gold", "slave", "captaincy", "land", "rulership")
 TRAINABLE = ("xp", "wisdom", "craft", "fame")
 PURCHASABLE = ("beakers", "hammers", "food")
+#: Actions a house may take before the kick-off (JOINING THE GAME: "You may use your gold prior to the start
+#: of the game": purchase resources, raise Fame, Wisdom or Craftsmanship, recruit). Each is its own purchase,
+#: so several stand in one part of a session. Here, not in the engine: the orders' check reads it too.
+PREGAME = frozenset({"purchase", "train", "recruit"})
 
 #: keyword -> its aliases (what players also write in bold), as maild.keywords.Keywords.of takes them.
 KEYWORDS: dict[str, tuple[str, ...]] = {

@@ -318,8 +318,10 @@ def defenders_of(world: World, target: Character, attackers: list[Character]) ->
         out.append(landlord)
         names.add(landlord.name)
     houses = set(group(world, target.house)) | (set(group(world, landlord.house)) if landlord is not None else set())
-    joiners = [c for c in world.living()
-               if c.defend > 0 and c.name not in names and c.house in houses and same_location(world, c, target)]
+    # Through the houses' own characters (`World.members`), not every character of the game: each attack of a
+    # session of thousands would scan them all.
+    joiners = [c for h in houses for c in world.members(h)
+               if c.defend > 0 and c.name not in names and same_location(world, c, target)]
     return out + sorted(joiners, key=lambda c: c.name)
 
 

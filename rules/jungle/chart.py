@@ -6,6 +6,8 @@ in one pass over the reports and the characters, so rendering stays linear in th
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 from .captains import captained, word_limit
@@ -24,21 +26,40 @@ PLACE_NAMES = 40
 
 def wrap(lines: list[str], width: int = WIDTH) -> list[str]:
     """Each line cut at spaces into lines of at most `width` (a word longer than that stays whole), the
-    continuation indented 4 more than the line: for terminal mail programs."""
+    continuation indented 4 more than the line: for terminal mail programs. Runs of blanks between words
+    become one."""
     out: list[str] = []
     for line in lines:
         if len(line) <= width:
             out.append(line)
             continue
-        lead = line[:len(line) - len(line.lstrip())]
-        current = lead
-        for word in line.split():
-            if current.strip() and len(current) + 1 + len(word) > width:
-                out.append(current)
-                current = lead + "    "
-            current = f"{current} {word}" if current.strip() else current + word
-        out.append(current)
+        out.extend(_wrapped(line, width))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(line: str, width: int) -> tuple[str, ...]:
+    """One long line wrapped; remembered, as every printout of a phase has the same lines of what the actions
+    choose from. Cut by looking for the last blank that fits, not word by word: a session's mail is megabytes."""
+    lead = line[:len(line) - len(line.lstrip())]
+    piece, rest = _fitting(" ".join(line.split()), width - len(lead))
+    out = [lead + piece]
+    while rest:
+        piece, rest = _fitting(rest, width - len(lead) - 4)
+        out.append(f"{lead}    {piece}")
+    return tuple(out)
+
+
+def _fitting(words: str, room: int) -> tuple[str, str]:
+    """The most of `words` (one blank between each) that fits in `room` columns, at least one word; and the rest."""
+    if len(words) <= room:
+        return words, ""
+    cut = words.rfind(" ", 0, room + 1) if room >= 1 else -1
+    if cut <= 0:
+        cut = words.find(" ")
+        if cut < 0:
+            return words, ""
+    return words[:cut], words[cut + 1:]
 
 
 def sections(*parts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -115,6 +136,7 @@ class Places:
             if place is not None:
                 self.members.setdefault(place, []).append(c.name)
         self._linked: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._around_place: dict[tuple[str, str], tuple[list[str], set[str]]] = {}  # see _around
 
     def place(self, c: Character) -> tuple[str, str] | None:
         if c.unit is not None:
@@ -151,10 +173,11 @@ class Places:
         lines = []
         for (_, name), group in sorted(groups.items(), key=lambda kv: key(kv[0][1])):
             ours = {c.name for c in group}
-            others = [n for n in self.nearby(group[0]) if n not in ours]
-            shown = others[:PLACE_NAMES]
-            more = f" and {len(others) - len(shown)} more (the chart says where)" if len(others) > len(shown) \
-                else ""
+            # The first names of the place's list, not the whole list: a city holds a share of every character.
+            everyone, present = self._around(group[0])
+            shown = list(islice((n for n in everyone if n not in ours), PLACE_NAMES))
+            count = len(everyone) - len(ours & present)
+            more = f" and {count - len(shown)} more (the chart says where)" if count > len(shown) else ""
             who = " and ".join(sorted(ours, key=key))
             lines.append(f"With {who} in {name} (whom they may attack or give to): "
                          f"{', '.join(shown) or 'nobody'}{more}")
@@ -162,12 +185,18 @@ class Places:
 
     def nearby(self, c: Character) -> list[str]:
         """The living characters in the same location as `c`, by name."""
+        return [n for n in self._around(c)[0] if n != c.name]
+
+    def _around(self, c: Character) -> tuple[list[str], set[str]]:
+        """The living characters in the same location as `c`, him included: by name, and as a set. Made once a
+        place, not once a house's character there."""
         place = self.place(c)
         if place is None:
-            return []
-        names = {n for p in self.linked(place) for n in self.members.get(p, [])}
-        names.discard(c.name)
-        return sorted(names, key=key)
+            return [], set()
+        if place not in self._around_place:
+            names = {n for p in self.linked(place) for n in self.members.get(p, [])}
+            self._around_place[place] = (sorted(names, key=key), names)
+        return self._around_place[place]
 
 
 def by_house(world: World) -> dict[str, list[Character]]:
@@ -263,24 +292,42 @@ def printouts(world: World, houses: list[str], reports: list[Report], session: i
     told = report_lines(reports)
     characters = by_house(world)
     places = Places(world)
-    return {h: printout(world, h, told.get(h, {}), session, parts, characters.get(h, []), places) for h in houses}
+    menu = Menu(world)
+    return {h: printout(world, h, told.get(h, {}), session, parts, characters.get(h, []), places, menu)
+            for h in houses}
+
+
+class Menu:
+    """What a house's actions choose from (`choices`, and what each city may Produce): the same lines in every
+    printout of a phase, made once a phase rather than once a house."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.empire = choices(world)[:2]
+        self._produce: dict[str, str] = {}
+
+    def lines(self, cities: list[str]) -> list[str]:
+        for n in cities:
+            if n not in self._produce:
+                self._produce[n] = f"Produce in {n} (cost): {named(self.world.cities[n].builds)}"
+        return [*self.empire, *(self._produce[n] for n in cities),
+                "The newsletter lists the cities, hexes and units, and where every character is."]
 
 
 def printout(world: World, house: str, told: dict[str, list[str]], session: int, parts: tuple[str, ...],
-             characters: list[Character] | None = None, places: Places | None = None) -> dict[str, Any]:
+             characters: list[Character] | None = None, places: Places | None = None,
+             menu: Menu | None = None) -> dict[str, Any]:
     """A house's printout for one phase from what it was told, by part (`report_lines`), its chart, and what
     its characters' actions choose from (the newsletter has the map and every character)."""
     told_parts = [{"title": f"{PART_TITLES[p]} of {session_name(world, session)}",
                    "lines": told.get(p) or ["Nothing for your house."]} for p in parts]
     mine = characters if characters is not None else world.members(house)
     cities = sorted({c.city for c in mine if c.alive and c.city and c.city in world.cities}, key=key)
-    produce = [f"Produce in {n} (cost): {named(world.cities[n].builds)}" for n in cities]
     return {"sections": sections(
         *told_parts,
         {"title": "Your house", "lines": house_chart(world, house, characters, places,
                                                     " ".join(" ".join(told.get(p, [])) for p in parts))},
-        {"title": "What your actions choose from", "lines": choices(world)[:2] + produce
-         + ["The newsletter lists the cities, hexes and units, and where every character is."]}),
+        {"title": "What your actions choose from", "lines": (menu or Menu(world)).lines(cities)}),
         "session": session}
 
 

@@ -24,7 +24,6 @@ from maild.draws import unweighted_sample, weighted_choice, weighted_sample
 from .council import Action, Council, Void, handles
 from .model import Character, City, World, key
 from .transfers import landlord_of, lands_of, retenant, retenant_tile, transfer_land, transfer_rulership
-from .units import find_city
 
 CITIZEN_ROLES = ("citizen", "specialist")
 
@@ -74,7 +73,7 @@ def inverse_fame_choice(people: list[Character], rng: random.Random) -> Characte
 def _city(world: World, city: City | str) -> City:
     if isinstance(city, City):
         return city
-    found = find_city(world, city)
+    found = world.city(city)
     if found is None:
         raise KeyError(f"no city {city!r}")
     return found
@@ -243,7 +242,7 @@ def after_death(council: Council, character: Character) -> None:
     if not places and character.city is not None:  # a specialist: no land, his city
         places.append(character.city)
     for name in places:
-        city = find_city(world, name)
+        city = world.city(name)
         if city is not None:
             new_citizens(council, city, 1)
 
@@ -319,7 +318,7 @@ def annex(council: Council, actor: Character, action: Action) -> None:
     """ANNEX: "A citizen in a puppet city may annex the city, becoming Tlatoani of the new city." The GM
     annexes it in his game."""
     world = council.world
-    city = find_city(world, actor.city)
+    city = world.city(actor.city)
     if city is None or actor.unit is not None:
         raise Void(f"{actor.name} lives in no city")
     if not city.puppet:
@@ -338,7 +337,7 @@ def annex(council: Council, actor: Character, action: Action) -> None:
 def capital(world: World) -> City | None:
     """The city of the first Tlatoani: the setup's `capital`, else the first city."""
     name = world.settings.get("capital")
-    city = find_city(world, name) if name else None
+    city = world.city(name) if name else None
     return city or next(iter(world.cities.values()), None)
 
 

@@ -8,6 +8,7 @@ of death has the same consequences.
 
 from __future__ import annotations
 
+from . import captaincy, cities
 from .council import Council
 from .model import Character
 
@@ -20,10 +21,10 @@ def kill(council: Council, character: Character, cause: str) -> None:
     character.xp = 0
     world = council.world
     # "If a slave's owner is killed, or if the slave escapes, the title of slave is removed." (SLAVE OF CHARACTER X)
-    # One pass over the titles (most characters have none): a session with hundreds of deaths among
-    # thousands of characters stays fast (bench/jungle_session.py).
-    for other in world.characters.values():
-        if not other.titles or not other.alive:
+    # Only those whose titles name him (`Roster.bound_to`), in the world's order: a session with thousands of
+    # deaths among thousands of characters stays linear (bench/jungle_session.py).
+    for other in world.roster().bound_to(character.name):
+        if not other.alive:
             continue
         for t in other.titles:
             if t.subject == character.name and t.kind in ("Slave", "Tenant", "Owner"):
@@ -39,9 +40,6 @@ def kill(council: Council, character: Character, cause: str) -> None:
     council.tell(character.house, f"{character.name} died: {cause}.")
     council.announce(f"{character.name} of the house of {character.house} died: {cause}.")
     council.event("death", character=character.name, cause=cause)
-    # The places he leaves are filled: a unit's Captain, a city's throne, a citizen's land (units, cities).
-    # Imported here because both modules kill through this function.
-    from . import cities, units
-
-    units.after_death(council, character)
+    # The places he leaves are filled: a unit's Captain, a city's throne, a citizen's land.
+    captaincy.after_death(council, character)
     cities.after_death(council, character)

@@ -29,13 +29,10 @@ from typing import Any
 from maild.ruleset import GM_ORDERS, SIGN_UP_ADDRESS, Order, PlacedOrder
 
 from . import handlers  # noqa: F401 - every @handles of the game registers on import
+from .actions import PREGAME
 from .council import HANDLERS, Action, Council, Void
 from .model import GODS, Character, Title, World, key
 
-#: Actions a house may take before the kick-off (JOINING THE GAME: "You may use your gold prior to the start
-#: of the game": purchase resources, raise Fame, Wisdom or Craftsmanship, recruit). Each is its own purchase,
-#: so several stand in one part of a session.
-PREGAME = frozenset({"purchase", "train", "recruit"})
 #: The sign-up order (JOINING THE GAME), which is no character's action.
 JOIN = "join"
 #: Receipt sequence of an action the engine gives (a tenant's toil): after every mail's.
@@ -283,12 +280,22 @@ def _tenants(world: World) -> list[str]:
     return list(world.settings.get("tenants_at_start", []))
 
 
+def _began_as_tenant(world: World, name: str) -> bool:
+    """Whether `name` began the session as a tenant: a set made once from the list the Morning noted, not a
+    scan of that list for each of the Afternoon's thousands of characters."""
+    noted = world.settings.get("tenants_at_start", [])
+    cached = world.__dict__.get("_tenants_at_start")
+    if cached is None or cached[0] is not noted or cached[1] != len(noted):
+        cached = world.__dict__["_tenants_at_start"] = (noted, len(noted), set(noted))
+    return name in cached[2]
+
+
 def _afternoon_choice(council: Council, c: Character, mine: Action | None) -> Action | None:
     """The second action: the second half of a Morning plan on both actions (LJ-OQ-29), a tenant's toil
     (TENANT OF CITIZEN X, LJ-OQ-50), else his own."""
     world = council.world
     plan = world.both.get(c.name)
-    if c.name in _tenants(world) and c.landlord:
+    if _began_as_tenant(world, c.name) and c.landlord:
         if plan is not None:
             council.tell(plan["house"], f"{c.name}: the second half of {plan['text']}: not carried out: {c.name} "
                                         f"is a tenant of {c.landlord} and must toil.")

@@ -19,7 +19,7 @@ from typing import Any
 
 from .council import Action, Council, Void, handles
 from .deaths import kill
-from .model import Character, House, World, find_name, key
+from .model import JOINS_CHANGED, Character, House, World, find_name, key
 from .transfers import retenant
 
 ATTRIBUTE_WORDS = {"xp": "XP", "fame": "Fame", "wisdom": "Wisdom", "craft": "Craftsmanship"}
@@ -45,14 +45,30 @@ def pool(world: World, house: str) -> House:
 
 def group(world: World, house: str) -> list[str]:
     """Every house that is "a single house for all game purposes" with `house` (itself included)."""
-    top = head(world, house)
-    return sorted(h for h in world.houses if head(world, h) == top)
+    return list(_groups(world).get(head(world, house), ()))
+
+
+def _groups(world: World) -> dict[str, list[str]]:
+    """The houses by the house whose stores they use (`head`), by name: made again only when a house joined or
+    split (`model.JOINS_CHANGED`) or came into the game, not at each of the thousands of calls of a session."""
+    stamp = (world.houses, len(world.houses), JOINS_CHANGED[0])
+    cached = world.__dict__.get("_groups")
+    if cached is not None and cached[0][0] is stamp[0] and cached[0][1:] == stamp[1:]:
+        return cached[1]
+    groups: dict[str, list[str]] = {}
+    for h in sorted(world.houses):
+        groups.setdefault(head(world, h), []).append(h)
+    world.__dict__["_groups"] = (stamp, groups)
+    return groups
 
 
 def characters_of(world: World, house: str) -> list[Character]:
-    """The living characters of `house` and the houses joined with it."""
-    houses = set(group(world, house))
-    return [c for c in world.living() if c.house in houses]
+    """The living characters of `house` and the houses joined with it, in the world's order."""
+    houses = group(world, house)
+    if len(houses) == 1:
+        return world.members(houses[0])
+    order = world.roster().order
+    return sorted((c for h in houses for c in world.members(h)), key=lambda c: order[c.name])
 
 
 def store_groups(world: World) -> list[tuple[House, list[Character]]]:

@@ -16,6 +16,7 @@ from typing import Any
 from maild.ruleset import Diagnostic, Order
 
 from . import wording
+from .actions import PREGAME
 from .captains import captain_orders, captained, known_names, over_limit_message
 from .model import Character, World
 
@@ -128,8 +129,6 @@ class _Checker:
 
     # -- the checks ---------------------------------------------------------------------------------------
     def run(self, orders: list[Order]) -> list[Diagnostic]:
-        from .engine import PREGAME  # the engine imports every part of the game, this module among them
-
         seen: dict[tuple[str, str | None], int] = {}
         for order in orders:
             self.order = order

@@ -48,7 +48,7 @@ def research(council: Council, actor: Character, action: Action) -> None:
         raise Void(f"{action.args.get('technology')!s} is not a technology the empire can research now "
                    f"(it can research {_listing(world.empire.technologies)})")
     # LJ-OQ-22: one research action per character and session; Research as both actions is one entry.
-    earlier = next((e for e in world.research if e["character"] == actor.name), None)
+    earlier = first_entry(world, world.research, actor.name)
     if earlier is not None:
         raise Void(f"{actor.name} already researches {earlier['technology']} this session")
     world.research.append({"character": actor.name, "technology": technology, "part": council.part})
@@ -71,13 +71,28 @@ def produce(council: Council, actor: Character, action: Action) -> None:
     if item is None:
         raise Void(f"{action.args.get('item')!s} cannot be produced in {city.name} now "
                    f"({city.name} can produce {_listing(city.builds)})")
-    earlier = next((e for e in world.production if e["character"] == actor.name), None)
+    earlier = first_entry(world, world.production, actor.name)
     if earlier is not None:
         raise Void(f"{actor.name} already produces {earlier['item']} in {earlier['city']} this session")
     world.production.append({"character": actor.name, "city": city.name, "item": item, "part": council.part})
     council.tell(action.house, f"{actor.name} produces {item} in {city.name}: in each of the ten gameturns the "
                                f"pick is weighted by hammers x Craftsmanship (now {actor.hammers} x {actor.craft}), "
                                "with the hammers held in the Evening.")
+
+
+def first_entry(world: World, entries: list[dict[str, Any]], character: str) -> dict[str, Any] | None:
+    """The first of this session's `entries` (World.research or World.production) of `character`, found in an
+    index by character kept beside the list and extended as it grows (entries are only appended in a session),
+    not by reading the list through at each of thousands of actions."""
+    indexes = world.__dict__.setdefault("_entries_by_character", {})
+    found = indexes.get(id(entries))
+    if found is None or found[0] is not entries or found[1] > len(entries):
+        found = (entries, 0, {})
+    _, seen, by_character = found
+    for e in entries[seen:]:
+        by_character.setdefault(e["character"], e)
+    indexes[id(entries)] = (entries, len(entries), by_character)
+    return by_character.get(character)
 
 
 def _listing(names: dict[str, Any]) -> str:

@@ -10,10 +10,10 @@ What other parts call:
 - `health_changed(council, unit, old, new)`: the GM's update changed a unit's health; a loss kills;
 - `share_unit_gain(council, unit, attribute, amount, general=None)`: "all characters within the unit earn
   the same amount";
-- `succeed_captain(council, unit)`: a new Captain drawn by Fame (the Captain died or left);
-- `members(world, unit)`, `npcs(world, unit)`, `find_unit(world, name)`;
-- `consume(council, unit, cause)`: a settler settled, a Great Person expended, a work boat used;
-- `after_death(council, character)`: called by deaths.kill.
+- `succeed_captain(council, unit)`: a new Captain drawn by Fame (the Captain died or left), and `members(world,
+  unit)`: both in captaincy.py, below deaths.py, which calls them when a Captain dies;
+- `npcs(world, unit)`, `find_unit(world, name)`;
+- `consume(council, unit, cause)`: a settler settled, a Great Person expended, a work boat used.
 
 The readings (LJ-OQ-47, 52, 53, 54) are in docs/law-of-the-jungle.md, "Units, cities, Tlatoani and citizens".
 """
@@ -23,15 +23,16 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from maild.draws import unweighted_sample, weighted_choice, weighted_sample
+from maild.draws import unweighted_sample, weighted_sample
 
 from . import deaths
+from .captaincy import captaincies, is_captain, members, succeed_captain
 from .captains import captain_orders
 from .council import Action, Council, Void, handles
 from .houses import pool
 from .model import Character, City, Unit, World, key
 from .places import hex_distance
-from .transfers import retenant, retenant_landlord, transfer_captaincy
+from .transfers import retenant, retenant_landlord
 
 NPC_XP = 1  # "NPC characters are considered to have a permanent XP = 1."
 
@@ -45,24 +46,9 @@ def find_city(world: World, name: str | None) -> City | None:
     return world.city(name)
 
 
-def members(world: World, unit: Unit | str) -> list[Character]:
-    """The living player characters in the unit, by name (the order every draw over them walks)."""
-    name = unit.name if isinstance(unit, Unit) else unit
-    return sorted((c for c in world.living() if c.unit is not None and key(c.unit) == key(name)),
-                  key=lambda c: c.name)
-
-
 def npcs(world: World, unit: Unit) -> int:
     """The NPCs in the unit: its places (its health) not filled by player characters."""
     return max(0, unit.health - len(members(world, unit)))
-
-
-def is_captain(character: Character, unit: Unit) -> bool:
-    return unit.captain is not None and key(unit.captain) == key(character.name)
-
-
-def captaincies(world: World, character: Character) -> list[Unit]:
-    return [u for u in world.units.values() if is_captain(character, u)]
 
 
 def random_hex(council: Council, city: City) -> str:
@@ -160,34 +146,6 @@ def _word(attribute: str) -> str:
 
 
 # -- Captains ----------------------------------------------------------------------------------------------
-def succeed_captain(council: Council, unit: Unit) -> Character | None:
-    """"If the Captain is killed, a randomly selected character, weighted by Fame, is promoted to Captain."
-    Among the unit's player characters (LJ-OQ-53: NPCs are not in the draw; all at Fame 0: unweighted); none
-    left: the unit has no Captain and "is controlled by Yahzuk"."""
-    world = council.world
-    old = world.character(unit.captain) if unit.captain else None
-    if old is not None:
-        old.drop_title("Captain", unit.name)
-    people = [c for c in members(world, unit) if old is None or c is not old]
-    if not people:
-        unit.captain = None
-        council.event("captain", unit=unit.name, captain=None)
-        return None
-    new = weighted_choice(people, [c.fame for c in people], council.rng)
-    unit.captain = None  # the old Captain's title is gone already: transfer only gives it
-    transfer_captaincy(world, unit.name, new)
-    council.tell(new.house, f"{new.name} is promoted to Captain of Unit {unit.name}.")
-    council.announce(f"{new.name} is the new Captain of Unit {unit.name}.")
-    council.event("captain", unit=unit.name, captain=new.name)
-    return new
-
-
-def after_death(council: Council, character: Character) -> None:
-    """A dead Captain's unit gets a new Captain (deaths.kill calls this)."""
-    for unit in captaincies(council.world, character):
-        succeed_captain(council, unit)
-
-
 def consume(council: Council, unit: Unit, cause: str) -> None:
     """"Settling a city, expending a Great Person, or using a work boat consumes the Captain of the unit. Any
     other characters within the unit are treated as if the unit had disbanded." The Captain leaves the game

@@ -44,6 +44,9 @@ MAX_FAMILIES_PER_PLAYER = 7  # PLAYERSHIP
 MAX_PERSONAE = 5  # THE PERSONAE FAMILIES: one to five personae
 MAX_SKILLS = 20  # THE PERSONAE FAMILIES: "up to 20 skills" (training.MAX_SKILLS says the same)
 LOCALS = "9999"  # a persona number the orders reserve for "the locals"
+# How many personae a game can hold: the four-digit numbers the orders write, less 0000 and the locals' 9999
+# (docs/renaissance.md, "How big a game can be").
+PERSONA_IDS = 10**4 - 2
 DEFAULT_LANDMASS = "Afro-Eurasia"  # Europe, Asia and Africa touch: one landmass for roads and land moves
 DEFAULT_FEES: dict[str, float] = {"per_family": 5.0, "per_order": 0.0, "conflict_actions": 25, "action": 0.2,
                                   "prepay_discount": 0.1, "location_setup": 10.0}
@@ -71,6 +74,7 @@ TOWER_KEYS = {"name", "fas", "owner"}
 ROAD_KEYS = {"from", "to", "miles"}
 
 PLAYER_CODE = re.compile(r"[A-Z]{3}")
+PLAYER_CODES = 26**3  # how many players a game can hold: the orders' /XXX
 FAMILY_NAME = re.compile(r"[A-Z]+")
 PERSONA_ID = re.compile(r"\d{4}")
 START = re.compile(r"(\d{4})-(\d{2})")

@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from .setup import LOCALS, great_circle_miles, location_key
+from .setup import LOCALS, PERSONA_IDS, PLAYER_CODES, great_circle_miles, location_key
 
 LAT = (35.0, 60.0)
 LON = (-10.0, 40.0)
@@ -43,15 +43,17 @@ def _names(rng: random.Random, count: int, syllables: tuple[int, int]) -> list[s
 
 def _player_codes(count: int) -> list[str]:
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    if count > len(letters) ** 3:
-        raise ValueError(f"{count} players do not fit in three-letter codes")
+    if count > PLAYER_CODES:
+        raise ValueError(f"{count} players do not fit in three-letter codes: at most {PLAYER_CODES:,}")
     return [letters[i // 676] + letters[i // 26 % 26] + letters[i % 26] for i in range(count)]
 
 
 def _persona_ids(families: int, per_family: int) -> list[list[str]]:
     """FFNN for families 1-99; larger games give the rest of the families the lowest ids still free."""
-    if families * per_family > 9998:
-        raise ValueError(f"{families * per_family} personae do not fit in 4-digit persona ids")
+    if families * per_family > PERSONA_IDS:
+        raise ValueError(f"{families * per_family} personae do not fit in 4-digit persona ids: at most "
+                         f"{PERSONA_IDS // per_family:,} families of {per_family} ({PERSONA_IDS:,} personae, 0001 to "
+                         f"9998; 0000 is refused and 9999 is the locals)")
     ids = [[f"{n:02d}{k:02d}" for k in range(1, per_family + 1)] for n in range(1, min(families, 99) + 1)]
     used = {pid for family in ids for pid in family}
     free = (f"{i:04d}" for i in range(1, 10000) if f"{i:04d}" not in used and f"{i:04d}" != LOCALS)
