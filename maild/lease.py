@@ -48,7 +48,8 @@ DEFAULT_PERIOD_S = 60.0
 
 # The database server's clock, in UTC like every column: the statement's own time, not its transaction's (a
 # taker may have waited for a lock since the transaction began).
-_NOW = "(clock_timestamp() AT TIME ZONE 'UTC')"
+SERVER_NOW = "(clock_timestamp() AT TIME ZONE 'UTC')"
+_NOW = SERVER_NOW
 _PERIOD = "make_interval(secs => :period)"
 
 _INSERT = text(f"INSERT INTO leases (name, holder, token, acquired_at, renewed_at, expires_at) "

@@ -38,12 +38,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 from maild.app import App
+from maild.lease import SERVER_NOW
 from maild.models import OutboundMail
 from maild.outbox_waits import due_clause, due_params, earliest_due
 
 _OUTBOUND = OutboundMail.__table__
 # The database server's clock, in UTC as every column: the statement's own time (maild/lease.py's too).
-DB_NOW = literal_column("(clock_timestamp() AT TIME ZONE 'UTC')")
+DB_NOW = literal_column(SERVER_NOW)
 # Of the claim's period, the part after which no more mail of a batch is handed over (a third is left for it).
 SURE_FOR = 2 / 3
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from maild.db import Database
+from maild.lease import SERVER_NOW
 from maild.mail.maildir import deliver
 from tests.conftest import VENICE_SETUP
 from tests.mailflow import BEFORE
@@ -111,7 +112,7 @@ replies_per_day = 100000
     def games_held_by(self, pid: int) -> list[str]:
         return [str(n) for (n,) in self.query(
             "SELECT name FROM leases WHERE name LIKE 'game:%' AND holder LIKE :pid AND expires_at > "
-            "(clock_timestamp() AT TIME ZONE 'UTC') ORDER BY name", pid=f"% pid {pid} %")]
+            f"{SERVER_NOW} ORDER BY name", pid=f"% pid {pid} %")]
 
     def drained(self) -> bool:
         """Every mail stored and read, every turn due run, every mail queued sent."""

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from maild.db import Database
+from maild.lease import SERVER_NOW
 from maild.lock import AlreadyRunning, single_daemon
 
 
@@ -36,12 +37,10 @@ def test_daemons_on_one_postgresql_database_start_side_by_side_each_under_its_ow
             assert one is not None and two is not None
             assert one.holder != two.holder and one.name != two.name and one.name.startswith("daemon:")
             with first.engine.connect() as conn:
-                live = set(conn.execute(text("SELECT name FROM leases WHERE expires_at > "
-                                             "(clock_timestamp() AT TIME ZONE 'UTC')")).scalars())
+                live = set(conn.execute(text(f"SELECT name FROM leases WHERE expires_at > {SERVER_NOW}")).scalars())
             assert live == {one.name, two.name}
         with first.engine.connect() as conn:  # both released on a clean exit
-            assert not conn.execute(text("SELECT count(*) FROM leases WHERE expires_at > "
-                                         "(clock_timestamp() AT TIME ZONE 'UTC')")).scalar()
+            assert not conn.execute(text(f"SELECT count(*) FROM leases WHERE expires_at > {SERVER_NOW}")).scalar()
     finally:
         first.close()
         second.close()

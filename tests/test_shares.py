@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from maild.daemonsview import daemon_runs, game_holders
 from maild.db import Database, upgrade
-from maild.lease import LeaseLost, new_holder, presence, take
+from maild.lease import SERVER_NOW, LeaseLost, new_holder, presence, take
 from maild.shares import GameLost, Shares, game_lease
 from tests.manydaemons import lapse
 
@@ -49,8 +49,7 @@ def holders(url: str) -> dict[str, str]:
     db = Database(url)
     try:
         with db.engine.connect() as conn:
-            return dict(conn.execute(text("SELECT name, holder FROM leases WHERE expires_at > "
-                                          "(clock_timestamp() AT TIME ZONE 'UTC')")).all())
+            return dict(conn.execute(text(f"SELECT name, holder FROM leases WHERE expires_at > {SERVER_NOW}")).all())
     finally:
         db.close()
 
