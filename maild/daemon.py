@@ -44,6 +44,8 @@ T = TypeVar("T")
 STORE_BATCH = 100
 # ...and bytes: a batch of big mails is stored before more are read.
 STORE_BATCH_BYTES = 16_000_000
+# Mails stored in one pass after which the inbound table's planner statistics are brought up to date at once.
+BACKLOG_ANALYZE = 500
 # How long stopping waits for each transport to close (a server that does not answer must not hold up SIGTERM).
 CLOSE_WAIT_S = 3.0
 # A daemon that does not fetch (another holds the inbox, maild/shares.py) looks this often for mail stored by
@@ -101,6 +103,18 @@ class Daemon:
         counts for the deadline it came before, however much was waiting."""
         while await self._fetch_listing(report) and self.inbox.backlog and not self._stop.is_set():
             pass
+        if report.fetched >= BACKLOG_ANALYZE:
+            await self.db(self._analyze_inbound)
+
+    def _analyze_inbound(self) -> None:
+        """After a backlog was stored, PostgreSQL's statistics of the inbound table are brought up to date
+        before intake reads it: autovacuum's ANALYZE comes up to a minute later, and until then the planner takes
+        the table for as small as it was, and plans intake's per-sender check as a scan of every waiting mail a
+        mail of the batch (63 ms a batch of 50 over 2,000 fresh mails, against 3 ms after ANALYZE). SQLite's
+        planner keeps no such statistics."""
+        if self.app.db.engine.dialect.name == "postgresql":
+            with self.app.db.session() as s:
+                s.execute(text("ANALYZE inbound_mails"))
 
     async def _fetch_listing(self, report: PassReport) -> bool:
         """One listing of the inbox, stored as it is read in batches of at most STORE_BATCH mails or
