@@ -3,9 +3,7 @@ read alone (an oversized one is its header block only)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import event, func, select
 
@@ -14,18 +12,10 @@ from maild.games import sync_games
 from maild.intake.pipeline import INTAKE_BATCH, process_new
 from maild.intake.run import BULK_RAW_BYTES, iter_new
 from maild.intake.store import store_batch
-from maild.mail.base import FetchedMail, header_block
+from maild.mail.base import header_block
 from maild.models import InboundMail, OrderSetRow, OutboundMail
+from tests.batchmail import MORNING, order_mail
 from tests.conftest import answering_every_mail, make_app
-
-MORNING = datetime(2026, 11, 22, 10, 0, tzinfo=ZoneInfo("Europe/Rome"))
-
-
-def order_mail(n: int, body: str = "") -> FetchedMail:
-    sender = ("alice@example.org", "carol@example.net")[n % 2]
-    raw = (f"From: {sender}\r\nTo: gm@example.org\r\nSubject: bids {n}\r\nMessage-ID: <b-{n}@example.org>\r\n\r\n"
-           f"bid {n % 30 + 1}$ for 1 of silk tax\r\n{body}").encode()
-    return FetchedMail(source="test", uidvalidity=0, uid=str(n), raw=raw, arrived_at=None)
 
 
 def test_a_batch_of_mails_costs_about_one_statement_a_mail(tmp_path: Path, db_url: str, venice_setup: Path) -> None:

@@ -20,8 +20,8 @@ from maild.intake.run import IntakeRun
 from maild.intake.store import store_batch
 from maild.models import Game, OrderSetRow, OrdersInForce
 from maild.orderbook import accepted_sets
+from tests.batchmail import MORNING, order_mail
 from tests.conftest import answering_every_mail, make_app
-from tests.test_intake_batch import MORNING, order_mail
 
 
 @pytest.fixture
