@@ -148,10 +148,15 @@ replies_per_day = 100000
                                "AND status = 'sent'")
         assert printouts == [(self.players * self.games, self.players * self.games)]
         ids = {str(i) for (i,) in self.query("SELECT message_id FROM outbound_mails")}
-        files = sorted((self.tmp / "out" / "new").iterdir())
-        delivered = [email.message_from_bytes(f.read_bytes(), policy=default)["Message-ID"] for f in files]
-        assert len(delivered) == len(set(delivered)), "a mail was delivered twice"
-        assert set(delivered) == ids
+        assert_delivered_once(self.tmp / "out", ids)
+
+
+def assert_delivered_once(outbox: Path, ids: set[str]) -> None:
+    """Each of the outbound rows' Message-IDs `ids` is in the outbox Maildir once, and nothing else is."""
+    files = sorted((outbox / "new").iterdir())
+    delivered = [email.message_from_bytes(f.read_bytes(), policy=default)["Message-ID"] for f in files]
+    assert len(delivered) == len(set(delivered)), "a mail was delivered twice"
+    assert set(delivered) == ids
 
 
 def lapse(url: str, holder: str | None = None) -> None:

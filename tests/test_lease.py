@@ -5,15 +5,13 @@ the lease and another takes over, when one is killed, and when the database is a
 from __future__ import annotations
 
 import asyncio
-import email
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from email.policy import default
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +39,7 @@ from maild.mail.maildir import deliver
 from maild.testing import postgres_schema
 from tests.conftest import PG_URL, _pg_available, write_gm_config
 from tests.mailflow import order_mail
-from tests.manydaemons import lapse
+from tests.manydaemons import assert_delivered_once, lapse, wait_until
 from tests.tcpproxy import TcpProxy
 
 pytestmark = pytest.mark.postgres
@@ -386,20 +384,8 @@ class Daemons:
             db.close()
         assert statuses == {"orders": self.fed}, statuses
         assert tuple(acks) == (self.fed, self.fed)
-        files = sorted((self.tmp / "out" / "new").iterdir())
-        delivered = [email.message_from_bytes(f.read_bytes(), policy=default)["Message-ID"] for f in files]
-        assert len(delivered) == len(set(delivered)), "a mail was delivered twice"
-        assert set(delivered) == ids
+        assert_delivered_once(self.tmp / "out", ids)
         return self.fed
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
-    """Seconds it took (monotonic clock)."""
-    started = time.monotonic()
-    while not condition():
-        assert time.monotonic() - started < timeout, what
-        time.sleep(0.1)
-    return time.monotonic() - started
 
 
 @pytest.fixture
